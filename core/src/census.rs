@@ -1,0 +1,731 @@
+//! The name census of one request (hop 1 of the spec) and dispatch resolution (hop 5).
+//!
+//! Policy: never guess. A form maps back to a real name only when exactly one tool of the
+//! census travels as it; of the tools that share a form, only the one whose real name IS the
+//! form is offered; the taken (meta-tool) names beat every tool. Building is linear in the
+//! number of tools; resolving is one hash lookup and never allocates.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+use crate::naming::model_safe_name;
+
+/// Why a tool is left out of the request.
+///
+/// ```
+/// use toolwire_core::{Census, LeftOutReason, META_TOOLS};
+/// let census = Census::build(["tool/search"], &META_TOOLS);
+/// assert_eq!(
+///     census.tools()[0].left_out_reason(),
+///     Some(&LeftOutReason::MetaTool { meta: "tool_search".into() })
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LeftOutReason {
+    /// The real name is empty: no provider accepts it and no call can name it.
+    EmptyName,
+    /// The same real name came earlier in the census (at input position `first`); only that one
+    /// is the tool.
+    DuplicateName {
+        /// The position of the first tool with this name.
+        first: usize,
+    },
+    /// The tool is, or travels as, a meta-tool: the runtime answers that name.
+    MetaTool {
+        /// The meta-tool's name.
+        meta: String,
+    },
+    /// Its form is another tool's real name: that tool is offered under it, and a call by it
+    /// reaches that tool.
+    FormIsAnotherTool {
+        /// The tool whose real name is the form.
+        owner: String,
+    },
+    /// It shares its form with other tools, none of which is the form itself: a call by the
+    /// form could not be told apart.
+    SharesForm {
+        /// The other tools that travel as the same form, sorted.
+        others: Vec<String>,
+    },
+    /// A tool of a higher rank (for the runtime: a static `#[tool]` beside a loaded one) already
+    /// travels as this form, so this tool is refused and never reached.
+    Outranked {
+        /// The higher-ranked tools that travel as the form, sorted.
+        holders: Vec<String>,
+    },
+}
+
+impl fmt::Display for LeftOutReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeftOutReason::EmptyName => f.write_str("the name is empty"),
+            LeftOutReason::DuplicateName { first } => {
+                write!(f, "the same name came earlier (entry {first})")
+            }
+            LeftOutReason::MetaTool { meta } => {
+                write!(f, "it is, or travels as, the meta-tool `{meta}`")
+            }
+            LeftOutReason::FormIsAnotherTool { owner } => {
+                write!(f, "its form is the real name of the tool `{owner}`")
+            }
+            LeftOutReason::SharesForm { others } => {
+                write!(f, "it shares its form with {}", quoted_list(others))
+            }
+            LeftOutReason::Outranked { holders } => {
+                write!(
+                    f,
+                    "its form already belongs to {}, which outranks it",
+                    quoted_list(holders)
+                )
+            }
+        }
+    }
+}
+
+impl LeftOutReason {
+    /// A short stable key for the reason, for JSON output.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::LeftOutReason::EmptyName.key(), "empty_name");
+    /// ```
+    pub fn key(&self) -> &'static str {
+        match self {
+            LeftOutReason::EmptyName => "empty_name",
+            LeftOutReason::DuplicateName { .. } => "duplicate_name",
+            LeftOutReason::MetaTool { .. } => "meta_tool",
+            LeftOutReason::FormIsAnotherTool { .. } => "form_is_another_tool",
+            LeftOutReason::SharesForm { .. } => "shares_form",
+            LeftOutReason::Outranked { .. } => "outranked",
+        }
+    }
+}
+
+fn quoted_list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether a tool is in the request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolStatus {
+    /// The request carries the tool under its form.
+    Offered,
+    /// The request does not carry the tool.
+    LeftOut(LeftOutReason),
+}
+
+/// One tool of a census: its real name, its form and its status.
+///
+/// ```
+/// use toolwire_core::Census;
+/// let census = Census::build(["mcp/server/echo"], &[]);
+/// let tool = &census.tools()[0];
+/// assert_eq!((tool.name(), tool.form(), tool.is_offered()), ("mcp/server/echo", "mcp_server_echo", true));
+/// ```
+#[derive(Clone, Debug)]
+pub struct CensusTool {
+    name: Arc<str>,
+    form: Arc<str>,
+    rank: u32,
+    status: ToolStatus,
+}
+
+impl CensusTool {
+    /// The tool's real name: its identity.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The model-safe form the request carries (or would carry) it under.
+    pub fn form(&self) -> &str {
+        &self.form
+    }
+    /// The rank it was given (lower ranks win a shared form); 0 for [`Census::build`].
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+    /// Offered or left out, and why.
+    pub fn status(&self) -> &ToolStatus {
+        &self.status
+    }
+    /// Whether the request carries it.
+    pub fn is_offered(&self) -> bool {
+        self.status == ToolStatus::Offered
+    }
+    /// Why it is left out, if it is.
+    pub fn left_out_reason(&self) -> Option<&LeftOutReason> {
+        match &self.status {
+            ToolStatus::Offered => None,
+            ToolStatus::LeftOut(reason) => Some(reason),
+        }
+    }
+}
+
+/// How a called name reached its tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Via {
+    /// The call named the tool's real name.
+    Exact,
+    /// The call named the tool's model-safe form, and exactly one tool travels as it.
+    Form,
+}
+
+impl Via {
+    /// `"exact"` or `"form"`.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::Via::Form.key(), "form");
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            Via::Exact => "exact",
+            Via::Form => "form",
+        }
+    }
+}
+
+/// What a called name resolves to.
+///
+/// ```
+/// use toolwire_core::{Census, Resolution, Via, META_TOOLS};
+/// let census = Census::build(["mcp/server/echo"], &META_TOOLS);
+/// assert_eq!(census.resolve("tool_search"), Ok(Resolution::Meta("tool_search")));
+/// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_server_echo") else { panic!() };
+/// assert_eq!((hit.name, hit.via), ("mcp/server/echo", Via::Form));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution<'a> {
+    /// A meta-tool: the runtime answers it.
+    Meta(&'a str),
+    /// A tool of the census.
+    Tool(ResolvedTool<'a>),
+}
+
+/// A tool a call reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedTool<'a> {
+    /// The tool's position in the census input.
+    pub index: usize,
+    /// The tool's real name.
+    pub name: &'a str,
+    /// How the call reached it.
+    pub via: Via,
+}
+
+/// A called name that is no meta-tool, no real name and no unique form: never a guess.
+///
+/// ```
+/// use toolwire_core::Census;
+/// let census = Census::build(["mcp/a/b", "mcp/a_b"], &[]);
+/// let err = census.resolve("mcp_a_b").unwrap_err();
+/// assert_eq!(err.called, "mcp_a_b");
+/// assert!(err.to_string().contains("mcp_a_b"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownTool<'c> {
+    /// The name the call used.
+    pub called: &'c str,
+}
+
+impl fmt::Display for UnknownTool<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no tool answers to `{}`: it is neither a meta-tool, a real tool name, nor the form of exactly one tool",
+            self.called
+        )
+    }
+}
+
+impl std::error::Error for UnknownTool<'_> {}
+
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Meta(u32),
+    Exact(u32),
+    Form(u32),
+}
+
+/// The census of one request: which tools are offered, under which form, which are left out
+/// and why, and how a called name maps back to a real tool.
+///
+/// Building it logs one `tracing` warning per shared form (with the `runtime` feature, on by
+/// default), naming the tools left out and the form.
+///
+/// ```
+/// use toolwire_core::{Census, Resolution, Via, META_TOOLS};
+///
+/// let census = Census::build(["mcp/server/echo", "mcp/a/b", "mcp/a_b", "tool_search"], &META_TOOLS);
+/// let offered: Vec<_> = census.offered().map(|t| t.form()).collect();
+/// assert_eq!(offered, ["mcp_server_echo"]);
+///
+/// // A call by the real name and one by the form reach the same tool.
+/// for called in ["mcp/server/echo", "mcp_server_echo"] {
+///     let Ok(Resolution::Tool(hit)) = census.resolve(called) else { panic!() };
+///     assert_eq!(hit.name, "mcp/server/echo");
+/// }
+/// // The shared form is unknown: a guess could run the wrong tool.
+/// assert!(census.resolve("mcp_a_b").is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Census {
+    tools: Vec<CensusTool>,
+    taken: Vec<Arc<str>>,
+    lookup: HashMap<Arc<str>, Target>,
+    collisions: BTreeMap<String, Vec<String>>,
+    duplicates: Vec<String>,
+}
+
+/// A form group while building: its members are linked through `next_in_group`.
+#[derive(Clone, Copy)]
+struct Group {
+    head: u32,
+    len: u32,
+    /// Whether a taken (meta) name travels as this form.
+    meta: Option<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Census {
+    /// The census of tools given by real name, all of one rank, beside the `taken` names
+    /// (the runtime's meta-tools: usually [`META_TOOLS`](crate::META_TOOLS)).
+    ///
+    /// ```
+    /// use toolwire_core::Census;
+    /// let census = Census::build(["mcp/x", "mcp_x"], &[]);
+    /// assert!(!census.tools()[0].is_offered());
+    /// assert!(census.tools()[1].is_offered());
+    /// ```
+    pub fn build<I, S>(names: I, taken: &[&str]) -> Census
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        Census::build_ranked(names.into_iter().map(|n| (n, 0)), taken)
+    }
+
+    /// The census of tools given as `(real name, rank)`. Of tools that share a form, those of
+    /// the lowest rank compete by the spec's rules and every higher-ranked one is left out
+    /// ([`LeftOutReason::Outranked`]) and unreachable: the runtime ranks `#[tool]`s 0 and loaded
+    /// tools 1, so a loaded tool can never take over a static one.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, LeftOutReason};
+    /// let census = Census::build_ranked([("search.web", 0), ("mcp/s/search_web", 1), ("search/web", 1)], &[]);
+    /// assert!(census.tools()[0].is_offered());
+    /// assert!(census.tools()[1].is_offered());
+    /// assert!(matches!(census.tools()[2].left_out_reason(), Some(LeftOutReason::Outranked { .. })));
+    /// assert!(census.resolve("search/web").is_err());
+    /// ```
+    pub fn build_ranked<I, S>(tools: I, taken: &[&str]) -> Census
+    where
+        I: IntoIterator<Item = (S, u32)>,
+        S: AsRef<str>,
+    {
+        let tools = tools.into_iter();
+        let mut entries: Vec<CensusTool> = Vec::with_capacity(tools.size_hint().0);
+        for (name, rank) in tools {
+            let name = name.as_ref();
+            let name_arc: Arc<str> = Arc::from(name);
+            let form_arc = match model_safe_name(name) {
+                std::borrow::Cow::Borrowed(form) if form.len() == name.len() => name_arc.clone(),
+                form => Arc::from(form.as_ref()),
+            };
+            entries.push(CensusTool {
+                name: name_arc,
+                form: form_arc,
+                rank,
+                status: ToolStatus::Offered,
+            });
+        }
+        let taken: Vec<Arc<str>> = taken.iter().map(|t| Arc::from(*t)).collect();
+        let mut census = Census {
+            lookup: HashMap::with_capacity(entries.len() + taken.len()),
+            tools: entries,
+            taken,
+            collisions: BTreeMap::new(),
+            duplicates: Vec::new(),
+        };
+        census.settle();
+        census
+    }
+
+    /// Decides every tool's status and fills the lookup.
+    fn settle(&mut self) {
+        let count = self.tools.len();
+        let mut first_of_name: HashMap<&str, u32> = HashMap::with_capacity(count);
+        let mut groups: HashMap<&str, Group> = HashMap::with_capacity(count + self.taken.len());
+        let mut next_in_group = vec![NONE; count];
+        let mut statuses: Vec<Option<LeftOutReason>> = vec![None; count];
+        let mut duplicates: Vec<String> = Vec::new();
+
+        for (i, taken) in self.taken.iter().enumerate() {
+            let group = groups.entry(taken).or_insert(Group {
+                head: NONE,
+                len: 0,
+                meta: None,
+            });
+            group.meta.get_or_insert(i as u32);
+        }
+        for (i, tool) in self.tools.iter().enumerate() {
+            if tool.name.is_empty() {
+                statuses[i] = Some(LeftOutReason::EmptyName);
+                continue;
+            }
+            if let Some(&first) = first_of_name.get(&*tool.name) {
+                if duplicates.last().map(String::as_str) != Some(&*tool.name) {
+                    duplicates.push(tool.name.to_string());
+                }
+                statuses[i] = Some(LeftOutReason::DuplicateName {
+                    first: first as usize,
+                });
+                continue;
+            }
+            first_of_name.insert(&tool.name, i as u32);
+            let group = groups.entry(&tool.form).or_insert(Group {
+                head: NONE,
+                len: 0,
+                meta: None,
+            });
+            next_in_group[i] = group.head;
+            group.head = i as u32;
+            group.len += 1;
+        }
+
+        let mut healing: Vec<u32> = Vec::new();
+        let mut outranked: Vec<bool> = vec![false; count];
+        for (form, group) in &groups {
+            if group.len == 0 {
+                continue;
+            }
+            if group.len == 1 && group.meta.is_none() {
+                let i = group.head as usize;
+                if *self.tools[i].name != **form {
+                    healing.push(group.head);
+                }
+                continue;
+            }
+            // A shared form: collect its members.
+            let mut members = Vec::with_capacity(group.len as usize);
+            let mut at = group.head;
+            while at != NONE {
+                members.push(at as usize);
+                at = next_in_group[at as usize];
+            }
+            let mut names: Vec<String> = members
+                .iter()
+                .map(|&i| self.tools[i].name.to_string())
+                .collect();
+            if let Some(meta) = group.meta {
+                names.push(self.taken[meta as usize].to_string());
+            }
+            names.sort();
+            names.dedup();
+            self.collisions.insert(form.to_string(), names);
+
+            if let Some(meta) = group.meta {
+                let meta = self.taken[meta as usize].to_string();
+                for &i in &members {
+                    statuses[i] = Some(LeftOutReason::MetaTool { meta: meta.clone() });
+                }
+                continue;
+            }
+            let top = members.iter().map(|&i| self.tools[i].rank).min();
+            let (winners, losers): (Vec<usize>, Vec<usize>) = members
+                .iter()
+                .partition(|&&i| Some(self.tools[i].rank) == top);
+            let mut holders: Vec<String> = winners
+                .iter()
+                .map(|&i| self.tools[i].name.to_string())
+                .collect();
+            holders.sort();
+            for &i in &losers {
+                outranked[i] = true;
+                statuses[i] = Some(LeftOutReason::Outranked {
+                    holders: holders.clone(),
+                });
+            }
+            if winners.len() == 1 {
+                let i = winners[0];
+                if *self.tools[i].name != **form {
+                    healing.push(i as u32);
+                }
+                continue;
+            }
+            let owner = winners
+                .iter()
+                .copied()
+                .find(|&i| *self.tools[i].name == **form);
+            for &i in &winners {
+                if Some(i) == owner {
+                    continue;
+                }
+                statuses[i] = Some(match owner {
+                    Some(owner) => LeftOutReason::FormIsAnotherTool {
+                        owner: self.tools[owner].name.to_string(),
+                    },
+                    None => LeftOutReason::SharesForm {
+                        others: holders
+                            .iter()
+                            .filter(|h| **h != *self.tools[i].name)
+                            .cloned()
+                            .collect(),
+                    },
+                });
+            }
+        }
+        drop(groups);
+        drop(first_of_name);
+
+        // Lookup: meta names first (they always win), then exact real names, then healing
+        // forms. No healing key is ever a real name or a meta name: such a form would have
+        // been shared, hence never healed.
+        for (i, taken) in self.taken.iter().enumerate() {
+            self.lookup
+                .entry(taken.clone())
+                .or_insert(Target::Meta(i as u32));
+        }
+        for (i, tool) in self.tools.iter().enumerate() {
+            let reachable = match &statuses[i] {
+                None => true,
+                Some(LeftOutReason::EmptyName | LeftOutReason::DuplicateName { .. }) => false,
+                Some(_) => !outranked[i],
+            };
+            if reachable {
+                self.lookup
+                    .entry(tool.name.clone())
+                    .or_insert(Target::Exact(i as u32));
+            }
+        }
+        for &i in &healing {
+            let form = self.tools[i as usize].form.clone();
+            self.lookup.entry(form).or_insert(Target::Form(i));
+        }
+        for (tool, status) in self.tools.iter_mut().zip(statuses) {
+            if let Some(reason) = status {
+                tool.status = ToolStatus::LeftOut(reason);
+            }
+        }
+        duplicates.sort();
+        duplicates.dedup();
+        self.duplicates = duplicates;
+        self.log_left_out();
+    }
+
+    #[cfg(feature = "runtime")]
+    fn log_left_out(&self) {
+        for (form, names) in &self.collisions {
+            let left_out: Vec<&str> = self
+                .tools
+                .iter()
+                .filter(|t| &*t.form == form && !t.is_offered())
+                .map(|t| t.name())
+                .collect();
+            if left_out.is_empty() {
+                continue;
+            }
+            tracing::warn!(
+                form = %form,
+                left_out = ?left_out,
+                travelling_as_it = ?names,
+                "tools share the model-safe form `{form}` and are left out of the request: {}; rename them so each form is unique",
+                left_out.join(", ")
+            );
+        }
+        for tool in &self.tools {
+            if let Some(reason @ (LeftOutReason::EmptyName | LeftOutReason::DuplicateName { .. })) =
+                tool.left_out_reason()
+            {
+                tracing::warn!(tool = %tool.name, "tool left out of the request: {reason}");
+            }
+        }
+    }
+
+    #[cfg(not(feature = "runtime"))]
+    fn log_left_out(&self) {}
+
+    /// Every tool, in input order.
+    pub fn tools(&self) -> &[CensusTool] {
+        &self.tools
+    }
+
+    /// The tools the request carries, in input order.
+    ///
+    /// ```
+    /// let census = toolwire_core::Census::build(["a", "b/c"], &[]);
+    /// assert_eq!(census.offered().count(), 2);
+    /// ```
+    pub fn offered(&self) -> impl Iterator<Item = &CensusTool> + '_ {
+        self.tools.iter().filter(|t| t.is_offered())
+    }
+
+    /// The tools left out of the request, in input order.
+    ///
+    /// ```
+    /// let census = toolwire_core::Census::build(["a.b", "a/b"], &[]);
+    /// assert_eq!(census.left_out().count(), 2);
+    /// ```
+    pub fn left_out(&self) -> impl Iterator<Item = &CensusTool> + '_ {
+        self.tools.iter().filter(|t| !t.is_offered())
+    }
+
+    /// The taken (meta-tool) names.
+    pub fn taken(&self) -> impl Iterator<Item = &str> + '_ {
+        self.taken.iter().map(|t| &**t)
+    }
+
+    /// Each shared form → every real name that travels as it, sorted (taken names included).
+    ///
+    /// ```
+    /// let census = toolwire_core::Census::build(["tool/schema"], &toolwire_core::META_TOOLS);
+    /// assert_eq!(census.collisions()["tool_schema"], ["tool/schema", "tool_schema"]);
+    /// ```
+    pub fn collisions(&self) -> &BTreeMap<String, Vec<String>> {
+        &self.collisions
+    }
+
+    /// The healing map: form → real name, for each offered tool whose form differs from its
+    /// name (only a form exactly one tool travels as).
+    ///
+    /// ```
+    /// let census = toolwire_core::Census::build(["mcp/server/echo", "echo"], &[]);
+    /// assert_eq!(census.healing().into_iter().collect::<Vec<_>>(), [("mcp_server_echo", "mcp/server/echo")]);
+    /// ```
+    pub fn healing(&self) -> BTreeMap<&str, &str> {
+        self.lookup
+            .iter()
+            .filter_map(|(key, target)| match target {
+                Target::Form(i) => Some((&**key, self.tools[*i as usize].name())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Real names given more than once, sorted.
+    ///
+    /// ```
+    /// let census = toolwire_core::Census::build(["a", "a", "b"], &[]);
+    /// assert_eq!(census.duplicates(), ["a"]);
+    /// ```
+    pub fn duplicates(&self) -> &[String] {
+        &self.duplicates
+    }
+
+    /// Resolves a called name (hop 5): a meta-tool's name is the runtime's; then an exact real
+    /// name, always (a tool left out of the request is still that tool, unless a higher rank
+    /// refused it); only a name that is neither consults the healing map. Anything else is
+    /// [`UnknownTool`]. One hash lookup; no allocation.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, Resolution, Via};
+    /// let census = Census::build(["mcp/x", "mcp_x"], &[]);
+    /// // `mcp_x` is a real name: it is never remapped to `mcp/x`.
+    /// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_x") else { panic!() };
+    /// assert_eq!((hit.name, hit.via), ("mcp_x", Via::Exact));
+    /// ```
+    pub fn resolve<'c>(&self, called: &'c str) -> Result<Resolution<'_>, UnknownTool<'c>> {
+        match self.lookup.get(called) {
+            Some(Target::Meta(i)) => Ok(Resolution::Meta(&self.taken[*i as usize])),
+            Some(Target::Exact(i)) => Ok(Resolution::Tool(self.resolved(*i, Via::Exact))),
+            Some(Target::Form(i)) => Ok(Resolution::Tool(self.resolved(*i, Via::Form))),
+            None => Err(UnknownTool { called }),
+        }
+    }
+
+    fn resolved(&self, index: u32, via: Via) -> ResolvedTool<'_> {
+        let index = index as usize;
+        ResolvedTool {
+            index,
+            name: &self.tools[index].name,
+            via,
+        }
+    }
+
+    /// The offered forms closest to `called` (by edit distance over characters), at most
+    /// `limit`, closest first: for an unknown-tool error that helps the model retry.
+    ///
+    /// ```
+    /// let census = toolwire_core::Census::build(["search_web", "read_file", "write_file"], &[]);
+    /// assert_eq!(census.closest_offered("serch_web", 1), ["search_web"]);
+    /// ```
+    pub fn closest_offered(&self, called: &str, limit: usize) -> Vec<&str> {
+        let called: Vec<char> = called.chars().take(256).collect();
+        let mut scored: Vec<(usize, &str)> = self
+            .offered()
+            .map(|t| (edit_distance(&called, t.form()), t.form()))
+            .collect();
+        scored.sort();
+        scored.into_iter().take(limit).map(|(_, f)| f).collect()
+    }
+}
+
+fn edit_distance(a: &[char], b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The spec's `build_sanitized_index` over one set of real names (no taken names).
+///
+/// ```
+/// let index = toolwire_core::build_sanitized_index(["mcp/server/echo", "mcp/a/b", "mcp/a_b", "mcp_a/b"]);
+/// assert_eq!(index.healing["mcp_server_echo"], "mcp/server/echo");
+/// assert_eq!(index.collisions["mcp_a_b"], ["mcp/a/b", "mcp/a_b", "mcp_a/b"]);
+/// assert_eq!(index.left_out.len(), 3);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SanitizedIndex {
+    /// Form → real name, only where exactly one tool has that form and its real name differs.
+    pub healing: BTreeMap<String, String>,
+    /// Each shared form → every real name that travels as it, sorted (the one that IS the form
+    /// included).
+    pub collisions: BTreeMap<String, Vec<String>>,
+    /// Each real name no request can carry → the form it shares.
+    pub left_out: BTreeMap<String, String>,
+}
+
+/// Builds the [`SanitizedIndex`] of `names`: the healing map, the collisions and `left_out`.
+///
+/// ```
+/// let index = toolwire_core::build_sanitized_index(["mcp/x", "mcp_x", "echo"]);
+/// assert!(index.healing.is_empty());
+/// assert_eq!(index.left_out["mcp/x"], "mcp_x");
+/// ```
+pub fn build_sanitized_index<I, S>(names: I) -> SanitizedIndex
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    let census = Census::build(names, &[]);
+    SanitizedIndex {
+        healing: census
+            .healing()
+            .into_iter()
+            .map(|(f, n)| (f.to_owned(), n.to_owned()))
+            .collect(),
+        left_out: census
+            .left_out()
+            .filter(|t| {
+                matches!(
+                    t.left_out_reason(),
+                    Some(LeftOutReason::SharesForm { .. } | LeftOutReason::FormIsAnotherTool { .. })
+                )
+            })
+            .map(|t| (t.name().to_owned(), t.form().to_owned()))
+            .collect(),
+        collisions: census.collisions,
+    }
+}

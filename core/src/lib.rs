@@ -1,0 +1,44 @@
+//! toolwire-core: the model-safe form of a tool name, the name census of a request, and
+//! dispatch that maps a called name back to exactly one tool or fails cleanly.
+//!
+//! Read the spec (`tool-name-wire.md`) for the why; in short:
+//!
+//! ```
+//! use toolwire_core::{model_safe_name, Census, Resolution, Via, META_TOOLS};
+//!
+//! // Hop 2: every request names a tool by its model-safe form.
+//! assert_eq!(model_safe_name("mcp/server/echo"), "mcp_server_echo");
+//!
+//! // Hop 1: the census leaves out tools that share a form.
+//! let census = Census::build(["mcp/server/echo", "mcp/a/b", "mcp/a_b"], &META_TOOLS);
+//! assert_eq!(census.offered().count(), 1);
+//!
+//! // Hop 5: exact first, then the unique form, never a guess.
+//! let Ok(Resolution::Tool(hit)) = census.resolve("mcp_server_echo") else { panic!() };
+//! assert_eq!((hit.name, hit.via), ("mcp/server/echo", Via::Form));
+//! assert!(census.resolve("mcp_a_b").is_err());
+//! ```
+//!
+//! # Features
+//! - none (`default-features = false`): the naming rules, provider rules, meta-tool names and
+//!   the census, with no dependencies at all (what `toolwire-macros` uses at compile time);
+//! - `runtime` (default): [`ToolDefinition`], the wire shapes, `tracing` warnings from the census;
+//! - `mcp` (default): the MCP provider over stdio (`rmcp`).
+#![deny(missing_docs)]
+
+mod census;
+mod meta_tools;
+mod naming;
+mod provider_rules;
+#[cfg(feature = "runtime")]
+mod wire;
+
+pub use census::{
+    build_sanitized_index, Census, CensusTool, LeftOutReason, Resolution, ResolvedTool,
+    SanitizedIndex, ToolStatus, UnknownTool, Via,
+};
+pub use meta_tools::{meta_tool_named, META_TOOLS};
+pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
+pub use provider_rules::{check_definition_name, CharClass, NameRejection, NameRule, Provider};
+#[cfg(feature = "runtime")]
+pub use wire::{wire_tools, ToolDefinition, WireFormat, WireMismatch};

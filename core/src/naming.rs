@@ -1,0 +1,119 @@
+//! The model-safe form of a tool name: the one name every provider accepts.
+//!
+//! Policy: this file is pure (no I/O, no allocation unless a character must change) and has no
+//! dependencies, so `toolwire-macros` computes forms at compile time with this very code.
+
+use std::borrow::Cow;
+
+/// The longest model-safe form, in characters (OpenAI function calling and Bedrock Converse
+/// accept at most 64).
+///
+/// ```
+/// assert_eq!(toolwire_core::MAX_FORM_CHARS, 64);
+/// ```
+pub const MAX_FORM_CHARS: usize = 64;
+
+/// Whether `c` may stand in a model-safe form: `[A-Za-z0-9_-]`.
+///
+/// ```
+/// use toolwire_core::is_form_char;
+/// assert!(is_form_char('a') && is_form_char('-') && is_form_char('_'));
+/// assert!(!is_form_char('/') && !is_form_char('é'));
+/// ```
+#[inline]
+pub const fn is_form_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// The model-safe form of a tool's real name: each Unicode scalar value outside
+/// `[A-Za-z0-9_-]` becomes one `_`, then the result is cut to [`MAX_FORM_CHARS`] characters.
+///
+/// A name already in that form comes back borrowed, with no allocation. The empty name's form
+/// is empty (and is not model-safe: see [`is_model_safe`]).
+///
+/// ```
+/// use std::borrow::Cow;
+/// use toolwire_core::model_safe_name;
+///
+/// assert_eq!(model_safe_name("mcp/server/echo"), "mcp_server_echo");
+/// assert_eq!(model_safe_name("café"), "caf_");
+/// assert_eq!(model_safe_name("🦀-tool"), "_-tool");
+/// assert!(matches!(model_safe_name("get_weather"), Cow::Borrowed("get_weather")));
+/// assert_eq!(model_safe_name(&"x".repeat(70)).len(), 64);
+/// ```
+pub fn model_safe_name(name: &str) -> Cow<'_, str> {
+    // Fast path: every byte is an ASCII form character, so the form is a prefix of the name
+    // (a prefix of ASCII is valid UTF-8 at every byte boundary).
+    let bytes = name.as_bytes();
+    let safe_prefix = bytes
+        .iter()
+        .position(|&b| !is_form_char(b as char))
+        .unwrap_or(bytes.len());
+    if safe_prefix == bytes.len() || safe_prefix >= MAX_FORM_CHARS {
+        return Cow::Borrowed(&name[..safe_prefix.min(MAX_FORM_CHARS)]);
+    }
+    let mut form = String::with_capacity(MAX_FORM_CHARS.min(name.len()));
+    form.push_str(&name[..safe_prefix]);
+    let mut chars = safe_prefix;
+    for c in name[safe_prefix..].chars() {
+        if chars == MAX_FORM_CHARS {
+            break;
+        }
+        form.push(if is_form_char(c) { c } else { '_' });
+        chars += 1;
+    }
+    Cow::Owned(form)
+}
+
+/// Whether `name` is already a model-safe form: 1 to 64 characters of `[A-Za-z0-9_-]`.
+///
+/// ```
+/// use toolwire_core::is_model_safe;
+/// assert!(is_model_safe("mcp_server_echo"));
+/// assert!(!is_model_safe("mcp/server/echo"));
+/// assert!(!is_model_safe(""));
+/// assert!(!is_model_safe(&"a".repeat(65)));
+/// ```
+pub fn is_model_safe(name: &str) -> bool {
+    (1..=MAX_FORM_CHARS).contains(&name.len()) && name.chars().all(is_form_char)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_other_scalar_becomes_one_underscore() {
+        assert_eq!(model_safe_name("mcp/server/echo"), "mcp_server_echo");
+        assert_eq!(model_safe_name("café"), "caf_");
+        assert_eq!(model_safe_name("a👩‍🚀b"), "a___b"); // a ZWJ sequence is three scalars
+        assert_eq!(model_safe_name("search.web"), "search_web");
+        assert_eq!(model_safe_name("a b\tc"), "a_b_c");
+    }
+
+    #[test]
+    fn the_cut_counts_characters_after_replacement() {
+        let long = format!("{}/{}", "a".repeat(40), "é".repeat(40));
+        let form = model_safe_name(&long);
+        assert_eq!(form.chars().count(), MAX_FORM_CHARS);
+        assert_eq!(&form[..41], &format!("{}_", "a".repeat(40)));
+        assert!(is_model_safe(&form));
+        // A safe name longer than 64 is cut but still borrowed.
+        let safe_long = "b".repeat(100);
+        assert!(matches!(model_safe_name(&safe_long), Cow::Borrowed(s) if s.len() == 64));
+    }
+
+    #[test]
+    fn a_safe_name_is_borrowed_and_its_own_form() {
+        for name in ["echo", "get-sum", "A_1", "x"] {
+            assert!(matches!(model_safe_name(name), Cow::Borrowed(s) if s == name));
+        }
+        assert!(matches!(model_safe_name("a.b"), Cow::Owned(_)));
+    }
+
+    #[test]
+    fn dash_and_underscore_stay_distinct() {
+        assert_ne!(model_safe_name("a-b"), model_safe_name("a_b"));
+        assert_eq!(model_safe_name("a.b"), model_safe_name("a_b"));
+    }
+}

@@ -1,0 +1,359 @@
+//! What each provider accepts as a tool name, as data.
+//!
+//! Policy: one table, one checker. A rule says which characters may stand first and after, and
+//! how long a name may be; [`check_definition_name`] says whether a tool *definition* carrying a
+//! name is accepted and, if not, why. Past tool calls in history follow looser rules
+//! ([`Provider::history_name_limit`]).
+
+use std::fmt;
+
+/// An LLM API whose tool-name rule toolwire knows.
+///
+/// ```
+/// use toolwire_core::Provider;
+/// assert_eq!(Provider::ALL.len(), 4);
+/// assert_eq!(Provider::Gemini.key(), "gemini");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Provider {
+    /// OpenAI function calling (Chat Completions and Responses).
+    OpenAi,
+    /// The Anthropic Messages API.
+    Anthropic,
+    /// Amazon Bedrock Converse.
+    Converse,
+    /// Google Gemini (Generative Language and Vertex AI function declarations).
+    Gemini,
+}
+
+/// The character classes a rule allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CharClass {
+    /// `[A-Za-z0-9_-]`.
+    FormChars,
+    /// `[A-Za-z_]`.
+    LetterOrUnderscore,
+    /// `[A-Za-z0-9_.:-]`.
+    FormCharsDotColon,
+}
+
+impl CharClass {
+    /// Whether `c` is in the class.
+    ///
+    /// ```
+    /// use toolwire_core::CharClass;
+    /// assert!(CharClass::FormCharsDotColon.allows('.'));
+    /// assert!(!CharClass::LetterOrUnderscore.allows('3'));
+    /// ```
+    pub const fn allows(self, c: char) -> bool {
+        match self {
+            CharClass::FormChars => crate::naming::is_form_char(c),
+            CharClass::LetterOrUnderscore => c.is_ascii_alphabetic() || c == '_',
+            CharClass::FormCharsDotColon => crate::naming::is_form_char(c) || c == '.' || c == ':',
+        }
+    }
+
+    /// The class written as a regex character class, for messages.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::CharClass::FormChars.pattern(), "[A-Za-z0-9_-]");
+    /// ```
+    pub const fn pattern(self) -> &'static str {
+        match self {
+            CharClass::FormChars => "[A-Za-z0-9_-]",
+            CharClass::LetterOrUnderscore => "[A-Za-z_]",
+            CharClass::FormCharsDotColon => "[A-Za-z0-9_.:-]",
+        }
+    }
+}
+
+/// A provider's rule for the name in a tool definition.
+///
+/// ```
+/// use toolwire_core::Provider;
+/// let rule = Provider::Anthropic.definition_rule();
+/// assert_eq!(rule.max_chars, 128);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameRule {
+    /// Characters allowed as the first character (`None`: the same as the rest).
+    pub first: Option<CharClass>,
+    /// Characters allowed everywhere (after the first, when `first` is set).
+    pub rest: CharClass,
+    /// The most characters a name may have (and at least one is required).
+    pub max_chars: usize,
+}
+
+impl Provider {
+    /// Every provider, in a stable order.
+    pub const ALL: [Provider; 4] = [
+        Provider::OpenAi,
+        Provider::Anthropic,
+        Provider::Converse,
+        Provider::Gemini,
+    ];
+
+    /// A short stable key (`openai`, `anthropic`, `converse`, `gemini`) used in JSON output.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::Provider::OpenAi.key(), "openai");
+    /// ```
+    pub const fn key(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "openai",
+            Provider::Anthropic => "anthropic",
+            Provider::Converse => "converse",
+            Provider::Gemini => "gemini",
+        }
+    }
+
+    /// The provider's name for people.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::Provider::Converse.display_name(), "Bedrock Converse");
+    /// ```
+    pub const fn display_name(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "OpenAI",
+            Provider::Anthropic => "Anthropic Messages API",
+            Provider::Converse => "Bedrock Converse",
+            Provider::Gemini => "Gemini",
+        }
+    }
+
+    /// The rule for a name in a tool definition.
+    ///
+    /// Sources:
+    /// - OpenAI: `function.name` "must be a-z, A-Z, 0-9, or contain underscores and dashes, with
+    ///   a maximum length of 64" (Chat Completions API reference).
+    /// - Anthropic: `tools[].name` matches `^[a-zA-Z0-9_-]{1,128}$` (Messages API reference; the
+    ///   spec `tool-name-wire.md` quotes 128).
+    /// - Bedrock Converse: `ToolSpecification.name` matches `^[a-zA-Z0-9_-]+$`, 1 to 64
+    ///   characters (Bedrock API reference).
+    /// - Gemini: `FunctionDeclaration.name` "must start with a letter or an underscore. Must be
+    ///   a-z, A-Z, 0-9, or contain underscores, dots and dashes, with a maximum length of 64"
+    ///   (Vertex AI v1 reference; the Generative Language API also allows colons).
+    ///
+    /// ```
+    /// use toolwire_core::{CharClass, Provider};
+    /// assert_eq!(Provider::Gemini.definition_rule().first, Some(CharClass::LetterOrUnderscore));
+    /// ```
+    pub const fn definition_rule(self) -> NameRule {
+        match self {
+            Provider::OpenAi | Provider::Converse => NameRule {
+                first: None,
+                rest: CharClass::FormChars,
+                max_chars: 64,
+            },
+            Provider::Anthropic => NameRule {
+                first: None,
+                rest: CharClass::FormChars,
+                max_chars: 128,
+            },
+            Provider::Gemini => NameRule {
+                first: Some(CharClass::LetterOrUnderscore),
+                rest: CharClass::FormCharsDotColon,
+                max_chars: 64,
+            },
+        }
+    }
+
+    /// How long a name in a *past tool call* (turn history) may be, if the provider says: the
+    /// Messages API takes up to 200 characters of any kind there.
+    ///
+    /// ```
+    /// use toolwire_core::Provider;
+    /// assert_eq!(Provider::Anthropic.history_name_limit(), Some(200));
+    /// assert_eq!(Provider::OpenAi.history_name_limit(), None);
+    /// ```
+    pub const fn history_name_limit(self) -> Option<usize> {
+        match self {
+            Provider::Anthropic => Some(200),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.display_name())
+    }
+}
+
+/// Why a provider refuses a tool definition's name.
+///
+/// ```
+/// use toolwire_core::{check_definition_name, NameRejection, Provider};
+/// let why = check_definition_name(Provider::Gemini, "3d-render").unwrap_err();
+/// assert!(matches!(why, NameRejection::BadFirstChar { found: '3', .. }));
+/// assert!(why.to_string().contains("Gemini"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NameRejection {
+    /// The name is empty.
+    Empty {
+        /// Who refuses it.
+        provider: Provider,
+    },
+    /// The name has more characters than the provider allows.
+    TooLong {
+        /// Who refuses it.
+        provider: Provider,
+        /// The name's length in characters.
+        chars: usize,
+        /// The provider's limit.
+        max: usize,
+    },
+    /// The first character is not one the provider allows first.
+    BadFirstChar {
+        /// Who refuses it.
+        provider: Provider,
+        /// The character found.
+        found: char,
+        /// The class it must be in.
+        allowed: CharClass,
+    },
+    /// A character is outside the provider's alphabet.
+    BadChar {
+        /// Who refuses it.
+        provider: Provider,
+        /// The character found.
+        found: char,
+        /// Its position, in characters.
+        at: usize,
+        /// The class it must be in.
+        allowed: CharClass,
+    },
+}
+
+impl fmt::Display for NameRejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NameRejection::Empty { provider } => write!(f, "{provider} refuses an empty tool name"),
+            NameRejection::TooLong {
+                provider,
+                chars,
+                max,
+            } => write!(
+                f,
+                "{provider} accepts at most {max} characters in a tool name; this one has {chars}"
+            ),
+            NameRejection::BadFirstChar {
+                provider,
+                found,
+                allowed,
+            } => write!(
+                f,
+                "{provider} wants a tool name to start with {}, not {found:?}",
+                allowed.pattern()
+            ),
+            NameRejection::BadChar {
+                provider,
+                found,
+                at,
+                allowed,
+            } => write!(
+                f,
+                "{provider} accepts only {} in a tool name; {found:?} at character {at} is not",
+                allowed.pattern()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NameRejection {}
+
+/// Whether `provider` accepts a tool definition named `name`, and if not, why.
+///
+/// ```
+/// use toolwire_core::{check_definition_name, Provider};
+/// assert!(check_definition_name(Provider::OpenAi, "mcp_server_echo").is_ok());
+/// assert!(check_definition_name(Provider::OpenAi, "mcp/server/echo").is_err());
+/// assert!(check_definition_name(Provider::Anthropic, &"a".repeat(100)).is_ok());
+/// assert!(check_definition_name(Provider::Converse, &"a".repeat(100)).is_err());
+/// ```
+pub fn check_definition_name(provider: Provider, name: &str) -> Result<(), NameRejection> {
+    let rule = provider.definition_rule();
+    let mut chars = 0usize;
+    for (at, c) in name.chars().enumerate() {
+        let allowed = match (at, rule.first) {
+            (0, Some(first)) => first,
+            _ => rule.rest,
+        };
+        if !allowed.allows(c) {
+            return Err(if at == 0 && rule.first.is_some() {
+                NameRejection::BadFirstChar {
+                    provider,
+                    found: c,
+                    allowed,
+                }
+            } else {
+                NameRejection::BadChar {
+                    provider,
+                    found: c,
+                    at,
+                    allowed,
+                }
+            });
+        }
+        chars += 1;
+    }
+    if chars == 0 {
+        return Err(NameRejection::Empty { provider });
+    }
+    if chars > rule.max_chars {
+        return Err(NameRejection::TooLong {
+            provider,
+            chars,
+            max: rule.max_chars,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::naming::model_safe_name;
+
+    #[test]
+    fn every_form_of_a_letter_led_name_passes_every_provider() {
+        for name in ["mcp/server/echo", "search.web", "a-b", &"z".repeat(90)] {
+            let form = model_safe_name(name);
+            for provider in Provider::ALL {
+                assert_eq!(check_definition_name(provider, &form), Ok(()), "{provider} {form}");
+            }
+        }
+    }
+
+    #[test]
+    fn gemini_refuses_a_digit_or_dash_first() {
+        for name in ["3d-render", "-x"] {
+            assert!(matches!(
+                check_definition_name(Provider::Gemini, name),
+                Err(NameRejection::BadFirstChar { .. })
+            ));
+            assert!(check_definition_name(Provider::OpenAi, name).is_ok());
+        }
+        assert!(check_definition_name(Provider::Gemini, "_x.y:z").is_ok());
+    }
+
+    #[test]
+    fn lengths_are_counted_in_characters() {
+        let n65 = "a".repeat(65);
+        assert!(matches!(
+            check_definition_name(Provider::OpenAi, &n65),
+            Err(NameRejection::TooLong { chars: 65, max: 64, .. })
+        ));
+        assert!(check_definition_name(Provider::Anthropic, &n65).is_ok());
+        assert!(check_definition_name(Provider::Anthropic, &"a".repeat(129)).is_err());
+        assert!(matches!(
+            check_definition_name(Provider::Converse, ""),
+            Err(NameRejection::Empty { .. })
+        ));
+        assert!(matches!(
+            check_definition_name(Provider::OpenAi, "a/b"),
+            Err(NameRejection::BadChar { found: '/', at: 1, .. })
+        ));
+    }
+}

@@ -1,0 +1,1 @@
+pub use toolwire_core::*;
