@@ -31,6 +31,12 @@ mod meta_tools;
 mod naming;
 mod provider_rules;
 #[cfg(feature = "runtime")]
+mod app_state;
+#[cfg(feature = "runtime")]
+mod registry;
+#[cfg(feature = "runtime")]
+mod tool_error;
+#[cfg(feature = "runtime")]
 mod wire;
 
 pub use census::{
@@ -40,5 +46,11 @@ pub use census::{
 pub use meta_tools::{meta_tool_named, META_TOOLS};
 pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
 pub use provider_rules::{check_definition_name, CharClass, NameRejection, NameRule, Provider};
+#[cfg(feature = "runtime")]
+pub use app_state::{AppState, State};
+#[cfg(feature = "runtime")]
+pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
+#[cfg(feature = "runtime")]
+pub use tool_error::ToolError;
 #[cfg(feature = "runtime")]
 pub use wire::{wire_tools, ToolDefinition, WireFormat, WireMismatch};

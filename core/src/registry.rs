@@ -1,0 +1,96 @@
+//! The tools registered with `#[tool]` across every crate linked into the binary.
+//!
+//! Policy: registration is data (`inventory`); nothing here runs a tool. Order of submission is
+//! unspecified, so everything that shows order sorts by real name.
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use crate::app_state::AppState;
+use crate::tool_error::ToolError;
+use crate::wire::ToolDefinition;
+
+/// One call's input for a registered tool's handler: its JSON arguments and the app state.
+#[derive(Clone, Debug)]
+pub struct ToolInput {
+    /// The call's arguments (a JSON object).
+    pub arguments: Value,
+    /// The app's shared state.
+    pub state: AppState,
+}
+
+/// The future a handler returns.
+pub type ToolFuture = BoxFuture<'static, Result<Value, ToolError>>;
+
+/// A tool registered with `#[tool]`. Generated code builds these; apps read them through
+/// [`registered_tools`].
+///
+/// ```
+/// // Every `#[tool]` of every crate linked into this binary.
+/// for tool in toolwire_core::registered_tools() {
+///     println!("{} travels as {}", tool.name, tool.form);
+/// }
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ToolRegistration {
+    /// The real name.
+    pub name: &'static str,
+    /// The model-safe form, computed at compile time.
+    pub form: &'static str,
+    /// The description (the doc comment, or `#[tool(description = ...)]`).
+    pub description: &'static str,
+    /// Builds the parameters' JSON schema.
+    pub schema: fn() -> Value,
+    /// Runs the tool.
+    pub handler: fn(ToolInput) -> ToolFuture,
+    /// Where the function is: `module_path!()`.
+    pub module_path: &'static str,
+    /// Where the function is: `file!()`.
+    pub file: &'static str,
+    /// Where the function is: `line!()`.
+    pub line: u32,
+}
+
+impl ToolRegistration {
+    /// The tool's definition: real name, description and schema.
+    ///
+    /// ```
+    /// for tool in toolwire_core::registered_tools() {
+    ///     assert_eq!(tool.definition().name, tool.name);
+    /// }
+    /// ```
+    pub fn definition(&self) -> ToolDefinition {
+        ToolDefinition::new(self.name, self.description, (self.schema)())
+    }
+
+    /// Runs the tool with `arguments` and `state`.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let tool = toolwire_core::registered_tools()[0];
+    /// let out = tool.call(serde_json::json!({}), toolwire_core::AppState::new()).await;
+    /// # }
+    /// ```
+    pub fn call(&self, arguments: Value, state: AppState) -> ToolFuture {
+        (self.handler)(ToolInput { arguments, state })
+    }
+}
+
+inventory::collect!(ToolRegistration);
+
+/// Every tool registered with `#[tool]` in the binary, from every crate linked in, sorted by
+/// real name (then by file and line).
+///
+/// A crate that nothing references is not linked, so its tools are absent: a binary that uses a
+/// tools-only crate writes `use my_tools as _;`.
+///
+/// ```
+/// let tools = toolwire_core::registered_tools();
+/// assert!(tools.windows(2).all(|w| w[0].name <= w[1].name));
+/// ```
+pub fn registered_tools() -> Vec<&'static ToolRegistration> {
+    let mut tools: Vec<&'static ToolRegistration> =
+        inventory::iter::<ToolRegistration>.into_iter().collect();
+    tools.sort_by_key(|t| (t.name, t.file, t.line));
+    tools
+}

@@ -1,0 +1,80 @@
+//! The error a tool call ends in: typed, naming the tool and what was at fault.
+
+use serde::Serialize;
+
+/// Why a call to a tool failed. Every variant names the tool (by its real name).
+///
+/// ```
+/// use toolwire_core::ToolError;
+/// let err = ToolError::InvalidArguments {
+///     tool: "get_weather".into(),
+///     argument: Some("city".into()),
+///     reason: "missing field `city`".into(),
+/// };
+/// assert_eq!(err.tool(), "get_weather");
+/// assert!(err.to_string().contains("`city`"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToolError {
+    /// The arguments are not valid JSON, not an object, or do not match the tool's parameters.
+    #[error("bad arguments for tool `{tool}`{}: {reason}", argument.as_deref().map(|a| format!(", argument `{a}`")).unwrap_or_default())]
+    InvalidArguments {
+        /// The tool.
+        tool: String,
+        /// The argument at fault, when one is.
+        argument: Option<String>,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The tool ran and returned an error.
+    #[error("tool `{tool}` failed: {message}")]
+    Failed {
+        /// The tool.
+        tool: String,
+        /// The tool's own error message.
+        message: String,
+    },
+    /// The tool needs app state of a type the runtime was not given.
+    #[error("tool `{tool}` needs app state of type `{type_name}`, which was not provided: add it with AppState::insert")]
+    MissingState {
+        /// The tool.
+        tool: String,
+        /// The missing state's type.
+        type_name: String,
+    },
+    /// The tool's result could not be turned into JSON.
+    #[error("tool `{tool}` returned a value that is not JSON: {reason}")]
+    BadOutput {
+        /// The tool.
+        tool: String,
+        /// Why.
+        reason: String,
+    },
+    /// The tool panicked; the panic was caught and the runtime goes on.
+    #[error("tool `{tool}` panicked: {message}")]
+    Panicked {
+        /// The tool.
+        tool: String,
+        /// The panic's message.
+        message: String,
+    },
+}
+
+impl ToolError {
+    /// The real name of the tool at fault.
+    ///
+    /// ```
+    /// let err = toolwire_core::ToolError::Failed { tool: "t".into(), message: "m".into() };
+    /// assert_eq!(err.tool(), "t");
+    /// ```
+    pub fn tool(&self) -> &str {
+        match self {
+            ToolError::InvalidArguments { tool, .. }
+            | ToolError::Failed { tool, .. }
+            | ToolError::MissingState { tool, .. }
+            | ToolError::BadOutput { tool, .. }
+            | ToolError::Panicked { tool, .. } => tool,
+        }
+    }
+}
