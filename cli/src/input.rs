@@ -1,0 +1,382 @@
+//! Tool names from JSON: every format the command reads, and the error for input it cannot use.
+//!
+//! Policy: never guess and never panic. Input is either read completely or refused with one
+//! message that names the source and the place at fault: the line and column of a syntax error
+//! (serde_json knows them), or the path of the entry of the wrong shape (`tools[3].name`), since
+//! a parsed value no longer knows where it stood in the text.
+
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+/// Input the command cannot use (exit status 2): the message names the source and the place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnusableInput(pub String);
+
+impl fmt::Display for UnusableInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// How the tool names were laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Real names as given (an array of names or tool objects, or an object with `tools`).
+    Bare,
+    /// The corpus format: each name is already `mcp/<server>/<tool>`.
+    Corpus,
+}
+
+/// Reads `path` (`-` or `None`: standard input) and returns its tool names in input order
+/// (duplicates kept: the census reports them); `server` prefixes bare names with `mcp/<server>/`.
+pub fn read_names(path: Option<&Path>, server: Option<&str>) -> Result<Vec<String>, UnusableInput> {
+    let (label, bytes) = read_source(path)?;
+    names_from_json(&label, &bytes, server)
+}
+
+/// The label messages use for `path`, and its bytes.
+fn read_source(path: Option<&Path>) -> Result<(String, Vec<u8>), UnusableInput> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p.as_os_str() == "-" => read_stdin(),
+        Some(p) => {
+            let label = p.display().to_string();
+            match std::fs::read(p) {
+                Ok(bytes) => Ok((label, bytes)),
+                Err(err) => Err(UnusableInput(format!("{label}: cannot read: {err}"))),
+            }
+        }
+    }
+}
+
+fn read_stdin() -> Result<(String, Vec<u8>), UnusableInput> {
+    let label = "<stdin>".to_owned();
+    let mut bytes = Vec::new();
+    match std::io::stdin().lock().read_to_end(&mut bytes) {
+        Ok(_) => Ok((label, bytes)),
+        Err(err) => Err(UnusableInput(format!("{label}: cannot read: {err}"))),
+    }
+}
+
+/// The tool names in `bytes` (JSON read from `label`), in input order.
+pub fn names_from_json(
+    label: &str,
+    bytes: &[u8],
+    server: Option<&str>,
+) -> Result<Vec<String>, UnusableInput> {
+    // Editors on Windows write a byte-order mark; it is not JSON but says nothing wrong.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(UnusableInput(format!(
+            "{label}: the input is empty; expected JSON: an array of tool names or tool objects, \
+             an object with `tools` (an MCP tools/list answer) or the corpus format with `servers`"
+        )));
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(|err| syntax_error(label, &err))?;
+    let shape = |message: String| UnusableInput(format!("{label}: {message}"));
+    let mut names = Vec::new();
+    let layout = match &value {
+        Value::Array(entries) => {
+            collect_entries(entries, "", &mut names).map_err(shape)?;
+            Layout::Bare
+        }
+        Value::Object(object) => {
+            if let Some(servers) = object.get("servers") {
+                if server.is_some() {
+                    return Err(shape(
+                        "--server does not apply to the corpus format: its names are already \
+                         mcp/<server>/<tool>"
+                            .to_owned(),
+                    ));
+                }
+                collect_corpus(servers, &mut names).map_err(shape)?;
+                Layout::Corpus
+            } else if let Some(tools) = object.get("tools") {
+                collect_tool_list(tools, "tools", &mut names).map_err(shape)?;
+                Layout::Bare
+            } else if let Some(tools) = object
+                .get("result")
+                .and_then(Value::as_object)
+                .and_then(|result| result.get("tools"))
+            {
+                // A whole JSON-RPC answer to `tools/list`.
+                collect_tool_list(tools, "result.tools", &mut names).map_err(shape)?;
+                Layout::Bare
+            } else {
+                return Err(shape(format!(
+                    "expected an array of tool names or tool objects, an object with `tools` \
+                     (an MCP tools/list answer) or an object with `servers` (the corpus format); \
+                     found an object with {}",
+                    describe_keys(object)
+                )));
+            }
+        }
+        other => {
+            return Err(shape(format!(
+                "expected an array of tool names or tool objects, or an object with `tools` or \
+                 `servers`; found {}",
+                kind(other)
+            )))
+        }
+    };
+    if let (Some(server), Layout::Bare) = (server, layout) {
+        for name in &mut names {
+            *name = format!("mcp/{server}/{name}");
+        }
+    }
+    Ok(names)
+}
+
+/// A syntax error with its place: `label:line:column: not valid JSON: what`.
+fn syntax_error(label: &str, err: &serde_json::Error) -> UnusableInput {
+    // serde_json's message ends with " at line L column C"; say the place once, up front.
+    let message = err.to_string();
+    let what = match message.rfind(" at line ") {
+        Some(at) => &message[..at],
+        None => &message,
+    };
+    UnusableInput(format!(
+        "{label}:{}:{}: not valid JSON: {what}",
+        err.line(),
+        err.column()
+    ))
+}
+
+fn collect_tool_list(tools: &Value, path: &str, names: &mut Vec<String>) -> Result<(), String> {
+    match tools {
+        Value::Array(entries) => collect_entries(entries, path, names),
+        other => Err(format!("{path} is {}, not an array of tools", kind(other))),
+    }
+}
+
+/// Each entry of an array: a name, or a tool object whose name is read.
+fn collect_entries(entries: &[Value], path: &str, names: &mut Vec<String>) -> Result<(), String> {
+    names.reserve(entries.len());
+    for (i, entry) in entries.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        names.push(entry_name(entry, &at)?);
+    }
+    Ok(())
+}
+
+/// The real name of one entry: a string, or a tool object in one of the shapes below.
+fn entry_name(entry: &Value, at: &str) -> Result<String, String> {
+    match entry {
+        Value::String(name) => Ok(name.clone()),
+        Value::Object(tool) => tool_object_name(tool, at),
+        other => Err(format!(
+            "{at} is {}, not a tool name (a string) or a tool object",
+            kind(other)
+        )),
+    }
+}
+
+/// The name of a tool object: OpenAI Chat Completions `{"type":"function","function":{"name"}}`,
+/// a flat `{"name", ...}` (Messages API, MCP, OpenAI Responses), or Converse `{"toolSpec":{"name"}}`.
+fn tool_object_name(tool: &Map<String, Value>, at: &str) -> Result<String, String> {
+    if let Some(function) = tool.get("function") {
+        if tool.get("type").and_then(Value::as_str) == Some("function") {
+            let Value::Object(function) = function else {
+                return Err(format!(
+                    "{at}.function is {}, not an object",
+                    kind(function)
+                ));
+            };
+            return string_field(function, "name", &format!("{at}.function"));
+        }
+    }
+    if tool.contains_key("name") {
+        return string_field(tool, "name", at);
+    }
+    if let Some(spec) = tool.get("toolSpec") {
+        let Value::Object(spec) = spec else {
+            return Err(format!("{at}.toolSpec is {}, not an object", kind(spec)));
+        };
+        return string_field(spec, "name", &format!("{at}.toolSpec"));
+    }
+    Err(format!(
+        "{at} has no `name`: expected {{\"name\": ...}}, {{\"type\": \"function\", \"function\": \
+         {{\"name\": ...}}}} or {{\"toolSpec\": {{\"name\": ...}}}}; found {}",
+        describe_keys(tool)
+    ))
+}
+
+fn string_field(object: &Map<String, Value>, key: &str, at: &str) -> Result<String, String> {
+    match object.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(format!("{at}.{key} is {}, not a string", kind(other))),
+        None => Err(format!(
+            "{at} has no `{key}`; found {}",
+            describe_keys(object)
+        )),
+    }
+}
+
+/// The corpus format: `{"servers": [{"server": "s", "tools": ["t", ...]}, ...]}` → `mcp/s/t`.
+fn collect_corpus(servers: &Value, names: &mut Vec<String>) -> Result<(), String> {
+    let Value::Array(servers) = servers else {
+        return Err(format!(
+            "servers is {}, not an array of servers",
+            kind(servers)
+        ));
+    };
+    for (i, entry) in servers.iter().enumerate() {
+        let at = format!("servers[{i}]");
+        let Value::Object(entry) = entry else {
+            return Err(format!(
+                "{at} is {}, not an object with `server` and `tools`",
+                kind(entry)
+            ));
+        };
+        let server = string_field(entry, "server", &at)?;
+        let tools_at = format!("{at}.tools");
+        let tools = match entry.get("tools") {
+            Some(Value::Array(tools)) => tools,
+            Some(other) => return Err(format!("{tools_at} is {}, not an array", kind(other))),
+            None => {
+                return Err(format!(
+                    "{at} has no `tools`; found {}",
+                    describe_keys(entry)
+                ))
+            }
+        };
+        for (j, tool) in tools.iter().enumerate() {
+            let tool = entry_name(tool, &format!("{tools_at}[{j}]"))?;
+            names.push(format!("mcp/{server}/{tool}"));
+        }
+    }
+    Ok(())
+}
+
+/// `a number`, `an object`: what a JSON value is, for messages.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `keys `a`, `b``, at most eight of them, for messages.
+fn describe_keys(object: &Map<String, Value>) -> String {
+    if object.is_empty() {
+        return "no keys".to_owned();
+    }
+    let mut keys: Vec<String> = object.keys().take(8).map(|k| format!("`{k}`")).collect();
+    if object.len() > 8 {
+        keys.push(format!("and {} more", object.len() - 8));
+    }
+    format!("keys {}", keys.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(json: &str) -> Result<Vec<String>, String> {
+        names_from_json("f.json", json.as_bytes(), None).map_err(|e| e.0)
+    }
+
+    #[test]
+    fn every_tool_object_shape_gives_its_name() {
+        let json = r#"[
+            "plain",
+            {"type": "function", "function": {"name": "openai.chat"}},
+            {"type": "function", "name": "openai.responses"},
+            {"name": "messages/api", "input_schema": {}},
+            {"toolSpec": {"name": "converse"}}
+        ]"#;
+        assert_eq!(
+            names(json).unwrap(),
+            [
+                "plain",
+                "openai.chat",
+                "openai.responses",
+                "messages/api",
+                "converse"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tools_list_answer_is_read_bare_or_whole() {
+        assert_eq!(names(r#"{"tools": [{"name": "a"}]}"#).unwrap(), ["a"]);
+        let rpc = r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "b"}, 3]}}"#;
+        assert_eq!(
+            names(rpc).unwrap_err(),
+            "f.json: result.tools[1] is a number, not a tool name (a string) or a tool object"
+        );
+    }
+
+    #[test]
+    fn server_prefixes_bare_names_only() {
+        let bare = names_from_json("f", br#"{"tools": [{"name": "echo"}]}"#, Some("s")).unwrap();
+        assert_eq!(bare, ["mcp/s/echo"]);
+        let corpus = br#"{"servers": [{"server": "s", "tools": ["echo"]}]}"#;
+        assert!(names_from_json("f", corpus, Some("s")).is_err());
+        assert_eq!(names_from_json("f", corpus, None).unwrap(), ["mcp/s/echo"]);
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column_once() {
+        let err = names("[\n  \"a\",\n  b\n]").unwrap_err();
+        assert_eq!(err, "f.json:3:3: not valid JSON: expected value");
+    }
+
+    #[test]
+    fn shape_errors_name_the_entry() {
+        for (json, expected) in [
+            (
+                r#"{"tools": [{"name": "a"}, {"name": 7}]}"#,
+                "tools[1].name is a number, not a string",
+            ),
+            (
+                r#"[{"type": "function", "function": []}]"#,
+                "[0].function is an array, not an object",
+            ),
+            (
+                r#"[{"type": "function", "function": {"name": null}}]"#,
+                "[0].function.name is null, not a string",
+            ),
+            (
+                r#"{"servers": [{"server": "s", "tools": ["a", true]}]}"#,
+                "servers[0].tools[1] is a boolean, not a tool name (a string) or a tool object",
+            ),
+            (
+                r#"{"servers": [{"tools": []}]}"#,
+                "servers[0] has no `server`; found keys `tools`",
+            ),
+            (
+                r#"{"tools": {}}"#,
+                "tools is an object, not an array of tools",
+            ),
+            (r#"[{"description": "d"}]"#, "[0] has no `name`"),
+            ("42", "found a number"),
+            (r#"{"a": 1}"#, "found an object with keys `a`"),
+        ] {
+            let err = names(json).unwrap_err();
+            assert!(err.starts_with("f.json: "), "{err}");
+            assert!(err.contains(expected), "{json}: {err}");
+        }
+    }
+
+    #[test]
+    fn empty_input_is_unusable_and_a_bom_is_not() {
+        assert!(names(" \n\t").unwrap_err().contains("the input is empty"));
+        assert_eq!(
+            names_from_json("f", b"\xEF\xBB\xBF[\"a\"]", None).unwrap(),
+            ["a"]
+        );
+    }
+
+    #[test]
+    fn an_empty_name_is_read_for_the_census_to_judge() {
+        assert_eq!(names(r#"["", {"name": ""}]"#).unwrap(), ["", ""]);
+    }
+}

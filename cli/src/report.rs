@@ -1,0 +1,377 @@
+//! What `toolwire census` prints: a table and a summary line for a person, or one JSON object
+//! for a script.
+//!
+//! Policy: the JSON object is a contract (CI parses it): exactly the keys `offered`,
+//! `left_out`, `collisions`, `healing`, `duplicates` and `tools`, maps and lists sorted, `tools`
+//! in input order. A tool is one per distinct real name: a name given twice is one tool, judged
+//! at its first occurrence, and is reported in `duplicates`, never as left out.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+use toolwire_core::{check_definition_name, Census, CensusTool, LeftOutReason, Provider};
+
+/// The census seen as distinct tools.
+pub struct CensusReport<'a> {
+    census: &'a Census,
+    /// One per distinct real name, in input order (later duplicates dropped).
+    distinct: Vec<&'a CensusTool>,
+}
+
+impl<'a> CensusReport<'a> {
+    /// The report of `census`.
+    pub fn new(census: &'a Census) -> CensusReport<'a> {
+        let distinct = census
+            .tools()
+            .iter()
+            .filter(|t| {
+                !matches!(
+                    t.left_out_reason(),
+                    Some(LeftOutReason::DuplicateName { .. })
+                )
+            })
+            .collect();
+        CensusReport { census, distinct }
+    }
+
+    /// Whether every distinct tool is offered (exit status 0).
+    pub fn all_offered(&self) -> bool {
+        self.distinct.iter().all(|t| t.is_offered())
+    }
+
+    /// Writes the `--json` object and a newline.
+    pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut offered: Vec<&str> = self
+            .distinct
+            .iter()
+            .filter(|t| t.is_offered())
+            .map(|t| t.name())
+            .collect();
+        offered.sort_unstable();
+        let object = CensusJson {
+            offered,
+            left_out: self
+                .distinct
+                .iter()
+                .filter(|t| !t.is_offered())
+                .map(|t| (t.name(), t.form()))
+                .collect(),
+            collisions: self.census.collisions(),
+            healing: self.census.healing(),
+            duplicates: self.census.duplicates(),
+            tools: self.distinct.iter().map(|t| ToolJson::new(t)).collect(),
+        };
+        serde_json::to_writer(&mut *out, &object)?;
+        out.write_all(b"\n")
+    }
+
+    /// Writes the table (every tool, or with `only_problems` only tools left out or refused by
+    /// a provider) and the summary line.
+    pub fn write_table(&self, out: &mut impl Write, only_problems: bool) -> io::Result<()> {
+        let rows: Vec<Row> = self
+            .distinct
+            .iter()
+            .map(|t| Row::new(t))
+            .filter(|r| !only_problems || r.is_problem())
+            .collect();
+        if !rows.is_empty() {
+            let name_width = column_width("NAME", rows.iter().map(|r| r.name));
+            let form_width = column_width("FORM", rows.iter().map(|r| r.form));
+            write!(out, "{:<name_width$}  {:<form_width$}", "NAME", "FORM")?;
+            for header in PROVIDER_HEADERS {
+                write!(out, "  {header}")?;
+            }
+            writeln!(out, "  STATUS")?;
+            for row in &rows {
+                write!(
+                    out,
+                    "{}  {}",
+                    Padded(row.name, name_width),
+                    Padded(row.form, form_width)
+                )?;
+                for (accepted, header) in row.accepted.iter().zip(PROVIDER_HEADERS) {
+                    let cell = if *accepted { "yes" } else { "NO" };
+                    write!(out, "  {cell:<width$}", width = header.len())?;
+                }
+                match row.reason {
+                    None => writeln!(out, "  offered")?,
+                    Some(reason) => writeln!(out, "  LEFT OUT: {reason}")?,
+                }
+            }
+        }
+        writeln!(out, "{}", self.summary())
+    }
+
+    /// The one-line summary.
+    pub fn summary(&self) -> String {
+        let total = self.distinct.len();
+        let offered = self.distinct.iter().filter(|t| t.is_offered()).count();
+        let left_out = total - offered;
+        let mut line = format!(
+            "{total} {}: {offered} offered, {left_out} left out",
+            plural(total, "tool", "tools")
+        );
+        let shared = self.census.collisions().len();
+        if shared > 0 {
+            line.push_str(&format!(
+                " ({shared} shared {})",
+                plural(shared, "form", "forms")
+            ));
+        }
+        let duplicates = self.census.duplicates().len();
+        if duplicates > 0 {
+            line.push_str(&format!(
+                "; {duplicates} {} given more than once (counted once)",
+                plural(duplicates, "name", "names")
+            ));
+        }
+        for (p, provider) in Provider::ALL.iter().enumerate() {
+            let refused = self
+                .distinct
+                .iter()
+                .filter(|t| t.is_offered() && !accepts(*provider, t.form()))
+                .count();
+            if refused > 0 {
+                line.push_str(&format!(
+                    "; {} refuses {refused} offered {}",
+                    PROVIDER_NAMES[p],
+                    plural(refused, "form", "forms")
+                ));
+            }
+        }
+        line
+    }
+}
+
+/// Table headers, in [`Provider::ALL`] order.
+const PROVIDER_HEADERS: [&str; 4] = ["OPENAI", "MESSAGES", "CONVERSE", "GEMINI"];
+/// Provider names for the summary, in [`Provider::ALL`] order.
+const PROVIDER_NAMES: [&str; 4] = ["OpenAI", "the Messages API", "Converse", "Gemini"];
+
+fn accepts(provider: Provider, form: &str) -> bool {
+    check_definition_name(provider, form).is_ok()
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// One table row.
+struct Row<'a> {
+    name: &'a str,
+    form: &'a str,
+    accepted: [bool; 4],
+    reason: Option<&'a LeftOutReason>,
+}
+
+impl<'a> Row<'a> {
+    fn new(tool: &'a CensusTool) -> Row<'a> {
+        Row {
+            name: tool.name(),
+            form: tool.form(),
+            accepted: Provider::ALL.map(|p| accepts(p, tool.form())),
+            reason: tool.left_out_reason(),
+        }
+    }
+
+    fn is_problem(&self) -> bool {
+        self.reason.is_some() || self.accepted.contains(&false)
+    }
+}
+
+/// The widest cell of a column, in shown characters, capped so one huge name cannot push the
+/// rest of the table off every screen (longer cells overflow their column).
+fn column_width<'a>(header: &str, cells: impl Iterator<Item = &'a str>) -> usize {
+    cells
+        .map(|c| shown_len(c).min(80))
+        .chain([header.len()])
+        .max()
+        .unwrap_or(0)
+}
+
+/// How many characters [`Padded`] shows for `cell`.
+fn shown_len(cell: &str) -> usize {
+    if cell.is_empty() {
+        return 2;
+    }
+    cell.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().count()
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// A cell padded to `.1` characters, with control characters escaped so a name cannot break
+/// the table or the terminal, and the empty name shown as `""`.
+struct Padded<'a>(&'a str, usize);
+
+impl std::fmt::Display for Padded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("\"\"")?;
+        }
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        for _ in shown_len(self.0)..self.1 {
+            f.write_str(" ")?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Serialize)]
+struct CensusJson<'a> {
+    offered: Vec<&'a str>,
+    left_out: BTreeMap<&'a str, &'a str>,
+    collisions: &'a BTreeMap<String, Vec<String>>,
+    healing: BTreeMap<&'a str, &'a str>,
+    duplicates: &'a [String],
+    tools: Vec<ToolJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ToolJson<'a> {
+    name: &'a str,
+    form: &'a str,
+    status: &'static str,
+    reason: Option<String>,
+    reason_key: Option<&'static str>,
+    providers: ProvidersJson,
+}
+
+impl<'a> ToolJson<'a> {
+    fn new(tool: &'a CensusTool) -> ToolJson<'a> {
+        let reason = tool.left_out_reason();
+        let form = tool.form();
+        ToolJson {
+            name: tool.name(),
+            form,
+            status: if reason.is_none() {
+                "offered"
+            } else {
+                "left_out"
+            },
+            reason: reason.map(ToString::to_string),
+            reason_key: reason.map(LeftOutReason::key),
+            providers: ProvidersJson {
+                openai: accepts(Provider::OpenAi, form),
+                anthropic: accepts(Provider::Anthropic, form),
+                converse: accepts(Provider::Converse, form),
+                gemini: accepts(Provider::Gemini, form),
+            },
+        }
+    }
+}
+
+/// Whether each provider accepts the form a request would carry.
+#[derive(Serialize)]
+struct ProvidersJson {
+    openai: bool,
+    anthropic: bool,
+    converse: bool,
+    gemini: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolwire_core::META_TOOLS;
+
+    fn json_of(census: &Census) -> serde_json::Value {
+        let mut out = Vec::new();
+        CensusReport::new(census).write_json(&mut out).unwrap();
+        assert_eq!(out.iter().filter(|b| **b == b'\n').count(), 1);
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn a_duplicate_is_one_offered_tool() {
+        let census = Census::build(["a", "b", "a"], &META_TOOLS);
+        let report = CensusReport::new(&census);
+        assert!(report.all_offered());
+        let json = json_of(&census);
+        assert_eq!(json["tools"].as_array().unwrap().len(), 2);
+        assert_eq!(json["duplicates"], serde_json::json!(["a"]));
+        assert_eq!(json["left_out"], serde_json::json!({}));
+        assert!(report.summary().contains("1 name given more than once"));
+    }
+
+    #[test]
+    fn the_json_object_has_exactly_the_contract_keys() {
+        let census = Census::build(["mcp/a/b", "mcp/a_b", "3d", "x.y"], &META_TOOLS);
+        let json = json_of(&census);
+        let keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "collisions",
+                "duplicates",
+                "healing",
+                "left_out",
+                "offered",
+                "tools"
+            ]
+        );
+        assert_eq!(json["offered"], serde_json::json!(["3d", "x.y"]));
+        assert_eq!(json["healing"], serde_json::json!({"x_y": "x.y"}));
+        assert_eq!(
+            json["collisions"]["mcp_a_b"],
+            serde_json::json!(["mcp/a/b", "mcp/a_b"])
+        );
+        let tool = &json["tools"][0];
+        assert_eq!(tool["status"], "left_out");
+        assert_eq!(tool["reason_key"], "shares_form");
+        let gemini = &json["tools"][2]["providers"];
+        assert_eq!(
+            gemini,
+            &serde_json::json!({"openai": true, "anthropic": true, "converse": true, "gemini": false})
+        );
+        assert_eq!(json["tools"][3]["reason"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn the_table_shows_problems_and_escapes_control_characters() {
+        let census = Census::build(["ok", "tool/search", "bad\nname", "9lives"], &META_TOOLS);
+        let mut out = Vec::new();
+        CensusReport::new(&census)
+            .write_table(&mut out, true)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[0].starts_with("NAME"));
+        assert!(
+            lines[1].starts_with("tool/search")
+                && lines[1].contains("LEFT OUT: it is, or travels as, the meta-tool `tool_search`")
+        );
+        assert!(lines[2].starts_with("9lives") && lines[2].contains("NO "));
+        assert_eq!(
+            lines[3],
+            "4 tools: 3 offered, 1 left out (1 shared form); Gemini refuses 1 offered form"
+        );
+        let mut out = Vec::new();
+        CensusReport::new(&Census::build(["bad\nname"], &[]))
+            .write_table(&mut out, false)
+            .unwrap();
+        assert!(String::from_utf8(out).unwrap().contains("bad\\nname"));
+    }
+}

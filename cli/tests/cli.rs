@@ -1,0 +1,419 @@
+//! The built `toolwire` binary, run as a person or a CI script would: every input format, bad
+//! input, both exit paths of `census`, and `resolve`.
+
+use std::io::Write;
+use std::process::Output;
+
+use serde_json::{json, Value};
+
+/// `toolwire ARGS` with `stdin`, and its output.
+fn toolwire(args: &[&str], stdin: &str) -> Output {
+    assert_cmd::cargo_bin_cmd!("toolwire")
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .expect("the toolwire binary runs")
+}
+
+/// A JSON file holding `text`.
+fn file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+fn path(f: &tempfile::NamedTempFile) -> &str {
+    f.path().to_str().unwrap()
+}
+
+fn status(output: &Output) -> i32 {
+    output.status.code().expect("exited, not killed")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// Runs `census --json` on `text` and returns the exit status and the parsed object, checking
+/// the output is exactly one JSON line.
+fn census_json(text: &str, extra: &[&str]) -> (i32, Value) {
+    let f = file(text);
+    let mut args = vec!["census", "--json", path(&f)];
+    args.extend_from_slice(extra);
+    let output = toolwire(&args, "");
+    let out = stdout(&output);
+    assert_eq!(
+        out.lines().count(),
+        1,
+        "one JSON line: {out}\n{}",
+        stderr(&output)
+    );
+    (status(&output), serde_json::from_str(&out).unwrap())
+}
+
+/// The tool object of `name` in a `--json` object.
+fn tool<'a>(object: &'a Value, name: &str) -> &'a Value {
+    object["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no tool {name} in {object}"))
+}
+
+#[test]
+fn an_array_of_names_all_offered_exits_0_with_the_whole_contract() {
+    let (code, object) = census_json(r#"["mcp/s/echo", "get_weather", "3d-render"]"#, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        object,
+        json!({
+            "offered": ["3d-render", "get_weather", "mcp/s/echo"],
+            "left_out": {},
+            "collisions": {},
+            "healing": {"mcp_s_echo": "mcp/s/echo"},
+            "duplicates": [],
+            "tools": [
+                {"name": "mcp/s/echo", "form": "mcp_s_echo", "status": "offered", "reason": null,
+                 "reason_key": null,
+                 "providers": {"openai": true, "anthropic": true, "converse": true, "gemini": true}},
+                {"name": "get_weather", "form": "get_weather", "status": "offered", "reason": null,
+                 "reason_key": null,
+                 "providers": {"openai": true, "anthropic": true, "converse": true, "gemini": true}},
+                {"name": "3d-render", "form": "3d-render", "status": "offered", "reason": null,
+                 "reason_key": null,
+                 "providers": {"openai": true, "anthropic": true, "converse": true, "gemini": false}},
+            ]
+        })
+    );
+}
+
+#[test]
+fn openai_tool_objects_with_a_shared_form_exit_1() {
+    let openai = r#"[
+        {"type": "function", "function": {"name": "search.web", "parameters": {}}},
+        {"type": "function", "function": {"name": "search/web"}},
+        {"type": "function", "function": {"name": "files/read"}}
+    ]"#;
+    let (code, object) = census_json(openai, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(object["offered"], json!(["files/read"]));
+    assert_eq!(
+        object["left_out"],
+        json!({"search.web": "search_web", "search/web": "search_web"})
+    );
+    assert_eq!(
+        object["collisions"],
+        json!({"search_web": ["search.web", "search/web"]})
+    );
+    assert_eq!(object["healing"], json!({"files_read": "files/read"}));
+    let left = tool(&object, "search.web");
+    assert_eq!(left["status"], "left_out");
+    assert_eq!(left["reason_key"], "shares_form");
+    assert_eq!(left["reason"], "it shares its form with `search/web`");
+}
+
+#[test]
+fn messages_api_tools_where_a_form_is_another_tools_name() {
+    let messages = r#"[
+        {"name": "search.web", "description": "d", "input_schema": {"type": "object"}},
+        {"name": "search_web", "input_schema": {"type": "object"}}
+    ]"#;
+    let (code, object) = census_json(messages, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(object["offered"], json!(["search_web"]));
+    assert_eq!(
+        tool(&object, "search.web")["reason_key"],
+        "form_is_another_tool"
+    );
+}
+
+#[test]
+fn an_mcp_tools_list_answer_takes_a_server_prefix() {
+    let answer = r#"{"tools": [{"name": "echo", "inputSchema": {}}, {"name": "read.file"}]}"#;
+    let (code, object) = census_json(answer, &["--server", "files"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        object["offered"],
+        json!(["mcp/files/echo", "mcp/files/read.file"])
+    );
+    // A whole JSON-RPC answer reads the same.
+    let rpc = format!(r#"{{"jsonrpc": "2.0", "id": 2, "result": {answer}}}"#);
+    let (_, again) = census_json(&rpc, &["--server", "files"]);
+    assert_eq!(again, object);
+}
+
+#[test]
+fn the_corpus_format_names_tools_by_server() {
+    let corpus = r#"{"about": "x", "servers": [
+        {"server": "everything", "tools": ["echo", "get-sum"]},
+        {"server": "git", "tools": ["git_status"]}
+    ]}"#;
+    let (code, object) = census_json(corpus, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        object["offered"],
+        json!([
+            "mcp/everything/echo",
+            "mcp/everything/get-sum",
+            "mcp/git/git_status"
+        ])
+    );
+    // Its names are already qualified: --server would double them.
+    let f = file(corpus);
+    let output = toolwire(&["census", path(&f), "--server", "x"], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("--server does not apply to the corpus format"));
+}
+
+#[test]
+fn meta_tools_are_taken_unless_taken_is_given() {
+    let names = r#"["tool_search", "tool/schema", "mine"]"#;
+    let (code, object) = census_json(names, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(object["offered"], json!(["mine"]));
+    assert_eq!(
+        object["collisions"]["tool_schema"],
+        json!(["tool/schema", "tool_schema"])
+    );
+    assert_eq!(tool(&object, "tool_search")["reason_key"], "meta_tool");
+
+    let (code, object) = census_json(names, &["--taken", "mine"]);
+    assert_eq!(code, 1);
+    assert_eq!(object["offered"], json!(["tool/schema", "tool_search"]));
+    assert_eq!(object["left_out"], json!({"mine": "mine"}));
+
+    let (code, object) = census_json(names, &["--no-taken"]);
+    assert_eq!((code, object["left_out"].clone()), (0, json!({})));
+}
+
+#[test]
+fn a_duplicate_is_reported_but_alone_does_not_fail() {
+    let (code, object) = census_json(r#"["a", "b", "a", "a"]"#, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(object["duplicates"], json!(["a"]));
+    assert_eq!(object["offered"], json!(["a", "b"]));
+    assert_eq!(object["tools"].as_array().unwrap().len(), 2);
+
+    let f = file(r#"["a", "b", "a"]"#);
+    let output = toolwire(&["census", path(&f)], "");
+    let summary = stdout(&output).lines().last().unwrap().to_owned();
+    assert_eq!(
+        summary,
+        "2 tools: 2 offered, 0 left out; 1 name given more than once (counted once)"
+    );
+}
+
+#[test]
+fn an_empty_name_is_left_out() {
+    let (code, object) = census_json(r#"["", "ok"]"#, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(tool(&object, "")["reason_key"], "empty_name");
+    assert_eq!(tool(&object, "")["providers"]["openai"], false);
+}
+
+#[test]
+fn the_table_shows_each_tool_its_form_status_and_providers() {
+    let f = file(r#"["mcp/s/echo", "search.web", "search_web", "9lives"]"#);
+    let output = toolwire(&["census", path(&f)], "");
+    assert_eq!(status(&output), 1);
+    let out = stdout(&output);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header,
+        ["NAME", "FORM", "OPENAI", "MESSAGES", "CONVERSE", "GEMINI", "STATUS"]
+    );
+    let cells = |line: &str| {
+        line.split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        cells(lines[1]),
+        [
+            "mcp/s/echo",
+            "mcp_s_echo",
+            "yes",
+            "yes",
+            "yes",
+            "yes",
+            "offered"
+        ]
+    );
+    assert!(
+        lines[2].starts_with("search.web ")
+            && lines[2].ends_with("LEFT OUT: its form is the real name of the tool `search_web`")
+    );
+    assert_eq!(cells(lines[4])[2..6], ["yes", "yes", "yes", "NO"]);
+    assert_eq!(
+        lines[5],
+        "4 tools: 3 offered, 1 left out (1 shared form); Gemini refuses 1 offered form"
+    );
+
+    let only = toolwire(&["census", "--only-problems", path(&f)], "");
+    let out = stdout(&only);
+    assert_eq!(
+        out.lines().count(),
+        4,
+        "header, two problems, summary: {out}"
+    );
+    assert!(!out.contains("mcp/s/echo"));
+}
+
+#[test]
+fn stdin_is_read_for_a_dash_or_no_file() {
+    for args in [&["census", "--json", "-"][..], &["census", "--json"][..]] {
+        let output = toolwire(args, r#"["a.b"]"#);
+        assert_eq!(status(&output), 0, "{}", stderr(&output));
+        let object: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(object["healing"], json!({"a_b": "a.b"}));
+    }
+}
+
+/// Runs `census` on `text` and returns its stderr, checking it exits 2 with nothing on stdout.
+fn unusable(text: &str) -> (String, String) {
+    let f = file(text);
+    let output = toolwire(&["census", "--json", path(&f)], "");
+    assert_eq!(status(&output), 2, "{text}: {}", stdout(&output));
+    assert!(output.stdout.is_empty());
+    (stderr(&output), path(&f).to_owned())
+}
+
+#[test]
+fn text_that_is_not_json_names_the_file_line_and_column() {
+    let (err, file) = unusable("[\n  \"a\",\n  oops\n]\n");
+    assert_eq!(
+        err,
+        format!("toolwire: {file}:3:3: not valid JSON: expected value\n")
+    );
+    let (err, file) = unusable("[\"a\", \"b\"");
+    assert!(err.starts_with(&format!("toolwire: {file}:1:")), "{err}");
+    assert!(err.contains("EOF"), "{err}");
+}
+
+#[test]
+fn the_wrong_shape_names_the_entry() {
+    let (err, file) = unusable(r#"{"tools": [{"name": "a"}, {"name": 42}]}"#);
+    assert_eq!(
+        err,
+        format!("toolwire: {file}: tools[1].name is a number, not a string\n")
+    );
+    let (err, _) = unusable(r#"[{"type": "function", "function": {"name": ["x"]}}]"#);
+    assert!(
+        err.contains("[0].function.name is an array, not a string"),
+        "{err}"
+    );
+    let (err, _) = unusable(r#"{"servers": [{"server": "s", "tools": ["a", null]}]}"#);
+    assert!(err.contains("servers[0].tools[1] is null"), "{err}");
+    let (err, _) = unusable(r#"{"name": "just one tool"}"#);
+    assert!(err.contains("found an object with keys `name`"), "{err}");
+    let (err, _) = unusable("\"a string\"");
+    assert!(err.contains("found a string"), "{err}");
+}
+
+#[test]
+fn an_empty_file_or_a_missing_one_is_unusable() {
+    let (err, file) = unusable("");
+    assert!(
+        err.starts_with(&format!("toolwire: {file}: the input is empty")),
+        "{err}"
+    );
+    let (err, _) = unusable("  \n");
+    assert!(err.contains("the input is empty"), "{err}");
+
+    let output = toolwire(&["census", "/no/such/tools.json"], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).starts_with("toolwire: /no/such/tools.json: cannot read:"));
+
+    let output = toolwire(&["census", "-"], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).starts_with("toolwire: <stdin>: the input is empty"));
+}
+
+#[test]
+fn invalid_utf8_is_unusable_not_a_panic() {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(b"[\"a\xff\"]").unwrap();
+    let output = toolwire(&["census", path(&f)], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains(":1:"), "{}", stderr(&output));
+}
+
+#[test]
+fn resolve_prints_one_line_per_call() {
+    let f = file(r#"["mcp/s/echo", "mcp/a/b", "mcp/a_b"]"#);
+    let output = toolwire(
+        &[
+            "resolve",
+            "--tools",
+            path(&f),
+            "tool_search",
+            "mcp_s_echo",
+            "mcp/s/echo",
+            "mcp_a_b",
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 1, "an unknown call exits 1");
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            json!({"call": "tool_search", "to": "tool_search", "via": "meta"}),
+            json!({"call": "mcp_s_echo", "to": "mcp/s/echo", "via": "form"}),
+            json!({"call": "mcp/s/echo", "to": "mcp/s/echo", "via": "exact"}),
+            json!({"call": "mcp_a_b", "to": null, "via": "unknown"}),
+        ]
+    );
+
+    let output = toolwire(
+        &[
+            "resolve",
+            "--tools",
+            path(&f),
+            "--taken",
+            "other",
+            "tool_search",
+            "mcp/a/b",
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 1);
+    assert!(stdout(&output).starts_with(r#"{"call":"tool_search","to":null,"via":"unknown"}"#));
+
+    let output = toolwire(&["resolve", "--tools", path(&f), "mcp/a_b"], "");
+    assert_eq!(status(&output), 0);
+}
+
+#[test]
+fn resolve_reads_the_tools_like_census() {
+    let output = toolwire(
+        &[
+            "resolve",
+            "--tools",
+            "-",
+            "--server",
+            "fs",
+            "mcp_fs_read_file",
+        ],
+        r#"{"tools": [{"name": "read.file"}]}"#,
+    );
+    assert_eq!(status(&output), 0);
+    assert_eq!(
+        stdout(&output),
+        "{\"call\":\"mcp_fs_read_file\",\"to\":\"mcp/fs/read.file\",\"via\":\"form\"}\n"
+    );
+    let bad = file("[1]");
+    let output = toolwire(&["resolve", "--tools", path(&bad), "x"], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("[0] is a number"));
+}
