@@ -1,0 +1,178 @@
+//! The code `#[tool]` generates for a valid tool: the user's function unchanged (argument doc
+//! comments aside), a marker that makes two tools of one crate with one form a compile error,
+//! and, inside `const _: () = { ... };`, the schema, the handler and the `inventory`
+//! submission.
+//!
+//! Policy: absolute paths only (`#krate::__private::...`, `::core::...`), so neither the
+//! user's imports nor a renamed crate can break the expansion; code that type-checks a user's
+//! type is spanned on that type, so the error underlines it.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::Ident;
+
+use crate::parse::{ArgKind, Output, Tool};
+use crate::validate::Checked;
+
+/// The whole expansion of a valid tool.
+pub fn expand(tool: &Tool, checked: &Checked) -> TokenStream {
+    let item = &tool.item;
+    let marker = form_marker(tool, &checked.form);
+    let registration = registration(tool, checked);
+    quote! {
+        #item
+        #marker
+        #registration
+    }
+}
+
+/// The identifier of the marker for `form`: injective over forms (so `a-b` and `a_b` differ
+/// while `a.b` and `a_b`, one form, meet), and a valid Rust identifier.
+///
+/// A form without `-` is written as is after `tool_form_`. A form with `-` is written after
+/// `tool_dashed_form_` with each `-` as `_`, then `_` and the 16 hex digits of the bit set of
+/// dash positions (a form has at most 64 characters). The two prefixes differ at their sixth
+/// character, so no identifier of one family is one of the other.
+pub fn marker_ident(form: &str, span: Span) -> Ident {
+    const SUFFIX: &str = "__is_the_form_of_another_tool__rename_one";
+    if !form.contains('-') {
+        return Ident::new(&format!("tool_form_{form}{SUFFIX}"), span);
+    }
+    let mut dashes: u64 = 0;
+    for (at, c) in form.chars().enumerate() {
+        if c == '-' && at < 64 {
+            dashes |= 1 << at;
+        }
+    }
+    let readable = form.replace('-', "_");
+    Ident::new(
+        &format!("tool_dashed_form_{readable}_{dashes:016x}{SUFFIX}"),
+        span,
+    )
+}
+
+/// A `#[macro_export] macro_rules!` named after the form. Whatever module, function body or
+/// block a `#[tool]` stands in, the marker lands in the crate root's macro namespace, so two
+/// tools of one crate with one form are rustc's E0428, pointing at both tools. Nothing is kept
+/// between macro invocations (incremental builds and rust-analyzer would break that).
+fn form_marker(tool: &Tool, form: &str) -> TokenStream {
+    let span = tool.name_span;
+    let ident = marker_ident(form, span);
+    // Every token on the user's name, so E0428 underlines the two tools' names.
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        #[macro_export]
+        #[allow(non_local_definitions, unused_macros, clippy::crate_in_macro_def)]
+        macro_rules! #ident { () => {}; }
+    }
+}
+
+fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
+    let krate = &tool.krate;
+    let private = quote!(#krate::__private);
+    let name = &tool.name;
+    let form = &checked.form;
+    let description = &tool.description;
+    let fn_ident = &tool.item.sig.ident;
+
+    let known: Vec<&str> = tool
+        .args
+        .iter()
+        .filter(|a| matches!(a.kind, ArgKind::Json { .. }))
+        .map(|a| a.key.as_str())
+        .collect();
+
+    let mut properties = Vec::new();
+    let mut bindings = Vec::new();
+    let mut call_args = Vec::new();
+    for arg in &tool.args {
+        let local = format_ident!("__toolwire_arg_{}", arg.key);
+        let key = &arg.key;
+        let ty = &arg.ty;
+        let span = ty.span();
+        match &arg.kind {
+            ArgKind::Json { description } => {
+                properties.push(quote_spanned! {span=>
+                    __toolwire_schema.property::<#ty>(#key, #description);
+                });
+                bindings.push(quote_spanned! {span=>
+                    let #local: #ty = #private::take_argument::<#ty>(NAME, &mut __toolwire_arguments, #key)?;
+                });
+            }
+            ArgKind::State => {
+                bindings.push(quote_spanned! {span=>
+                    let #local: #ty = <#ty as #private::FromAppState>::from_app_state(&__toolwire_state, NAME)?;
+                });
+            }
+        }
+        call_args.push(local);
+    }
+
+    let call = if tool.item.sig.asyncness.is_some() {
+        quote!(#fn_ident(#(#call_args),*).await)
+    } else {
+        quote!(#fn_ident(#(#call_args),*))
+    };
+    let output = match &tool.output {
+        Output::Unit => quote! {
+            #call;
+            ::core::result::Result::Ok(#private::serde_json::Value::Null)
+        },
+        Output::Value(ty) => {
+            let span = ty.span();
+            let convert = quote_spanned!(span=> #private::value_output::<#ty>);
+            quote!(#convert(NAME, #call))
+        }
+        Output::Result(ty) => {
+            let span = ty.span();
+            let convert = quote_spanned!(span=> <#ty as #private::ResultOutput>::into_tool_output);
+            quote!(#convert(#call, NAME))
+        }
+    };
+
+    quote! {
+        const _: () = {
+            const NAME: &str = #name;
+
+            fn __toolwire_schema() -> #private::serde_json::Value {
+                #[allow(unused_mut)]
+                let mut __toolwire_schema = #private::ObjectSchema::new();
+                #(#properties)*
+                __toolwire_schema.finish()
+            }
+
+            async fn __toolwire_run(
+                __toolwire_input: #private::ToolInput,
+            ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
+                #[allow(unused_variables)]
+                let #private::ToolInput {
+                    arguments: __toolwire_arguments,
+                    state: __toolwire_state,
+                } = __toolwire_input;
+                #[allow(unused_mut)]
+                let mut __toolwire_arguments =
+                    #private::arguments_object(NAME, __toolwire_arguments, &[#(#known),*])?;
+                #(#bindings)*
+                #output
+            }
+
+            fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
+                #private::guard(NAME, __toolwire_run(__toolwire_input))
+            }
+
+            #private::inventory::submit! {
+                #private::ToolRegistration {
+                    name: NAME,
+                    form: #form,
+                    description: #description,
+                    schema: __toolwire_schema,
+                    handler: __toolwire_handler,
+                    module_path: ::core::module_path!(),
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                }
+            }
+        };
+    }
+}

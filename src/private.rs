@@ -1,0 +1,224 @@
+//! Not public API. Used by generated code.
+//!
+//! Everything `#[tool]` expands to goes through `::toolwire::__private`, so a user adds one
+//! dependency (`toolwire`) and the expansion never depends on the user's imports. The helpers
+//! here keep the generated code small: one generic call per argument.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use futures::FutureExt;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub use futures;
+pub use inventory;
+pub use schemars;
+pub use serde;
+pub use serde_json;
+pub use toolwire_core::{AppState, State, ToolError, ToolFuture, ToolInput, ToolRegistration};
+
+/// The parameters' object schema of one tool, built one argument at a time.
+pub struct ObjectSchema {
+    generator: SchemaGenerator,
+    properties: Map<String, Value>,
+    required: Vec<Value>,
+}
+
+impl Default for ObjectSchema {
+    fn default() -> Self {
+        ObjectSchema::new()
+    }
+}
+
+impl ObjectSchema {
+    /// An empty object schema. Subschemas are inlined (no `$ref` to resolve) and carry no
+    /// `$schema`; only a recursive type keeps a `$ref`, into `$defs` at the root.
+    pub fn new() -> ObjectSchema {
+        let settings = SchemaSettings::draft2020_12()
+            .with(|s| {
+                s.inline_subschemas = true;
+                s.meta_schema = None;
+            })
+            .for_deserialize();
+        ObjectSchema {
+            generator: settings.into_generator(),
+            properties: Map::new(),
+            required: Vec::new(),
+        }
+    }
+
+    /// Adds the argument `key` of type `T`, described by `description` (none when empty). It is
+    /// required unless `null` is one of its values (an `Option`): exactly when the handler
+    /// refuses a call that leaves it out.
+    pub fn property<T: JsonSchema + DeserializeOwned>(&mut self, key: &str, description: &str) {
+        let mut schema = match self.generator.subschema_for::<T>().to_value() {
+            Value::Bool(true) => Value::Object(Map::new()),
+            Value::Bool(false) => serde_json::json!({"not": {}}),
+            other => other,
+        };
+        if let (Value::Object(map), false) = (&mut schema, description.is_empty()) {
+            map.insert("description".to_owned(), Value::from(description));
+        }
+        self.properties.insert(key.to_owned(), schema);
+        if serde_json::from_value::<T>(Value::Null).is_err() {
+            self.required.push(Value::from(key));
+        }
+    }
+
+    /// The finished schema: `{"type":"object","properties":{...}}`, with `required` when an
+    /// argument is.
+    pub fn finish(mut self) -> Value {
+        let mut root = Map::new();
+        root.insert("type".to_owned(), Value::from("object"));
+        root.insert("properties".to_owned(), Value::Object(self.properties));
+        if !self.required.is_empty() {
+            root.insert("required".to_owned(), Value::Array(self.required));
+        }
+        let definitions = self.generator.take_definitions(true);
+        if !definitions.is_empty() {
+            root.insert("$defs".to_owned(), Value::Object(definitions));
+        }
+        Value::Object(root)
+    }
+}
+
+fn invalid(tool: &str, argument: Option<&str>, reason: String) -> ToolError {
+    ToolError::InvalidArguments {
+        tool: tool.to_owned(),
+        argument: argument.map(str::to_owned),
+        reason,
+    }
+}
+
+/// The call's arguments as an object (`null` counts as `{}`), refusing any key the tool does not
+/// take: a misspelt optional argument is an error the model can act on, not silently dropped.
+pub fn arguments_object(
+    tool: &str,
+    arguments: Value,
+    known: &[&str],
+) -> Result<Map<String, Value>, ToolError> {
+    let map = match arguments {
+        Value::Object(map) => map,
+        Value::Null => Map::new(),
+        other => {
+            let kind = match other {
+                Value::Bool(_) => "a boolean",
+                Value::Number(_) => "a number",
+                Value::String(_) => "a string",
+                Value::Array(_) => "an array",
+                Value::Null | Value::Object(_) => "an object",
+            };
+            return Err(invalid(
+                tool,
+                None,
+                format!("the arguments must be a JSON object, not {kind}"),
+            ));
+        }
+    };
+    if let Some(unknown) = map.keys().find(|k| !known.contains(&k.as_str())) {
+        let takes = if known.is_empty() {
+            "this tool takes no arguments".to_owned()
+        } else {
+            let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            format!("this tool takes {}", list.join(", "))
+        };
+        return Err(invalid(
+            tool,
+            Some(unknown),
+            format!("unknown argument; {takes}"),
+        ));
+    }
+    Ok(map)
+}
+
+/// Takes the argument `key` out of `arguments` and deserializes it. A missing argument is
+/// deserialized from `null`, so an `Option` becomes `None` and anything else is an error.
+pub fn take_argument<T: DeserializeOwned>(
+    tool: &str,
+    arguments: &mut Map<String, Value>,
+    key: &str,
+) -> Result<T, ToolError> {
+    match arguments.remove(key) {
+        Some(value) => serde_json::from_value(value)
+            .map_err(|error| invalid(tool, Some(key), error.to_string())),
+        None => serde_json::from_value(Value::Null).map_err(|_| {
+            invalid(
+                tool,
+                Some(key),
+                "missing; this argument is required".to_owned(),
+            )
+        }),
+    }
+}
+
+/// An argument filled from the app state rather than the call's JSON.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `toolwire::State<T>`, but a #[tool] argument whose type is named `State` receives app state",
+    label = "an argument of a type named `State` is filled from the app state",
+    note = "write `toolwire::State<T>` to receive app state, or give your own type another name to make it a JSON argument"
+)]
+pub trait FromAppState: Sized {
+    /// The value for `tool` from `state`.
+    fn from_app_state(state: &AppState, tool: &str) -> Result<Self, ToolError>;
+}
+
+impl<T: Send + Sync + 'static> FromAppState for State<T> {
+    fn from_app_state(state: &AppState, tool: &str) -> Result<Self, ToolError> {
+        State::from_app_state(state, tool)
+    }
+}
+
+/// A plain return value, serialized.
+pub fn value_output<T: Serialize>(tool: &str, value: T) -> Result<Value, ToolError> {
+    serde_json::to_value(value).map_err(|error| ToolError::BadOutput {
+        tool: tool.to_owned(),
+        reason: error.to_string(),
+    })
+}
+
+/// A `Result` return value: `Ok` serialized, `Err` a [`ToolError::Failed`] with its message.
+#[diagnostic::on_unimplemented(
+    message = "#[tool] returns `{Self}`, but a tool's `Result<T, E>` needs `T: Serialize` and `E: Display`",
+    label = "the `Ok` value must implement `serde::Serialize` and the error `std::fmt::Display`"
+)]
+pub trait ResultOutput {
+    /// The call's outcome.
+    fn into_tool_output(self, tool: &str) -> Result<Value, ToolError>;
+}
+
+impl<T: Serialize, E: std::fmt::Display> ResultOutput for Result<T, E> {
+    fn into_tool_output(self, tool: &str) -> Result<Value, ToolError> {
+        match self {
+            Ok(value) => value_output(tool, value),
+            Err(error) => Err(ToolError::Failed {
+                tool: tool.to_owned(),
+                message: error.to_string(),
+            }),
+        }
+    }
+}
+
+/// The handler's future, boxed, with a panic inside the tool caught as
+/// [`ToolError::Panicked`] (a tool never takes the runtime down).
+pub fn guard<F>(tool: &'static str, future: F) -> ToolFuture
+where
+    F: Future<Output = Result<Value, ToolError>> + Send + 'static,
+{
+    Box::pin(async move {
+        match AssertUnwindSafe(future).catch_unwind().await {
+            Ok(outcome) => outcome,
+            Err(panic) => Err(ToolError::Panicked {
+                tool: tool.to_owned(),
+                message: panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic without a message".to_owned()),
+            }),
+        }
+    })
+}

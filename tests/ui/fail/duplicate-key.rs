@@ -1,0 +1,5 @@
+/// Searches.
+#[toolwire::tool(name = "search", name = "find")]
+fn search() {}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Does nothing.
+#[toolwire::tool(name = "")]
+fn nameless() {}
+
+fn main() {}

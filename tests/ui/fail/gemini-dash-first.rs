@@ -1,0 +1,5 @@
+/// Does x.
+#[toolwire::tool(name = "-x")]
+fn x() {}
+
+fn main() {}

@@ -1,0 +1,8 @@
+/// Echoes anything.
+#[toolwire::tool]
+fn echo<T: serde::de::DeserializeOwned>(value: T) -> String {
+    let _ = value;
+    String::new()
+}
+
+fn main() {}

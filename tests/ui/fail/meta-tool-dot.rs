@@ -1,0 +1,5 @@
+/// Resets things.
+#[toolwire::tool(name = "reset.tools")]
+fn reset() {}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Gives a schema.
+#[toolwire::tool(name = "tool/schema")]
+fn schema() {}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[toolwire::tool]
+fn undocumented(city: String) -> String {
+    city
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Not a function.
+#[toolwire::tool]
+struct Search;
+
+fn main() {}

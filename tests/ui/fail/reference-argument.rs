@@ -1,0 +1,7 @@
+/// Greets someone.
+#[toolwire::tool]
+fn greet(name: &str, friends: Vec<&str>) -> String {
+    format!("hello {name} and {}", friends.len())
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Searches.
+#[toolwire::tool(nmae = "search", descrption = "Searches.")]
+fn search() {}
+
+fn main() {}

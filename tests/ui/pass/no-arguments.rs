@@ -1,0 +1,10 @@
+/// Says hello.
+#[toolwire::tool]
+fn hello() -> &'static str {
+    "hello"
+}
+
+fn main() {
+    let tool = toolwire::registered_tools()[0];
+    assert_eq!((tool.schema)(), serde_json::json!({"type": "object", "properties": {}}));
+}
