@@ -32,8 +32,16 @@ mod naming;
 mod provider_rules;
 #[cfg(feature = "runtime")]
 mod app_state;
+#[cfg(feature = "mcp")]
+mod mcp;
+#[cfg(feature = "runtime")]
+mod provider;
+#[cfg(feature = "runtime")]
+mod registered_provider;
 #[cfg(feature = "runtime")]
 mod registry;
+#[cfg(feature = "runtime")]
+mod runtime;
 #[cfg(feature = "runtime")]
 mod tool_error;
 #[cfg(feature = "runtime")]
@@ -48,6 +56,18 @@ pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
 pub use provider_rules::{check_definition_name, CharClass, NameRejection, NameRule, Provider};
 #[cfg(feature = "runtime")]
 pub use app_state::{AppState, State};
+#[cfg(feature = "mcp")]
+pub use mcp::{list_server_tools, McpCommand, McpError, McpProvider};
+#[cfg(feature = "runtime")]
+pub use provider::{ProviderError, ProviderKind, ToolProvider};
+#[cfg(feature = "runtime")]
+pub use registered_provider::RegisteredTools;
+#[cfg(feature = "runtime")]
+pub use runtime::{
+    ApprovalRequest, CallOutcome, DispatchError, LoadProblem, LoadStatus, ProviderReport,
+    ReportStatus, Request, Route, RuntimeError, ToolReport, ToolRuntime, ToolRuntimeBuilder,
+    ToolsReport,
+};
 #[cfg(feature = "runtime")]
 pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
 #[cfg(feature = "runtime")]

@@ -51,6 +51,27 @@ pub enum ToolError {
         /// Why.
         reason: String,
     },
+    /// The tool's provider could not run it (an MCP server that exited, crashed or was never
+    /// reached). The provider is marked failed; other providers are unaffected.
+    #[error("tool `{tool}` is unavailable: provider `{provider}` {reason}")]
+    Unavailable {
+        /// The tool.
+        tool: String,
+        /// Its provider.
+        provider: String,
+        /// What happened to the provider.
+        reason: String,
+    },
+    /// The tool did not answer in time; its provider is marked failed.
+    #[error("tool `{tool}` of provider `{provider}` did not answer within {millis} ms")]
+    TimedOut {
+        /// The tool.
+        tool: String,
+        /// Its provider.
+        provider: String,
+        /// The timeout, in milliseconds.
+        millis: u64,
+    },
     /// The tool panicked; the panic was caught and the runtime goes on.
     #[error("tool `{tool}` panicked: {message}")]
     Panicked {
@@ -74,6 +95,8 @@ impl ToolError {
             | ToolError::Failed { tool, .. }
             | ToolError::MissingState { tool, .. }
             | ToolError::BadOutput { tool, .. }
+            | ToolError::Unavailable { tool, .. }
+            | ToolError::TimedOut { tool, .. }
             | ToolError::Panicked { tool, .. } => tool,
         }
     }

@@ -1,0 +1,103 @@
+//! Where tools come from at run time: the provider abstraction.
+//!
+//! Policy: a provider names its tools by real name and is called by real name; the census and
+//! every form live in the runtime, never in a provider.
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use crate::tool_error::ToolError;
+use crate::wire::ToolDefinition;
+
+/// Whether a provider's tools are written into the app (`#[tool]`) or loaded at run time.
+/// A static tool always outranks a loaded one for a shared form.
+///
+/// ```
+/// use toolwire_core::ProviderKind;
+/// assert!(ProviderKind::Static.rank() < ProviderKind::Loaded.rank());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    /// Tools compiled into the app.
+    Static,
+    /// Tools loaded at run time (an MCP server, a plugin).
+    Loaded,
+}
+
+impl ProviderKind {
+    /// The census rank: lower wins a shared form.
+    pub fn rank(self) -> u32 {
+        match self {
+            ProviderKind::Static => 0,
+            ProviderKind::Loaded => 1,
+        }
+    }
+}
+
+/// A provider could not load (list) its tools.
+///
+/// ```
+/// let err = toolwire_core::ProviderError::new("mcp-files", "the server exited with status 1");
+/// assert_eq!(err.to_string(), "provider `mcp-files` failed to load: the server exited with status 1");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("provider `{provider}` failed to load: {reason}")]
+pub struct ProviderError {
+    /// The provider.
+    pub provider: String,
+    /// What went wrong.
+    pub reason: String,
+}
+
+impl ProviderError {
+    /// An error for `provider`.
+    pub fn new(provider: impl Into<String>, reason: impl Into<String>) -> ProviderError {
+        ProviderError {
+            provider: provider.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A source of tools: lists them by real name and runs one by real name.
+///
+/// Methods return boxed futures so providers can be held as `Arc<dyn ToolProvider>`.
+///
+/// ```
+/// use futures::future::BoxFuture;
+/// use serde_json::{json, Value};
+/// use toolwire_core::{ProviderError, ToolDefinition, ToolError, ToolProvider};
+///
+/// struct Clock;
+/// impl ToolProvider for Clock {
+///     fn name(&self) -> &str { "clock" }
+///     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+///         Box::pin(async { Ok(vec![ToolDefinition::new("clock/now", "The time.", json!({}))]) })
+///     }
+///     fn call<'a>(&'a self, tool: &'a str, _args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+///         Box::pin(async move { Ok(json!({"tool": tool, "now": "12:00"})) })
+///     }
+/// }
+/// ```
+pub trait ToolProvider: Send + Sync + 'static {
+    /// The provider's name, unique within a runtime.
+    fn name(&self) -> &str;
+
+    /// Static or loaded: decides who keeps a shared form.
+    fn kind(&self) -> ProviderKind {
+        ProviderKind::Loaded
+    }
+
+    /// The provider's tools, with their real names.
+    fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>>;
+
+    /// Runs the tool named `tool` (its real name) with JSON `arguments`.
+    fn call<'a>(&'a self, tool: &'a str, arguments: Value)
+        -> BoxFuture<'a, Result<Value, ToolError>>;
+
+    /// Starts the provider afresh (an MCP server is spawned again). The default does nothing.
+    fn reload(&self) -> BoxFuture<'_, Result<(), ProviderError>> {
+        Box::pin(async { Ok(()) })
+    }
+}

@@ -1,0 +1,100 @@
+//! The tools registered with `#[tool]`, as a provider.
+
+use std::panic::AssertUnwindSafe;
+
+use futures::future::BoxFuture;
+use futures::FutureExt;
+use serde_json::Value;
+
+use crate::app_state::AppState;
+use crate::provider::{ProviderError, ProviderKind, ToolProvider};
+use crate::registry::{registered_tools, ToolRegistration};
+use crate::tool_error::ToolError;
+use crate::wire::ToolDefinition;
+
+/// Every `#[tool]` linked into the binary, as a [`ToolProvider`] named `app` of kind
+/// [`ProviderKind::Static`]; each call gets the app state given here.
+///
+/// ```
+/// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+/// let provider = RegisteredTools::new(AppState::new());
+/// assert_eq!(provider.name(), "app");
+/// ```
+#[derive(Clone, Debug)]
+pub struct RegisteredTools {
+    tools: Vec<&'static ToolRegistration>,
+    state: AppState,
+}
+
+impl RegisteredTools {
+    /// The registered tools, with `state` for the tools that take [`State`](crate::State).
+    pub fn new(state: AppState) -> RegisteredTools {
+        RegisteredTools::from_registrations(registered_tools(), state)
+    }
+
+    /// A provider over the given registrations only.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, RegisteredTools};
+    /// let none = RegisteredTools::from_registrations(Vec::new(), AppState::new());
+    /// # let _ = none;
+    /// ```
+    pub fn from_registrations(
+        tools: Vec<&'static ToolRegistration>,
+        state: AppState,
+    ) -> RegisteredTools {
+        RegisteredTools { tools, state }
+    }
+}
+
+impl ToolProvider for RegisteredTools {
+    fn name(&self) -> &str {
+        "app"
+    }
+
+    fn kind(&self) -> ProviderKind {
+        ProviderKind::Static
+    }
+
+    fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+        let defs = self.tools.iter().map(|t| t.definition()).collect();
+        Box::pin(async move { Ok(defs) })
+    }
+
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async move {
+            let Some(registration) = self.tools.iter().find(|t| t.name == tool) else {
+                return Err(ToolError::Unavailable {
+                    tool: tool.to_owned(),
+                    provider: self.name().to_owned(),
+                    reason: "has no such tool".to_owned(),
+                });
+            };
+            // A panicking tool must not take the runtime down: catch it and report it.
+            // The handler runs inside the guarded future, so a panic while it parses is caught too.
+            let state = self.state.clone();
+            match AssertUnwindSafe(async move { registration.call(arguments, state).await })
+                .catch_unwind()
+                .await
+            {
+                Ok(result) => result,
+                Err(panic) => Err(ToolError::Panicked {
+                    tool: tool.to_owned(),
+                    message: panic_message(&*panic),
+                }),
+            }
+        })
+    }
+}
+
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string panic payload".to_owned())
+}
