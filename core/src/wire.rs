@@ -83,7 +83,8 @@ pub enum WireFormat {
     OpenAi,
     /// The Anthropic Messages API: `{name, description, input_schema}`.
     Anthropic,
-    /// Bedrock Converse: `{"toolSpec":{name, description, "inputSchema":{"json":…}}}`.
+    /// Bedrock Converse: `{"toolSpec":{name, description, "inputSchema":{"json":…}}}`. Converse
+    /// refuses an empty description, so a tool without one is described by its real name.
     Converse,
     /// Gemini: one `{"functionDeclarations":[{name, description, parameters}, …]}`.
     Gemini,
@@ -124,8 +125,14 @@ impl WireFormat {
             WireFormat::Anthropic => json!({
                 "name": form, "description": def.description, "input_schema": schema,
             }),
+            // Converse refuses an empty description, and one bad tool fails the whole request:
+            // an undescribed tool travels described by its real name.
             WireFormat::Converse => json!({
-                "toolSpec": {"name": form, "description": def.description, "inputSchema": {"json": schema}},
+                "toolSpec": {
+                    "name": form,
+                    "description": if def.description.is_empty() { &def.name } else { &def.description },
+                    "inputSchema": {"json": schema},
+                },
             }),
             WireFormat::Gemini => json!({
                 "name": form, "description": def.description, "parameters": schema,

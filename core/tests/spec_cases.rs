@@ -183,6 +183,12 @@ fn wire_shapes_carry_only_offered_tools_under_their_form_verbatim() {
     assert_eq!(anthropic[0], json!({"name": "mcp_web_search", "description": "Searches the web.", "input_schema": schema}));
     let converse = wire_tools(&census, &defs, WireFormat::Converse).unwrap();
     assert_eq!(converse[1], json!({"toolSpec": {"name": "ping", "description": "Pings.", "inputSchema": {"json": empty}}}));
+    let undescribed = [ToolDefinition::new("mcp/s/quiet", "", json!({}))];
+    let quiet = Census::build(["mcp/s/quiet"], &META_TOOLS);
+    let converse = wire_tools(&quiet, &undescribed, WireFormat::Converse).unwrap();
+    assert_eq!(converse[0]["toolSpec"]["description"], "mcp/s/quiet");
+    let openai = wire_tools(&quiet, &undescribed, WireFormat::OpenAi).unwrap();
+    assert_eq!(openai[0]["function"]["description"], "");
     let gemini = wire_tools(&census, &defs, WireFormat::Gemini).unwrap();
     assert_eq!(gemini[0]["functionDeclarations"][0]["name"], "mcp_web_search");
     assert_eq!(gemini[0]["functionDeclarations"].as_array().unwrap().len(), 2);
