@@ -57,8 +57,9 @@ pub use rail::{check_forms, check_tool_census, FormHolder, SharedForms};
 /// - **Name**: the function's (`r#type` gives `type`), or `name = "..."`. The tool travels
 ///   under its model-safe form ([`model_safe_name`]), computed at compile time by the same code
 ///   the runtime uses.
-/// - **Description**: the doc comment, its lines joined with `\n`, or `description = "..."`.
-///   One is required (Bedrock Converse refuses a tool without one).
+/// - **Description**: the doc comment, or `description = "..."`. One is required (Bedrock
+///   Converse refuses a tool without one). The doc comment's wrapped lines are joined with a
+///   space; blank lines, list items, headings and fenced code keep their own lines.
 /// - **Arguments**: each is a property of the tool's object schema; its type implements
 ///   `serde::Deserialize` and `schemars::JsonSchema`, its doc comment is the property's
 ///   description, and it is required unless `null` is one of its values (an `Option<T>`). The

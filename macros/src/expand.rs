@@ -176,3 +176,58 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::marker_ident;
+    use proc_macro2::Span;
+
+    fn ident(form: &str) -> String {
+        marker_ident(form, Span::call_site()).to_string()
+    }
+
+    #[test]
+    fn dash_and_underscore_forms_get_different_markers() {
+        assert_ne!(ident("a-b"), ident("a_b"));
+        assert_eq!(
+            ident("search_web"),
+            "tool_form_search_web__is_the_form_of_another_tool__rename_one"
+        );
+    }
+
+    #[test]
+    fn the_marker_is_injective_over_every_short_form() {
+        // Every form of up to 6 characters over an alphabet with the awkward ones: `_`, `-`,
+        // a letter, a digit, and letters the suffix and prefixes are made of.
+        let alphabet = ['a', '0', '_', '-', 'd', 'f'];
+        let mut seen: HashMap<String, String> = HashMap::new();
+        let mut forms = vec![String::new()];
+        for _ in 0..6 {
+            let mut longer = Vec::new();
+            for form in &forms {
+                for c in alphabet {
+                    longer.push(format!("{form}{c}"));
+                }
+            }
+            for form in &longer {
+                if let Some(other) = seen.insert(ident(form), form.clone()) {
+                    panic!("`{form}` and `{other}` share a marker");
+                }
+            }
+            forms = longer;
+        }
+        assert_eq!(seen.len(), (1..=6).map(|n| 6usize.pow(n)).sum::<usize>());
+    }
+
+    #[test]
+    fn a_64_character_form_with_dashes_is_a_valid_identifier() {
+        let form = "-".repeat(64).replacen('-', "x", 1);
+        let marker = ident(&form);
+        assert!(marker.ends_with(&format!(
+            "{:016x}__is_the_form_of_another_tool__rename_one",
+            u64::MAX - 1
+        )));
+    }
+}

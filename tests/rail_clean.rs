@@ -1,0 +1,28 @@
+//! The census rail over two tools-only crates whose forms are all distinct (one pair differs
+//! only by `-` against `_`): it passes. This is the one line a user's test suite adds.
+
+use toolwire_fixture_tools_a as _;
+use toolwire_fixture_tools_b as _;
+
+#[test]
+fn tool_census() -> Result<(), toolwire::SharedForms> {
+    toolwire::check_tool_census()
+}
+
+#[test]
+fn both_crates_are_linked() {
+    // The rail above would pass vacuously if the fixtures' tools were absent.
+    let names: Vec<&str> = toolwire::registered_tools()
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "get_weather",
+            "mcp-files-read",
+            "mcp/files/read",
+            "translate"
+        ]
+    );
+}
