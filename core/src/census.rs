@@ -242,11 +242,33 @@ impl fmt::Display for UnknownTool<'_> {
 
 impl std::error::Error for UnknownTool<'_> {}
 
+/// What a string is in a census: a taken name, a real name, the form a group of tools
+/// travels as, or several of these at once. One map of these serves both building (a safe
+/// name is its own form: one hash lookup) and resolving (one lookup, no allocation).
 #[derive(Clone, Copy, Debug)]
-enum Target {
-    Meta(u32),
-    Exact(u32),
-    Form(u32),
+struct Entry {
+    /// The taken (meta) name this is, or `NONE`.
+    meta: u32,
+    /// The reachable tool whose real name this is, or `NONE`.
+    exact: u32,
+    /// The one tool a call by this form heals to, or `NONE`.
+    heal: u32,
+    /// The tools whose form this is: the newest, linked through `next_in_group`.
+    head: u32,
+    /// How many tools travel as this form.
+    len: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Entry {
+    const EMPTY: Entry = Entry {
+        meta: NONE,
+        exact: NONE,
+        heal: NONE,
+        head: NONE,
+        len: 0,
+    };
 }
 
 /// The census of one request: which tools are offered, under which form, which are left out
@@ -274,21 +296,10 @@ enum Target {
 pub struct Census {
     tools: Vec<CensusTool>,
     taken: Vec<Arc<str>>,
-    lookup: HashMap<Arc<str>, Target>,
+    lookup: HashMap<Arc<str>, Entry>,
     collisions: BTreeMap<String, Vec<String>>,
     duplicates: Vec<String>,
 }
-
-/// A form group while building: its members are linked through `next_in_group`.
-#[derive(Clone, Copy)]
-struct Group {
-    head: u32,
-    len: u32,
-    /// Whether a taken (meta) name travels as this form.
-    meta: Option<u32>,
-}
-
-const NONE: u32 = u32::MAX;
 
 impl Census {
     /// The census of tools given by real name, all of one rank, beside the `taken` names
@@ -357,61 +368,56 @@ impl Census {
     /// Decides every tool's status and fills the lookup.
     fn settle(&mut self) {
         let count = self.tools.len();
-        let mut first_of_name: HashMap<&str, u32> = HashMap::with_capacity(count);
-        let mut groups: HashMap<&str, Group> = HashMap::with_capacity(count + self.taken.len());
         let mut next_in_group = vec![NONE; count];
         let mut statuses: Vec<Option<LeftOutReason>> = vec![None; count];
         let mut duplicates: Vec<String> = Vec::new();
 
         for (i, taken) in self.taken.iter().enumerate() {
-            let group = groups.entry(taken).or_insert(Group {
-                head: NONE,
-                len: 0,
-                meta: None,
-            });
-            group.meta.get_or_insert(i as u32);
+            let entry = self.lookup.entry(taken.clone()).or_insert(Entry::EMPTY);
+            if entry.meta == NONE {
+                entry.meta = i as u32;
+            }
         }
         for (i, tool) in self.tools.iter().enumerate() {
             if tool.name.is_empty() {
                 statuses[i] = Some(LeftOutReason::EmptyName);
                 continue;
             }
-            if let Some(&first) = first_of_name.get(&*tool.name) {
-                if duplicates.last().map(String::as_str) != Some(&*tool.name) {
-                    duplicates.push(tool.name.to_string());
-                }
+            let entry = self.lookup.entry(tool.name.clone()).or_insert(Entry::EMPTY);
+            if entry.exact != NONE {
+                duplicates.push(tool.name.to_string());
                 statuses[i] = Some(LeftOutReason::DuplicateName {
-                    first: first as usize,
+                    first: entry.exact as usize,
                 });
                 continue;
             }
-            first_of_name.insert(&tool.name, i as u32);
-            let group = groups.entry(&tool.form).or_insert(Group {
-                head: NONE,
-                len: 0,
-                meta: None,
-            });
+            entry.exact = i as u32;
+            // A safe name is its own form: the same entry, no second lookup.
+            let group = if Arc::ptr_eq(&tool.name, &tool.form) {
+                entry
+            } else {
+                self.lookup.entry(tool.form.clone()).or_insert(Entry::EMPTY)
+            };
             next_in_group[i] = group.head;
             group.head = i as u32;
             group.len += 1;
         }
 
-        let mut healing: Vec<u32> = Vec::new();
-        let mut outranked: Vec<bool> = vec![false; count];
-        for (form, group) in &groups {
-            if group.len == 0 {
+        let mut outranked: Vec<u32> = Vec::new();
+        let mut shared: Vec<(Arc<str>, Vec<String>)> = Vec::new();
+        for (form, entry) in self.lookup.iter_mut() {
+            if entry.len == 0 {
                 continue;
             }
-            if group.len == 1 && group.meta.is_none() {
-                let i = group.head as usize;
-                if *self.tools[i].name != **form {
-                    healing.push(group.head);
+            if entry.len == 1 && entry.meta == NONE {
+                if *self.tools[entry.head as usize].name != **form {
+                    entry.heal = entry.head;
                 }
                 continue;
             }
             // A shared form: collect its members.
-            let mut members = Vec::with_capacity(group.len as usize);
-            let mut at = group.head;
+            let mut members = Vec::with_capacity(entry.len as usize);
+            let mut at = entry.head;
             while at != NONE {
                 members.push(at as usize);
                 at = next_in_group[at as usize];
@@ -420,90 +426,78 @@ impl Census {
                 .iter()
                 .map(|&i| self.tools[i].name.to_string())
                 .collect();
-            if let Some(meta) = group.meta {
-                names.push(self.taken[meta as usize].to_string());
+            if entry.meta != NONE {
+                names.push(self.taken[entry.meta as usize].to_string());
             }
             names.sort();
             names.dedup();
             self.collisions.insert(form.to_string(), names);
 
-            if let Some(meta) = group.meta {
-                let meta = self.taken[meta as usize].to_string();
+            if entry.meta != NONE {
+                let meta = self.taken[entry.meta as usize].to_string();
                 for &i in &members {
                     statuses[i] = Some(LeftOutReason::MetaTool { meta: meta.clone() });
                 }
-                continue;
+            } else {
+                let top = members.iter().map(|&i| self.tools[i].rank).min();
+                let (winners, losers): (Vec<usize>, Vec<usize>) = members
+                    .iter()
+                    .partition(|&&i| Some(self.tools[i].rank) == top);
+                let mut holders: Vec<String> = winners
+                    .iter()
+                    .map(|&i| self.tools[i].name.to_string())
+                    .collect();
+                holders.sort();
+                for &i in &losers {
+                    outranked.push(i as u32);
+                    statuses[i] = Some(LeftOutReason::Outranked {
+                        holders: holders.clone(),
+                    });
+                }
+                if let [winner] = winners[..] {
+                    if *self.tools[winner].name != **form {
+                        entry.heal = winner as u32;
+                    }
+                } else {
+                    let owner = winners
+                        .iter()
+                        .copied()
+                        .find(|&i| *self.tools[i].name == **form);
+                    for &i in &winners {
+                        if Some(i) == owner {
+                            continue;
+                        }
+                        statuses[i] = Some(match owner {
+                            Some(owner) => LeftOutReason::FormIsAnotherTool {
+                                owner: self.tools[owner].name.to_string(),
+                            },
+                            None => LeftOutReason::SharesForm {
+                                others: holders
+                                    .iter()
+                                    .filter(|h| **h != *self.tools[i].name)
+                                    .cloned()
+                                    .collect(),
+                            },
+                        });
+                    }
+                }
             }
-            let top = members.iter().map(|&i| self.tools[i].rank).min();
-            let (winners, losers): (Vec<usize>, Vec<usize>) = members
+            let left_out: Vec<String> = members
                 .iter()
-                .partition(|&&i| Some(self.tools[i].rank) == top);
-            let mut holders: Vec<String> = winners
-                .iter()
+                .filter(|&&i| statuses[i].is_some())
                 .map(|&i| self.tools[i].name.to_string())
                 .collect();
-            holders.sort();
-            for &i in &losers {
-                outranked[i] = true;
-                statuses[i] = Some(LeftOutReason::Outranked {
-                    holders: holders.clone(),
-                });
+            if !left_out.is_empty() {
+                shared.push((form.clone(), left_out));
             }
-            if winners.len() == 1 {
-                let i = winners[0];
-                if *self.tools[i].name != **form {
-                    healing.push(i as u32);
+        }
+        // A tool refused for its rank is never reached, not even by its exact name.
+        for i in outranked {
+            if let Some(entry) = self.lookup.get_mut(&self.tools[i as usize].name) {
+                if entry.exact == i {
+                    entry.exact = NONE;
                 }
-                continue;
             }
-            let owner = winners
-                .iter()
-                .copied()
-                .find(|&i| *self.tools[i].name == **form);
-            for &i in &winners {
-                if Some(i) == owner {
-                    continue;
-                }
-                statuses[i] = Some(match owner {
-                    Some(owner) => LeftOutReason::FormIsAnotherTool {
-                        owner: self.tools[owner].name.to_string(),
-                    },
-                    None => LeftOutReason::SharesForm {
-                        others: holders
-                            .iter()
-                            .filter(|h| **h != *self.tools[i].name)
-                            .cloned()
-                            .collect(),
-                    },
-                });
-            }
-        }
-        drop(groups);
-        drop(first_of_name);
-
-        // Lookup: meta names first (they always win), then exact real names, then healing
-        // forms. No healing key is ever a real name or a meta name: such a form would have
-        // been shared, hence never healed.
-        for (i, taken) in self.taken.iter().enumerate() {
-            self.lookup
-                .entry(taken.clone())
-                .or_insert(Target::Meta(i as u32));
-        }
-        for (i, tool) in self.tools.iter().enumerate() {
-            let reachable = match &statuses[i] {
-                None => true,
-                Some(LeftOutReason::EmptyName | LeftOutReason::DuplicateName { .. }) => false,
-                Some(_) => !outranked[i],
-            };
-            if reachable {
-                self.lookup
-                    .entry(tool.name.clone())
-                    .or_insert(Target::Exact(i as u32));
-            }
-        }
-        for &i in &healing {
-            let form = self.tools[i as usize].form.clone();
-            self.lookup.entry(form).or_insert(Target::Form(i));
         }
         for (tool, status) in self.tools.iter_mut().zip(statuses) {
             if let Some(reason) = status {
@@ -513,21 +507,14 @@ impl Census {
         duplicates.sort();
         duplicates.dedup();
         self.duplicates = duplicates;
-        self.log_left_out();
+        shared.sort();
+        self.log_left_out(&shared);
     }
 
     #[cfg(feature = "runtime")]
-    fn log_left_out(&self) {
-        for (form, names) in &self.collisions {
-            let left_out: Vec<&str> = self
-                .tools
-                .iter()
-                .filter(|t| &*t.form == form && !t.is_offered())
-                .map(|t| t.name())
-                .collect();
-            if left_out.is_empty() {
-                continue;
-            }
+    fn log_left_out(&self, shared: &[(Arc<str>, Vec<String>)]) {
+        for (form, left_out) in shared {
+            let names = &self.collisions[&**form];
             tracing::warn!(
                 form = %form,
                 left_out = ?left_out,
@@ -546,7 +533,7 @@ impl Census {
     }
 
     #[cfg(not(feature = "runtime"))]
-    fn log_left_out(&self) {}
+    fn log_left_out(&self, _shared: &[(Arc<str>, Vec<String>)]) {}
 
     /// Every tool, in input order.
     pub fn tools(&self) -> &[CensusTool] {
@@ -598,10 +585,8 @@ impl Census {
     pub fn healing(&self) -> BTreeMap<&str, &str> {
         self.lookup
             .iter()
-            .filter_map(|(key, target)| match target {
-                Target::Form(i) => Some((&**key, self.tools[*i as usize].name())),
-                _ => None,
-            })
+            .filter(|(_, entry)| entry.heal != NONE && entry.meta == NONE && entry.exact == NONE)
+            .map(|(key, entry)| (&**key, self.tools[entry.heal as usize].name()))
             .collect()
     }
 
@@ -629,10 +614,16 @@ impl Census {
     /// ```
     pub fn resolve<'c>(&self, called: &'c str) -> Result<Resolution<'_>, UnknownTool<'c>> {
         match self.lookup.get(called) {
-            Some(Target::Meta(i)) => Ok(Resolution::Meta(&self.taken[*i as usize])),
-            Some(Target::Exact(i)) => Ok(Resolution::Tool(self.resolved(*i, Via::Exact))),
-            Some(Target::Form(i)) => Ok(Resolution::Tool(self.resolved(*i, Via::Form))),
-            None => Err(UnknownTool { called }),
+            Some(entry) if entry.meta != NONE => {
+                Ok(Resolution::Meta(&self.taken[entry.meta as usize]))
+            }
+            Some(entry) if entry.exact != NONE => {
+                Ok(Resolution::Tool(self.resolved(entry.exact, Via::Exact)))
+            }
+            Some(entry) if entry.heal != NONE => {
+                Ok(Resolution::Tool(self.resolved(entry.heal, Via::Form)))
+            }
+            _ => Err(UnknownTool { called }),
         }
     }
 
@@ -671,7 +662,9 @@ fn edit_distance(a: &[char], b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
             diagonal = above;
         }
     }
@@ -721,7 +714,9 @@ where
             .filter(|t| {
                 matches!(
                     t.left_out_reason(),
-                    Some(LeftOutReason::SharesForm { .. } | LeftOutReason::FormIsAnotherTool { .. })
+                    Some(
+                        LeftOutReason::SharesForm { .. } | LeftOutReason::FormIsAnotherTool { .. }
+                    )
                 )
             })
             .map(|t| (t.name().to_owned(), t.form().to_owned()))

@@ -26,16 +26,16 @@
 //! - `mcp` (default): the MCP provider over stdio (`rmcp`).
 #![deny(missing_docs)]
 
-mod census;
-mod meta_tools;
-mod naming;
-mod provider_rules;
 #[cfg(feature = "runtime")]
 mod app_state;
+mod census;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod meta_tools;
+mod naming;
 #[cfg(feature = "runtime")]
 mod provider;
+mod provider_rules;
 #[cfg(feature = "runtime")]
 mod registered_provider;
 #[cfg(feature = "runtime")]
@@ -47,29 +47,29 @@ mod tool_error;
 #[cfg(feature = "runtime")]
 mod wire;
 
+#[cfg(feature = "runtime")]
+pub use app_state::{AppState, State};
 pub use census::{
     build_sanitized_index, Census, CensusTool, LeftOutReason, Resolution, ResolvedTool,
     SanitizedIndex, ToolStatus, UnknownTool, Via,
 };
-pub use meta_tools::{meta_tool_named, META_TOOLS};
-pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
-pub use provider_rules::{check_definition_name, CharClass, NameRejection, NameRule, Provider};
-#[cfg(feature = "runtime")]
-pub use app_state::{AppState, State};
 #[cfg(feature = "mcp")]
 pub use mcp::{list_server_tools, McpCommand, McpError, McpProvider};
+pub use meta_tools::{meta_tool_named, META_TOOLS};
+pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
 #[cfg(feature = "runtime")]
 pub use provider::{ProviderError, ProviderKind, ToolProvider};
+pub use provider_rules::{check_definition_name, CharClass, NameRejection, NameRule, Provider};
 #[cfg(feature = "runtime")]
 pub use registered_provider::RegisteredTools;
+#[cfg(feature = "runtime")]
+pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
 #[cfg(feature = "runtime")]
 pub use runtime::{
     ApprovalRequest, CallOutcome, DispatchError, LoadProblem, LoadStatus, ProviderReport,
     ReportStatus, Request, Route, RuntimeError, ToolReport, ToolRuntime, ToolRuntimeBuilder,
     ToolsReport,
 };
-#[cfg(feature = "runtime")]
-pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
 #[cfg(feature = "runtime")]
 pub use tool_error::ToolError;
 #[cfg(feature = "runtime")]

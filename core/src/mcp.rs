@@ -107,7 +107,11 @@ async fn connect(command: &McpCommand, timeout: Duration) -> Result<Client, McpE
     }
 }
 
-async fn list(client: &Client, command: &McpCommand, timeout: Duration) -> Result<Vec<ToolDefinition>, McpError> {
+async fn list(
+    client: &Client,
+    command: &McpCommand,
+    timeout: Duration,
+) -> Result<Vec<ToolDefinition>, McpError> {
     let tools = match tokio::time::timeout(timeout, client.list_all_tools()).await {
         Ok(Ok(tools)) => tools,
         Ok(Err(e)) => {
@@ -306,9 +310,9 @@ impl ToolProvider for McpProvider {
 
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
         Box::pin(async move {
-            let client = self
-                .client()
-                .ok_or_else(|| ProviderError::new(&self.provider_name, "the server is not running; reload it"))?;
+            let client = self.client().ok_or_else(|| {
+                ProviderError::new(&self.provider_name, "the server is not running; reload it")
+            })?;
             let mut tools = list(&client, &self.command, Duration::from_secs(30))
                 .await
                 .map_err(|e| {

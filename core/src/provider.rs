@@ -93,8 +93,11 @@ pub trait ToolProvider: Send + Sync + 'static {
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>>;
 
     /// Runs the tool named `tool` (its real name) with JSON `arguments`.
-    fn call<'a>(&'a self, tool: &'a str, arguments: Value)
-        -> BoxFuture<'a, Result<Value, ToolError>>;
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ToolError>>;
 
     /// Starts the provider afresh (an MCP server is spawned again). The default does nothing.
     fn reload(&self) -> BoxFuture<'_, Result<(), ProviderError>> {

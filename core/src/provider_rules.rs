@@ -321,7 +321,11 @@ mod tests {
         for name in ["mcp/server/echo", "search.web", "a-b", &"z".repeat(90)] {
             let form = model_safe_name(name);
             for provider in Provider::ALL {
-                assert_eq!(check_definition_name(provider, &form), Ok(()), "{provider} {form}");
+                assert_eq!(
+                    check_definition_name(provider, &form),
+                    Ok(()),
+                    "{provider} {form}"
+                );
             }
         }
     }
@@ -343,7 +347,11 @@ mod tests {
         let n65 = "a".repeat(65);
         assert!(matches!(
             check_definition_name(Provider::OpenAi, &n65),
-            Err(NameRejection::TooLong { chars: 65, max: 64, .. })
+            Err(NameRejection::TooLong {
+                chars: 65,
+                max: 64,
+                ..
+            })
         ));
         assert!(check_definition_name(Provider::Anthropic, &n65).is_ok());
         assert!(check_definition_name(Provider::Anthropic, &"a".repeat(129)).is_err());
@@ -353,7 +361,11 @@ mod tests {
         ));
         assert!(matches!(
             check_definition_name(Provider::OpenAi, "a/b"),
-            Err(NameRejection::BadChar { found: '/', at: 1, .. })
+            Err(NameRejection::BadChar {
+                found: '/',
+                at: 1,
+                ..
+            })
         ));
     }
 }

@@ -305,7 +305,11 @@ impl std::fmt::Debug for ToolRuntime {
         f.debug_struct("ToolRuntime")
             .field(
                 "providers",
-                &state.slots.iter().map(|s| s.provider.name()).collect::<Vec<_>>(),
+                &state
+                    .slots
+                    .iter()
+                    .map(|s| s.provider.name())
+                    .collect::<Vec<_>>(),
             )
             .field("taken", &self.shared.taken)
             .finish()
@@ -348,7 +352,11 @@ async fn load(provider: &dyn ToolProvider) -> (Vec<ToolDefinition>, LoadStatus) 
         Ok(tools) => {
             let problems = load_problems(&tools);
             if !problems.is_empty() {
-                tracing::warn!(provider = provider.name(), ?problems, "provider load failed");
+                tracing::warn!(
+                    provider = provider.name(),
+                    ?problems,
+                    "provider load failed"
+                );
             }
             (tools, status_of(problems))
         }
@@ -536,7 +544,10 @@ impl ToolRuntime {
                     .zip(&request.owners)
                     .find(|(t, o)| t.name() == def.name && o.slot == slot.id);
                 let (status, reason) = if slot.status.is_unreachable() {
-                    (ReportStatus::Unavailable, Some("its provider is unreachable".to_owned()))
+                    (
+                        ReportStatus::Unavailable,
+                        Some("its provider is unreachable".to_owned()),
+                    )
                 } else if state.disabled.contains(&def.name) {
                     (ReportStatus::Disabled, Some("switched off".to_owned()))
                 } else {
@@ -816,7 +827,10 @@ impl Request {
                         query.is_empty()
                             || t.name().to_lowercase().contains(&query)
                             || t.form().to_lowercase().contains(&query)
-                            || self.definitions[i].description.to_lowercase().contains(&query)
+                            || self.definitions[i]
+                                .description
+                                .to_lowercase()
+                                .contains(&query)
                     })
                     .map(summary)
                     .collect();

@@ -37,7 +37,10 @@ fn status_of<'a>(report: &'a ToolsReport, tool: &str) -> &'a ToolReport {
 #[tokio::test]
 async fn census_of_a_real_server_with_hard_names() {
     let runtime = ToolRuntime::new();
-    let status = runtime.add_provider(fixture("hard", &[]).await).await.unwrap();
+    let status = runtime
+        .add_provider(fixture("hard", &[]).await)
+        .await
+        .unwrap();
     // `search.web` and `search_web` travel as one form: the provider's load is failed, naming both.
     let LoadStatus::Failed { problems } = &status else {
         panic!("{status:?}")
@@ -52,7 +55,10 @@ async fn census_of_a_real_server_with_hard_names() {
     let request = runtime.request();
     let offered: Vec<&str> = request.census().offered().map(|t| t.form()).collect();
     assert!(offered.contains(&"mcp_hard_files_read"));
-    assert!(offered.contains(&"mcp_hard_tool_search"), "prefixed, it is no meta-tool");
+    assert!(
+        offered.contains(&"mcp_hard_tool_search"),
+        "prefixed, it is no meta-tool"
+    );
     assert!(!offered.contains(&"mcp_hard_search_web"));
     assert_eq!(LONG.chars().count(), 70);
     let long_form = model_safe_name(&format!("mcp/hard/{LONG}")).into_owned();
@@ -73,17 +79,29 @@ async fn census_of_a_real_server_with_hard_names() {
     }
 
     let report = runtime.report();
-    assert_eq!(status_of(&report, "mcp/hard/search.web").status, ReportStatus::LeftOut);
-    assert_eq!(status_of(&report, "mcp/hard/files/read").status, ReportStatus::Offered);
+    assert_eq!(
+        status_of(&report, "mcp/hard/search.web").status,
+        ReportStatus::LeftOut
+    );
+    assert_eq!(
+        status_of(&report, "mcp/hard/files/read").status,
+        ReportStatus::Offered
+    );
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["providers"][0]["status"]["state"], "failed");
-    assert_eq!(json["providers"][0]["status"]["problems"][0]["kind"], "shared_form");
+    assert_eq!(
+        json["providers"][0]["status"]["problems"][0]["kind"],
+        "shared_form"
+    );
 }
 
 #[tokio::test]
 async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(fixture("hard", &[]).await).await.unwrap();
+    runtime
+        .add_provider(fixture("hard", &[]).await)
+        .await
+        .unwrap();
     let request = runtime.request();
     for (called, route) in [
         ("mcp/hard/files/read", Route::Exact),
@@ -96,7 +114,10 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
         assert_eq!(out.tool, "mcp/hard/files/read");
         assert_eq!(out.route, route);
         assert_eq!(out.provider, "mcp/hard");
-        assert_eq!(out.output["tool"], "files/read", "the server saw its own bare name");
+        assert_eq!(
+            out.output["tool"], "files/read",
+            "the server saw its own bare name"
+        );
         assert_eq!(out.output["arguments"]["path"], "/etc/hosts");
     }
     // The 70-character tool by its 64-character form.
@@ -104,18 +125,30 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
     let out = request.dispatch(&long_form, json!({})).await.unwrap();
     assert_eq!(out.output["tool"], LONG);
     // The two tools that share a form: each by its exact name, never by the form.
-    let out = request.dispatch("mcp/hard/search_web", json!({"query": "q"})).await.unwrap();
+    let out = request
+        .dispatch("mcp/hard/search_web", json!({"query": "q"}))
+        .await
+        .unwrap();
     assert_eq!(out.output["tool"], "search_web");
-    let out = request.dispatch("mcp/hard/search.web", json!({"query": "q"})).await.unwrap();
+    let out = request
+        .dispatch("mcp/hard/search.web", json!({"query": "q"}))
+        .await
+        .unwrap();
     assert_eq!(out.output["tool"], "search.web");
-    let err = request.dispatch("mcp_hard_search_web", json!({})).await.unwrap_err();
+    let err = request
+        .dispatch("mcp_hard_search_web", json!({}))
+        .await
+        .unwrap_err();
     assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err}");
 }
 
 #[tokio::test]
 async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(fixture("hard", &[]).await).await.unwrap();
+    runtime
+        .add_provider(fixture("hard", &[]).await)
+        .await
+        .unwrap();
     let request = runtime.request();
     let err = request
         .dispatch_json("mcp_hard_files_read", "{not json")
@@ -127,14 +160,26 @@ async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
     assert_eq!(tool, "mcp/hard/files/read");
     assert!(reason.contains("not valid JSON"));
 
-    let err = request.dispatch("mcp_hard_files_read", json!([1])).await.unwrap_err();
-    assert!(matches!(err, DispatchError::Tool(ToolError::InvalidArguments { .. })));
+    let err = request
+        .dispatch("mcp_hard_files_read", json!([1]))
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        DispatchError::Tool(ToolError::InvalidArguments { .. })
+    ));
 
     // The server refuses a call without `path`: a tool error, and the server keeps working.
-    let err = request.dispatch("mcp_hard_files_read", json!({})).await.unwrap_err();
+    let err = request
+        .dispatch("mcp_hard_files_read", json!({}))
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("`mcp/hard/files/read`"), "{err}");
     assert!(err.to_string().contains("path"), "{err}");
-    let err = request.dispatch("mcp/hard/fail", json!({})).await.unwrap_err();
+    let err = request
+        .dispatch("mcp/hard/fail", json!({}))
+        .await
+        .unwrap_err();
     assert_eq!(
         err,
         DispatchError::Tool(ToolError::Failed {
@@ -142,7 +187,10 @@ async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
             message: "this tool always fails".into()
         })
     );
-    let err = request.dispatch("mcp_hard_files_raed", json!({})).await.unwrap_err();
+    let err = request
+        .dispatch("mcp_hard_files_raed", json!({}))
+        .await
+        .unwrap_err();
     let DispatchError::UnknownTool { closest, .. } = &err else {
         panic!("{err:?}")
     };
@@ -153,10 +201,19 @@ async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
 #[tokio::test]
 async fn a_crashed_server_fails_only_its_tools_and_can_be_reloaded() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(fixture("crashy", &[]).await).await.unwrap();
-    runtime.add_provider(fixture("steady", &[]).await).await.unwrap();
+    runtime
+        .add_provider(fixture("crashy", &[]).await)
+        .await
+        .unwrap();
+    runtime
+        .add_provider(fixture("steady", &[]).await)
+        .await
+        .unwrap();
     let request = runtime.request();
-    let err = request.dispatch("mcp_crashy_crash", json!({})).await.unwrap_err();
+    let err = request
+        .dispatch("mcp_crashy_crash", json!({}))
+        .await
+        .unwrap_err();
     assert!(
         matches!(&err, DispatchError::Tool(ToolError::Unavailable { tool, provider, .. }) if tool == "mcp/crashy/crash" && provider == "mcp/crashy"),
         "{err:?}"
@@ -168,7 +225,10 @@ async fn a_crashed_server_fails_only_its_tools_and_can_be_reloaded() {
     // The other provider keeps working, on this request and the next.
     assert!(request.dispatch("mcp_steady_echo", json!({})).await.is_ok());
     let next = runtime.request();
-    assert!(next.census().offered().all(|t| !t.name().starts_with("mcp/crashy/")));
+    assert!(next
+        .census()
+        .offered()
+        .all(|t| !t.name().starts_with("mcp/crashy/")));
     assert!(next.dispatch("mcp_steady_echo", json!({})).await.is_ok());
     assert_eq!(
         status_of(&runtime.report(), "mcp/crashy/echo").status,
@@ -190,8 +250,14 @@ async fn a_crashed_server_fails_only_its_tools_and_can_be_reloaded() {
 #[tokio::test]
 async fn a_hung_server_times_out_and_is_marked_failed() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(fixture("slow", &[]).await).await.unwrap();
-    runtime.add_provider(fixture("quick", &[]).await).await.unwrap();
+    runtime
+        .add_provider(fixture("slow", &[]).await)
+        .await
+        .unwrap();
+    runtime
+        .add_provider(fixture("quick", &[]).await)
+        .await
+        .unwrap();
     let request = runtime.request();
     let err = request
         .dispatch("mcp_slow_sleep", json!({"ms": 60_000}))
@@ -205,7 +271,10 @@ async fn a_hung_server_times_out_and_is_marked_failed() {
             millis: 1500
         })
     );
-    assert!(request.dispatch("mcp_quick_sleep", json!({"ms": 1})).await.is_ok());
+    assert!(request
+        .dispatch("mcp_quick_sleep", json!({"ms": 1}))
+        .await
+        .is_ok());
     runtime.reload_provider("mcp/slow").await.unwrap();
     assert!(runtime
         .request()
@@ -230,11 +299,27 @@ async fn a_server_listing_duplicate_and_empty_names_fails_its_load_but_serves_th
     assert!(problems.contains(&LoadProblem::EmptyName), "{problems:?}");
     let census = runtime.request();
     assert_eq!(
-        census.census().tools().iter().filter(|t| t.name() == "mcp/bad/echo").count(),
+        census
+            .census()
+            .tools()
+            .iter()
+            .filter(|t| t.name() == "mcp/bad/echo")
+            .count(),
         2
     );
-    assert_eq!(census.census().offered().filter(|t| t.name() == "mcp/bad/echo").count(), 1);
-    assert!(census.census().tools().iter().any(|t| t.left_out_reason() == Some(&LeftOutReason::EmptyName)));
+    assert_eq!(
+        census
+            .census()
+            .offered()
+            .filter(|t| t.name() == "mcp/bad/echo")
+            .count(),
+        1
+    );
+    assert!(census
+        .census()
+        .tools()
+        .iter()
+        .any(|t| t.left_out_reason() == Some(&LeftOutReason::EmptyName)));
     assert!(runtime
         .request()
         .dispatch("mcp_bad_files_read", json!({"path": "x"}))
@@ -249,7 +334,9 @@ async fn an_unstartable_server_is_a_typed_error() {
         .unwrap_err();
     assert_eq!(err.provider, "mcp/nope");
     assert!(err.to_string().contains("/nonexistent/mcp-server"), "{err}");
-    let err = list_server_tools("/nonexistent/mcp-server", &[]).await.unwrap_err();
+    let err = list_server_tools("/nonexistent/mcp-server", &[])
+        .await
+        .unwrap_err();
     assert!(matches!(err, McpError::Spawn { .. }));
 }
 
@@ -259,7 +346,14 @@ async fn list_server_tools_gives_bare_names() {
         .await
         .unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    for name in ["search.web", "search_web", "files/read", "tool_search", LONG, "undescribed"] {
+    for name in [
+        "search.web",
+        "search_web",
+        "files/read",
+        "tool_search",
+        LONG,
+        "undescribed",
+    ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
     let undescribed = tools.iter().find(|t| t.name == "undescribed").unwrap();
@@ -289,7 +383,10 @@ impl ScriptedModel {
 #[tokio::test]
 async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_is_unknown() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(fixture("srv", &[]).await).await.unwrap();
+    runtime
+        .add_provider(fixture("srv", &[]).await)
+        .await
+        .unwrap();
     let mut model = ScriptedModel {
         turns: vec![
             vec![("mcp/srv/echo", json!({"turn": 1}))],
@@ -300,7 +397,11 @@ async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_is_
     };
     model.run_turn(0, &runtime.request()).await;
     model.run_turn(1, &runtime.request()).await;
-    let reached: Vec<&Value> = model.history.iter().map(|(_, r)| r.as_ref().unwrap()).collect();
+    let reached: Vec<&Value> = model
+        .history
+        .iter()
+        .map(|(_, r)| r.as_ref().unwrap())
+        .collect();
     assert_eq!(reached[0]["tool"], "mcp/srv/echo");
     assert_eq!(reached[1]["tool"], "mcp/srv/echo");
     assert_eq!(reached[1]["output"]["arguments"]["turn"], 2);
@@ -311,10 +412,22 @@ async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_is_
         fn name(&self) -> &str {
             "clasher"
         }
-        fn list_tools(&self) -> futures::future::BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
-            Box::pin(async { Ok(vec![ToolDefinition::new("mcp_srv/echo", "Clashes.", json!({}))]) })
+        fn list_tools(
+            &self,
+        ) -> futures::future::BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+            Box::pin(async {
+                Ok(vec![ToolDefinition::new(
+                    "mcp_srv/echo",
+                    "Clashes.",
+                    json!({}),
+                )])
+            })
         }
-        fn call<'a>(&'a self, _: &'a str, _: Value) -> futures::future::BoxFuture<'a, Result<Value, ToolError>> {
+        fn call<'a>(
+            &'a self,
+            _: &'a str,
+            _: Value,
+        ) -> futures::future::BoxFuture<'a, Result<Value, ToolError>> {
             Box::pin(async { Ok(json!({"tool": "the wrong one"})) })
         }
     }
@@ -337,15 +450,28 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
     let log = seen.clone();
     let runtime = ToolRuntime::builder()
         .approval(move |req| {
-            log.lock().unwrap().push((req.tool.to_owned(), req.called.to_owned()));
+            log.lock()
+                .unwrap()
+                .push((req.tool.to_owned(), req.called.to_owned()));
             req.tool != "mcp/appr/fail"
         })
         .build();
-    runtime.add_provider(fixture("appr", &[]).await).await.unwrap();
+    runtime
+        .add_provider(fixture("appr", &[]).await)
+        .await
+        .unwrap();
     let request = runtime.request();
     request.dispatch("mcp_appr_echo", json!({})).await.unwrap();
-    let err = request.dispatch("mcp_appr_fail", json!({})).await.unwrap_err();
-    assert_eq!(err, DispatchError::Denied { tool: "mcp/appr/fail".into() });
+    let err = request
+        .dispatch("mcp_appr_fail", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        DispatchError::Denied {
+            tool: "mcp/appr/fail".into()
+        }
+    );
     assert_eq!(
         *seen.lock().unwrap(),
         [
@@ -357,20 +483,39 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
     runtime.set_enabled("mcp/appr/echo", false);
     for called in ["mcp_appr_echo", "mcp/appr/echo"] {
         let err = request.dispatch(called, json!({})).await.unwrap_err();
-        assert_eq!(err, DispatchError::Disabled { tool: "mcp/appr/echo".into() });
+        assert_eq!(
+            err,
+            DispatchError::Disabled {
+                tool: "mcp/appr/echo".into()
+            }
+        );
     }
     // ...and absent from the next one.
     let next = runtime.request();
-    assert!(next.census().tools().iter().all(|t| t.name() != "mcp/appr/echo"));
-    assert_eq!(status_of(&runtime.report(), "mcp/appr/echo").status, ReportStatus::Disabled);
+    assert!(next
+        .census()
+        .tools()
+        .iter()
+        .all(|t| t.name() != "mcp/appr/echo"));
+    assert_eq!(
+        status_of(&runtime.report(), "mcp/appr/echo").status,
+        ReportStatus::Disabled
+    );
     runtime.set_enabled("mcp/appr/echo", true);
-    assert!(runtime.request().dispatch("mcp_appr_echo", json!({})).await.is_ok());
+    assert!(runtime
+        .request()
+        .dispatch("mcp_appr_echo", json!({}))
+        .await
+        .is_ok());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails_cleanly() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(fixture("base", &[]).await).await.unwrap();
+    runtime
+        .add_provider(fixture("base", &[]).await)
+        .await
+        .unwrap();
     let extra = fixture("extra", &[]).await;
     let wrong = Arc::new(AtomicUsize::new(0));
     let mut calls = Vec::new();
@@ -380,10 +525,18 @@ async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails
         calls.push(tokio::spawn(async move {
             let runtime = caller;
             let request = runtime.request();
-            let called = if i % 2 == 0 { "mcp_base_echo" } else { "mcp_extra_echo" };
+            let called = if i % 2 == 0 {
+                "mcp_base_echo"
+            } else {
+                "mcp_extra_echo"
+            };
             match request.dispatch(called, json!({"i": i})).await {
                 Ok(out) => {
-                    let expected = if i % 2 == 0 { "mcp/base/echo" } else { "mcp/extra/echo" };
+                    let expected = if i % 2 == 0 {
+                        "mcp/base/echo"
+                    } else {
+                        "mcp/extra/echo"
+                    };
                     if out.tool != expected || out.output["arguments"]["i"] != i {
                         wrong.fetch_add(1, Ordering::SeqCst);
                     }
@@ -405,6 +558,10 @@ async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails
     for call in calls {
         ok += usize::from(call.await.unwrap());
     }
-    assert_eq!(wrong.load(Ordering::SeqCst), 0, "a call reached the wrong tool");
+    assert_eq!(
+        wrong.load(Ordering::SeqCst),
+        0,
+        "a call reached the wrong tool"
+    );
     assert!(ok >= 20, "every base call succeeds: {ok}");
 }

@@ -20,7 +20,10 @@ fn mcp_server_echo_heals() {
     let census = Census::build(["mcp/server/echo"], &META_TOOLS);
     assert_eq!(census.tools()[0].form(), "mcp_server_echo");
     assert!(census.tools()[0].is_offered());
-    assert_eq!(resolved_name(&census, "mcp_server_echo"), Some("mcp/server/echo"));
+    assert_eq!(
+        resolved_name(&census, "mcp_server_echo"),
+        Some("mcp/server/echo")
+    );
     let index = build_sanitized_index(["mcp/server/echo"]);
     assert_eq!(index.healing["mcp_server_echo"], "mcp/server/echo");
 }
@@ -37,13 +40,19 @@ fn three_names_of_one_form_collide_and_none_is_offered() {
         assert_eq!(others.len(), 2);
         assert!(!others.iter().any(|o| o == tool.name()));
     }
-    assert!(census.resolve("mcp_a_b").is_err(), "a shared form is never a guess");
+    assert!(
+        census.resolve("mcp_a_b").is_err(),
+        "a shared form is never a guess"
+    );
     // Each is still reachable by its exact real name.
     for name in names {
         assert_eq!(resolved_name(&census, name), Some(name));
     }
     let index = build_sanitized_index(names);
-    assert_eq!(index.collisions["mcp_a_b"], ["mcp/a/b", "mcp/a_b", "mcp_a/b"]);
+    assert_eq!(
+        index.collisions["mcp_a_b"],
+        ["mcp/a/b", "mcp/a_b", "mcp_a/b"]
+    );
     assert_eq!(index.left_out.len(), 3);
     assert!(index.healing.is_empty());
 }
@@ -87,10 +96,19 @@ fn a_tool_named_or_travelling_as_a_meta_tool_is_left_out() {
         ]
     );
     // The runtime answers the meta names; the left-out tool is still reachable by its real name.
-    assert_eq!(census.resolve("tool_search"), Ok(Resolution::Meta("tool_search")));
-    assert_eq!(census.resolve("tool_schema"), Ok(Resolution::Meta("tool_schema")));
+    assert_eq!(
+        census.resolve("tool_search"),
+        Ok(Resolution::Meta("tool_search"))
+    );
+    assert_eq!(
+        census.resolve("tool_schema"),
+        Ok(Resolution::Meta("tool_schema"))
+    );
     assert_eq!(resolved_name(&census, "tool/schema"), Some("tool/schema"));
-    assert_eq!(census.collisions()["tool_schema"], ["tool/schema", "tool_schema"]);
+    assert_eq!(
+        census.collisions()["tool_schema"],
+        ["tool/schema", "tool_schema"]
+    );
 }
 
 #[test]
@@ -180,9 +198,15 @@ fn wire_shapes_carry_only_offered_tools_under_their_form_verbatim() {
         ])
     );
     let anthropic = wire_tools(&census, &defs, WireFormat::Anthropic).unwrap();
-    assert_eq!(anthropic[0], json!({"name": "mcp_web_search", "description": "Searches the web.", "input_schema": schema}));
+    assert_eq!(
+        anthropic[0],
+        json!({"name": "mcp_web_search", "description": "Searches the web.", "input_schema": schema})
+    );
     let converse = wire_tools(&census, &defs, WireFormat::Converse).unwrap();
-    assert_eq!(converse[1], json!({"toolSpec": {"name": "ping", "description": "Pings.", "inputSchema": {"json": empty}}}));
+    assert_eq!(
+        converse[1],
+        json!({"toolSpec": {"name": "ping", "description": "Pings.", "inputSchema": {"json": empty}}})
+    );
     let undescribed = [ToolDefinition::new("mcp/s/quiet", "", json!({}))];
     let quiet = Census::build(["mcp/s/quiet"], &META_TOOLS);
     let converse = wire_tools(&quiet, &undescribed, WireFormat::Converse).unwrap();
@@ -190,8 +214,14 @@ fn wire_shapes_carry_only_offered_tools_under_their_form_verbatim() {
     let openai = wire_tools(&quiet, &undescribed, WireFormat::OpenAi).unwrap();
     assert_eq!(openai[0]["function"]["description"], "");
     let gemini = wire_tools(&census, &defs, WireFormat::Gemini).unwrap();
-    assert_eq!(gemini[0]["functionDeclarations"][0]["name"], "mcp_web_search");
-    assert_eq!(gemini[0]["functionDeclarations"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        gemini[0]["functionDeclarations"][0]["name"],
+        "mcp_web_search"
+    );
+    assert_eq!(
+        gemini[0]["functionDeclarations"].as_array().unwrap().len(),
+        2
+    );
 }
 
 /// A `tracing` writer that keeps what is logged.
@@ -218,7 +248,14 @@ fn building_logs_one_warning_per_shared_form_naming_the_tools_and_saying_rename(
         .finish();
     tracing::subscriber::with_default(subscriber, || {
         Census::build(
-            ["mcp/a/b", "mcp/a_b", "mcp/x", "mcp_x", "tool/search", "fine"],
+            [
+                "mcp/a/b",
+                "mcp/a_b",
+                "mcp/x",
+                "mcp_x",
+                "tool/search",
+                "fine",
+            ],
             &META_TOOLS,
         );
     });
