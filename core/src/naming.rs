@@ -54,13 +54,9 @@ pub fn model_safe_name(name: &str) -> Cow<'_, str> {
     }
     let mut form = String::with_capacity(MAX_FORM_CHARS.min(name.len()));
     form.push_str(&name[..safe_prefix]);
-    let mut chars = safe_prefix;
-    for c in name[safe_prefix..].chars() {
-        if chars == MAX_FORM_CHARS {
-            break;
-        }
+    let room = MAX_FORM_CHARS - safe_prefix;
+    for c in name[safe_prefix..].chars().take(room) {
         form.push(if is_form_char(c) { c } else { '_' });
-        chars += 1;
     }
     Cow::Owned(form)
 }
