@@ -4,12 +4,17 @@
 //! message that names the source and the place at fault: the line and column of a syntax error
 //! (serde_json knows them), or the path of the entry of the wrong shape (`tools[3].name`), since
 //! a parsed value no longer knows where it stood in the text.
+//!
+//! Speed: a tool set can be large (100,000 tools with descriptions and schemas), so the text is
+//! parsed into [`Json`], which keeps only the keys a tool name can sit under and skips every
+//! other value (descriptions, schemas) without building it.
 
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
-use serde_json::{Map, Value};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 
 /// Input the command cannot use (exit status 2): the message names the source and the place.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,15 +80,15 @@ pub fn names_from_json(
              an object with `tools` (an MCP tools/list answer) or the corpus format with `servers`"
         )));
     }
-    let value: Value = serde_json::from_slice(bytes).map_err(|err| syntax_error(label, &err))?;
+    let value: Json = serde_json::from_slice(bytes).map_err(|err| syntax_error(label, &err))?;
     let shape = |message: String| UnusableInput(format!("{label}: {message}"));
     let mut names = Vec::new();
     let layout = match &value {
-        Value::Array(entries) => {
+        Json::Array(entries) => {
             collect_entries(entries, "", &mut names).map_err(shape)?;
             Layout::Bare
         }
-        Value::Object(object) => {
+        Json::Object(object) => {
             if let Some(servers) = object.get("servers") {
                 if server.is_some() {
                     return Err(shape(
@@ -99,7 +104,7 @@ pub fn names_from_json(
                 Layout::Bare
             } else if let Some(tools) = object
                 .get("result")
-                .and_then(Value::as_object)
+                .and_then(Json::as_object)
                 .and_then(|result| result.get("tools"))
             {
                 // A whole JSON-RPC answer to `tools/list`.
@@ -145,15 +150,15 @@ fn syntax_error(label: &str, err: &serde_json::Error) -> UnusableInput {
     ))
 }
 
-fn collect_tool_list(tools: &Value, path: &str, names: &mut Vec<String>) -> Result<(), String> {
+fn collect_tool_list(tools: &Json, path: &str, names: &mut Vec<String>) -> Result<(), String> {
     match tools {
-        Value::Array(entries) => collect_entries(entries, path, names),
+        Json::Array(entries) => collect_entries(entries, path, names),
         other => Err(format!("{path} is {}, not an array of tools", kind(other))),
     }
 }
 
 /// Each entry of an array: a name, or a tool object whose name is read.
-fn collect_entries(entries: &[Value], path: &str, names: &mut Vec<String>) -> Result<(), String> {
+fn collect_entries(entries: &[Json], path: &str, names: &mut Vec<String>) -> Result<(), String> {
     names.reserve(entries.len());
     for (i, entry) in entries.iter().enumerate() {
         let at = format!("{path}[{i}]");
@@ -163,10 +168,10 @@ fn collect_entries(entries: &[Value], path: &str, names: &mut Vec<String>) -> Re
 }
 
 /// The real name of one entry: a string, or a tool object in one of the shapes below.
-fn entry_name(entry: &Value, at: &str) -> Result<String, String> {
+fn entry_name(entry: &Json, at: &str) -> Result<String, String> {
     match entry {
-        Value::String(name) => Ok(name.clone()),
-        Value::Object(tool) => tool_object_name(tool, at),
+        Json::String(name) => Ok(name.clone()),
+        Json::Object(tool) => tool_object_name(tool, at),
         other => Err(format!(
             "{at} is {}, not a tool name (a string) or a tool object",
             kind(other)
@@ -176,10 +181,10 @@ fn entry_name(entry: &Value, at: &str) -> Result<String, String> {
 
 /// The name of a tool object: OpenAI Chat Completions `{"type":"function","function":{"name"}}`,
 /// a flat `{"name", ...}` (Messages API, MCP, OpenAI Responses), or Converse `{"toolSpec":{"name"}}`.
-fn tool_object_name(tool: &Map<String, Value>, at: &str) -> Result<String, String> {
+fn tool_object_name(tool: &Object, at: &str) -> Result<String, String> {
     if let Some(function) = tool.get("function") {
-        if tool.get("type").and_then(Value::as_str) == Some("function") {
-            let Value::Object(function) = function else {
+        if matches!(tool.get("type"), Some(Json::String(t)) if t == "function") {
+            let Json::Object(function) = function else {
                 return Err(format!(
                     "{at}.function is {}, not an object",
                     kind(function)
@@ -192,7 +197,7 @@ fn tool_object_name(tool: &Map<String, Value>, at: &str) -> Result<String, Strin
         return string_field(tool, "name", at);
     }
     if let Some(spec) = tool.get("toolSpec") {
-        let Value::Object(spec) = spec else {
+        let Json::Object(spec) = spec else {
             return Err(format!("{at}.toolSpec is {}, not an object", kind(spec)));
         };
         return string_field(spec, "name", &format!("{at}.toolSpec"));
@@ -204,9 +209,9 @@ fn tool_object_name(tool: &Map<String, Value>, at: &str) -> Result<String, Strin
     ))
 }
 
-fn string_field(object: &Map<String, Value>, key: &str, at: &str) -> Result<String, String> {
+fn string_field(object: &Object, key: &str, at: &str) -> Result<String, String> {
     match object.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Json::String(s)) => Ok(s.clone()),
         Some(other) => Err(format!("{at}.{key} is {}, not a string", kind(other))),
         None => Err(format!(
             "{at} has no `{key}`; found {}",
@@ -216,8 +221,8 @@ fn string_field(object: &Map<String, Value>, key: &str, at: &str) -> Result<Stri
 }
 
 /// The corpus format: `{"servers": [{"server": "s", "tools": ["t", ...]}, ...]}` → `mcp/s/t`.
-fn collect_corpus(servers: &Value, names: &mut Vec<String>) -> Result<(), String> {
-    let Value::Array(servers) = servers else {
+fn collect_corpus(servers: &Json, names: &mut Vec<String>) -> Result<(), String> {
+    let Json::Array(servers) = servers else {
         return Err(format!(
             "servers is {}, not an array of servers",
             kind(servers)
@@ -225,7 +230,7 @@ fn collect_corpus(servers: &Value, names: &mut Vec<String>) -> Result<(), String
     };
     for (i, entry) in servers.iter().enumerate() {
         let at = format!("servers[{i}]");
-        let Value::Object(entry) = entry else {
+        let Json::Object(entry) = entry else {
             return Err(format!(
                 "{at} is {}, not an object with `server` and `tools`",
                 kind(entry)
@@ -234,7 +239,7 @@ fn collect_corpus(servers: &Value, names: &mut Vec<String>) -> Result<(), String
         let server = string_field(entry, "server", &at)?;
         let tools_at = format!("{at}.tools");
         let tools = match entry.get("tools") {
-            Some(Value::Array(tools)) => tools,
+            Some(Json::Array(tools)) => tools,
             Some(other) => return Err(format!("{tools_at} is {}, not an array", kind(other))),
             None => {
                 return Err(format!(
@@ -252,27 +257,173 @@ fn collect_corpus(servers: &Value, names: &mut Vec<String>) -> Result<(), String
 }
 
 /// `a number`, `an object`: what a JSON value is, for messages.
-fn kind(value: &Value) -> &'static str {
+fn kind(value: &Json) -> &'static str {
     match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Json::Null => "null",
+        Json::Bool => "a boolean",
+        Json::Number => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
     }
 }
 
 /// `keys `a`, `b``, at most eight of them, for messages.
-fn describe_keys(object: &Map<String, Value>) -> String {
-    if object.is_empty() {
+fn describe_keys(object: &Object) -> String {
+    if object.len == 0 {
         return "no keys".to_owned();
     }
-    let mut keys: Vec<String> = object.keys().take(8).map(|k| format!("`{k}`")).collect();
-    if object.len() > 8 {
-        keys.push(format!("and {} more", object.len() - 8));
+    let mut keys: Vec<String> = object.first_keys.iter().map(|k| format!("`{k}`")).collect();
+    if object.len > object.first_keys.len() {
+        keys.push(format!("and {} more", object.len - object.first_keys.len()));
     }
     format!("keys {}", keys.join(", "))
+}
+
+/// The keys a tool name can sit under, in any format read: the only ones [`Json`] keeps.
+const KEPT_KEYS: [&str; 8] = [
+    "name", "type", "function", "toolSpec", "tools", "servers", "server", "result",
+];
+
+/// How many key names an [`Object`] remembers for messages.
+const KEYS_SHOWN: usize = 8;
+
+/// A JSON value reduced to what tool names need: strings and structure under [`KEPT_KEYS`];
+/// numbers and booleans only as their kind.
+#[derive(Debug)]
+enum Json {
+    Null,
+    Bool,
+    Number,
+    String(String),
+    Array(Vec<Json>),
+    Object(Object),
+}
+
+impl Json {
+    fn as_object(&self) -> Option<&Object> {
+        match self {
+            Json::Object(object) => Some(object),
+            _ => None,
+        }
+    }
+}
+
+/// A JSON object: its kept members, the names of its first keys and how many keys it has.
+#[derive(Debug, Default)]
+struct Object {
+    kept: Vec<(&'static str, Json)>,
+    first_keys: Vec<String>,
+    len: usize,
+}
+
+impl Object {
+    /// The member `key` (the last one, as serde_json does, if the key is repeated).
+    fn get(&self, key: &str) -> Option<&Json> {
+        self.kept
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    }
+
+    fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Json, E> {
+        Ok(Json::Bool)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Json, E> {
+        Ok(Json::Number)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Json, E> {
+        Ok(Json::Number)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Json, E> {
+        Ok(Json::Number)
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Json, E> {
+        Ok(Json::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Json, E> {
+        Ok(Json::String(s))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut object = Object::default();
+        while let Some(key) = map.next_key_seed(KeySeed {
+            remember: object.len < KEYS_SHOWN,
+        })? {
+            object.len += 1;
+            if let Some(text) = key.text {
+                object.first_keys.push(text);
+            }
+            match key.kept {
+                Some(kept) => object.kept.push((kept, map.next_value()?)),
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Json::Object(object))
+    }
+}
+
+/// An object key: which kept key it is, and its text if the object still remembers keys.
+struct Key {
+    kept: Option<&'static str>,
+    text: Option<String>,
+}
+
+struct KeySeed {
+    remember: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+    fn visit_str<E>(self, key: &str) -> Result<Key, E> {
+        Ok(Key {
+            kept: KEPT_KEYS.iter().copied().find(|k| *k == key),
+            text: self.remember.then(|| key.to_owned()),
+        })
+    }
 }
 
 #[cfg(test)]
