@@ -2,9 +2,10 @@
 //! (hop 5), for tool sets that exist only at run time: JSON files and live MCP servers.
 //!
 //! This file is the command line only: parsing, reading, and the exit status. The formats are
-//! `input.rs`, the output `report.rs` and `resolve.rs`, and soon the MCP client.
+//! `input.rs`, the output `report.rs` and `resolve.rs`, the MCP client `mcp.rs`.
 
 mod input;
+mod mcp;
 mod report;
 mod resolve;
 
@@ -46,8 +47,12 @@ enum Command {
 #[command(after_long_help = CENSUS_HELP)]
 struct CensusArgs {
     /// The JSON file to read; `-` or nothing reads standard input.
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", conflicts_with = "mcp_stdio")]
     file: Option<PathBuf>,
+    /// Start this MCP server over stdio (`'COMMAND ARGS'`, split like a shell: quotes group,
+    /// backslash escapes), list its tools and check them.
+    #[arg(long, value_name = "COMMAND ARGS")]
+    mcp_stdio: Option<String>,
     #[command(flatten)]
     names: NameArgs,
     /// Print one JSON object (the contract described below) instead of the table.
@@ -166,7 +171,10 @@ impl From<UnusableInput> for Failure {
 }
 
 fn census(args: &CensusArgs) -> Result<u8, Failure> {
-    let names = input::read_names(args.file.as_deref(), args.names.server.as_deref())?;
+    let names = match &args.mcp_stdio {
+        Some(command) => mcp::list_tool_names(command, args.names.server.as_deref())?,
+        None => input::read_names(args.file.as_deref(), args.names.server.as_deref())?,
+    };
     let census = Census::build(&names, &args.names.taken());
     let report = CensusReport::new(&census);
     let status = if report.all_offered() {
@@ -183,6 +191,9 @@ fn census(args: &CensusArgs) -> Result<u8, Failure> {
     written
         .and_then(|()| out.flush())
         .map_err(|err| Failure::Output(err, status))?;
+    // The process ends here: freeing 100,000 tools one by one would only cost time.
+    std::mem::forget(census);
+    std::mem::forget(names);
     Ok(status)
 }
 

@@ -1,8 +1,11 @@
 //! The built `toolwire` binary, run as a person or a CI script would: every input format, bad
-//! input, both exit paths of `census`, and `resolve`.
+//! input, both exit paths of `census`, `resolve`, and `--mcp-stdio` against the workspace's
+//! fixture MCP server.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
@@ -416,4 +419,137 @@ fn resolve_reads_the_tools_like_census() {
     let output = toolwire(&["resolve", "--tools", path(&bad), "x"], "");
     assert_eq!(status(&output), 2);
     assert!(stderr(&output).contains("[0] is a number"));
+}
+
+/// The fixture MCP server binary, built if this test run has not built it (a plain
+/// `cargo test -p toolwire-cli` builds only this package's binaries).
+fn fixture_server() -> &'static Path {
+    static FIXTURE: OnceLock<PathBuf> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let name = format!(
+            "toolwire-fixture-mcp-server{}",
+            std::env::consts::EXE_SUFFIX
+        );
+        // target/<profile>/deps/cli-<hash> → target/<profile>/
+        let exe = std::env::current_exe().unwrap();
+        let beside = exe
+            .parent()
+            .and_then(Path::parent)
+            .map(|dir| dir.join(&name));
+        if let Some(found) = beside.filter(|p| p.is_file()) {
+            return found;
+        }
+        build_fixture_server()
+    })
+}
+
+/// Builds the fixture with the cargo running this test and returns the executable cargo names
+/// (read from its JSON messages, so any target directory or profile works).
+fn build_fixture_server() -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .args([
+            "build",
+            "-p",
+            "toolwire-fixture-mcp-server",
+            "--message-format=json",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "building the fixture MCP server failed"
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| {
+            message["reason"] == "compiler-artifact"
+                && message["target"]["name"] == "toolwire-fixture-mcp-server"
+        })
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .expect("cargo reports the fixture's executable")
+}
+
+/// A `--mcp-stdio` command line for the fixture, quoted as a shell would.
+fn fixture_command(extra: &str) -> String {
+    let path = fixture_server().to_str().unwrap().replace('\'', r"'\''");
+    format!("'{path}' {extra}")
+}
+
+#[test]
+fn a_live_mcp_server_is_listed_and_checked() {
+    let command = fixture_command("");
+    let output = toolwire(&["census", "--json", "--mcp-stdio", &command], "");
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let object: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Bare names, as the server gives them.
+    assert_eq!(
+        tool(&object, "search.web")["reason_key"],
+        "form_is_another_tool"
+    );
+    assert_eq!(tool(&object, "search_web")["status"], "offered");
+    assert_eq!(tool(&object, "tool_search")["reason_key"], "meta_tool");
+    assert_eq!(object["healing"]["files_read"], "files/read");
+    let long = object["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"].as_str().unwrap().chars().count() > 64)
+        .expect("the tool whose name is longer than 64 characters");
+    assert_eq!(long["form"].as_str().unwrap().len(), 64);
+    assert_eq!(long["status"], "offered");
+    assert_eq!(tool(&object, "undescribed")["status"], "offered");
+}
+
+#[test]
+fn a_live_mcp_server_takes_a_server_prefix_and_shows_its_bad_names() {
+    let command = fixture_command("--bad-names");
+    let output = toolwire(
+        &[
+            "census",
+            "--json",
+            "--server",
+            "fx",
+            "--mcp-stdio",
+            &command,
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let object: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Prefixed, `search_web` is no longer its own form: the two search tools share one.
+    assert_eq!(
+        object["collisions"],
+        json!({"mcp_fx_search_web": ["mcp/fx/search.web", "mcp/fx/search_web"]})
+    );
+    assert_eq!(
+        object["left_out"],
+        json!({"mcp/fx/search.web": "mcp_fx_search_web", "mcp/fx/search_web": "mcp_fx_search_web"})
+    );
+    // ... and `tool_search` no longer travels as the meta-tool.
+    assert_eq!(tool(&object, "mcp/fx/tool_search")["status"], "offered");
+    assert_eq!(object["duplicates"], json!(["mcp/fx/echo"]));
+    assert_eq!(tool(&object, "mcp/fx/")["form"], "mcp_fx_");
+}
+
+#[test]
+fn a_server_that_cannot_start_is_unusable_input() {
+    let output = toolwire(
+        &["census", "--mcp-stdio", "/no/such/mcp-server --stdio"],
+        "",
+    );
+    assert_eq!(status(&output), 2);
+    let err = stderr(&output);
+    assert!(err.contains("/no/such/mcp-server"), "{err}");
+
+    let output = toolwire(&["census", "--mcp-stdio", "server 'unclosed"], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("single quote is not closed"));
+
+    let output = toolwire(&["census", "--mcp-stdio", "  "], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("the command is empty"));
 }
