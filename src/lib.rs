@@ -71,7 +71,8 @@ pub use rail::{check_forms, check_tool_census, FormHolder, SharedForms};
 /// - **Result**: any `T: Serialize`, or a type written `Result<T, E>` (any path ending in
 ///   `Result`, such as `anyhow::Result<T>`) with `T: Serialize` and `E: Display`, whose error
 ///   reaches the caller as [`ToolError::Failed`]. A panic is caught as [`ToolError::Panicked`].
-///   `async fn` tools are awaited; a sync tool runs on the polling task.
+///   `async fn` tools are awaited; a sync tool runs when its handler is called (keep it quick, or
+///   make it `async`).
 /// - **Other keys**: `allow_gemini_refusal` accepts a form Gemini refuses (one starting with a
 ///   digit or `-`) for a tool never sent to Gemini; `crate = path` names this crate when it is
 ///   renamed.
@@ -91,6 +92,29 @@ pub use rail::{check_forms, check_tool_census, FormHolder, SharedForms};
 /// let add = toolwire::registered_tools().into_iter().find(|t| t.name == "add").unwrap();
 /// let sum = futures::executor::block_on(add.call(serde_json::json!({"a": 2, "b": 3}), Default::default()));
 /// assert_eq!(sum, Ok(serde_json::json!(5)));
+/// ```
+///
+/// App state (a database pool, a client) reaches a tool through a `State<T>` argument, filled
+/// from the [`AppState`] the call is given; the call's JSON never sees it:
+///
+/// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use toolwire::{AppState, State};
+///
+/// struct Db { visits: AtomicU32 }
+///
+/// /// Records a visit.
+/// #[toolwire::tool]
+/// fn visit(db: State<Db>, who: String) -> String {
+///     let n = db.visits.fetch_add(1, Ordering::SeqCst) + 1;
+///     format!("{who} is visitor {n}")
+/// }
+///
+/// let state = AppState::new().with(Db { visits: AtomicU32::new(0) });
+/// let tool = toolwire::registered_tools().into_iter().find(|t| t.name == "visit").unwrap();
+/// assert_eq!((tool.schema)()["required"], serde_json::json!(["who"]));
+/// let out = futures::executor::block_on(tool.call(serde_json::json!({"who": "ana"}), state));
+/// assert_eq!(out, Ok(serde_json::json!("ana is visitor 1")));
 /// ```
 ///
 /// A meta-tool's name does not compile:

@@ -202,6 +202,30 @@ impl<T: Serialize, E: std::fmt::Display> ResultOutput for Result<T, E> {
     }
 }
 
+/// A sync tool's handler: the tool runs when the handler is called (not when the future is
+/// polled), with a panic caught as [`ToolError::Panicked`]; the outcome is a ready future. One
+/// non-generic function for every sync tool keeps each tool cheap to compile.
+pub fn guard_sync(
+    tool: &'static str,
+    run: fn(ToolInput) -> Result<Value, ToolError>,
+    input: ToolInput,
+) -> ToolFuture {
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| run(input)))
+        .unwrap_or_else(|panic| Err(panicked(tool, &*panic)));
+    Box::pin(futures::future::ready(outcome))
+}
+
+fn panicked(tool: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
+    ToolError::Panicked {
+        tool: tool.to_owned(),
+        message: panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_owned()),
+    }
+}
+
 /// The handler's future, boxed, with a panic inside the tool caught as
 /// [`ToolError::Panicked`] (a tool never takes the runtime down).
 pub fn guard<F>(tool: &'static str, future: F) -> ToolFuture
@@ -211,14 +235,7 @@ where
     Box::pin(async move {
         match AssertUnwindSafe(future).catch_unwind().await {
             Ok(outcome) => outcome,
-            Err(panic) => Err(ToolError::Panicked {
-                tool: tool.to_owned(),
-                message: panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic without a message".to_owned()),
-            }),
+            Err(panic) => Err(panicked(tool, &*panic)),
         }
     })
 }

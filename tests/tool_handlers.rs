@@ -70,6 +70,23 @@ fn explode(really: bool) -> bool {
     really
 }
 
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct Tree {
+    children: Vec<Tree>,
+}
+
+impl Tree {
+    fn depth(&self) -> usize {
+        1 + self.children.iter().map(Tree::depth).max().unwrap_or(0)
+    }
+}
+
+/// Measures a tree: a recursive argument type.
+#[tool]
+fn tree_depth(tree: Tree) -> usize {
+    tree.depth()
+}
+
 fn state() -> AppState {
     AppState::new().with(AtomicU64::new(0))
 }
@@ -99,8 +116,15 @@ fn bad_argument(name: &str, arguments: Value) -> (Option<String>, String) {
 #[test]
 fn every_registered_tool_is_covered_here() {
     let registered: BTreeSet<&str> = registered_tools().iter().map(|t| t.name).collect();
-    let covered: BTreeSet<&str> =
-        ["get_weather", "geo/move", "math.divide", "count", "explode"].into();
+    let covered: BTreeSet<&str> = [
+        "get_weather",
+        "geo/move",
+        "math.divide",
+        "count",
+        "explode",
+        "tree_depth",
+    ]
+    .into();
     assert_eq!(registered, covered);
     let forms: Vec<(&str, &str)> = registered_tools()
         .iter()
@@ -114,6 +138,7 @@ fn every_registered_tool_is_covered_here() {
             ("geo/move", "geo_move"),
             ("get_weather", "get_weather"),
             ("math.divide", "math_divide"),
+            ("tree_depth", "tree_depth"),
         ]
     );
 }
@@ -140,6 +165,13 @@ fn good_arguments_reach_the_function() {
     assert_eq!(call("count", json!({})), Ok(json!(1)));
     assert_eq!(call("count", Value::Null), Ok(json!(1)));
     assert_eq!(call("explode", json!({"really": false})), Ok(json!(false)));
+    assert_eq!(
+        call(
+            "tree_depth",
+            json!({"tree": {"children": [{"children": []}]}})
+        ),
+        Ok(json!(2))
+    );
 }
 
 #[test]
@@ -161,6 +193,10 @@ fn a_mistyped_argument_is_named_with_why() {
 
     let (argument, _) = bad_argument("math.divide", json!({"a": "seven", "b": 2}));
     assert_eq!(argument.as_deref(), Some("a"));
+
+    let (argument, reason) = bad_argument("tree_depth", json!({"tree": {"children": [{}]}}));
+    assert_eq!(argument.as_deref(), Some("tree"));
+    assert!(reason.contains("`children`"), "{reason}");
 }
 
 #[test]
@@ -254,6 +290,17 @@ fn schemas_are_self_contained_objects() {
     assert_eq!(
         schema("geo/move")["properties"]["point"]["required"],
         json!(["x", "y"])
+    );
+    // A recursive type cannot be inlined all the way: its `$ref` points into `$defs` at the root
+    // of the same object, so nothing is left to resolve elsewhere.
+    let tree = schema("tree_depth");
+    assert_eq!(
+        tree["properties"]["tree"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/Tree"
+    );
+    assert_eq!(
+        tree["$defs"]["Tree"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/Tree"
     );
 }
 

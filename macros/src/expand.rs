@@ -131,6 +131,20 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
         }
     };
 
+    let is_async = tool.item.sig.asyncness.is_some();
+    // A sync tool runs through one non-generic function pointer: no future type per tool,
+    // which is most of what a tool costs to compile (benches/compile_time.sh).
+    let (run_sig, handler_body) = if is_async {
+        (
+            quote!(async fn),
+            quote!(#private::guard(NAME, __toolwire_run(__toolwire_input))),
+        )
+    } else {
+        (
+            quote!(fn),
+            quote!(#private::guard_sync(NAME, __toolwire_run, __toolwire_input)),
+        )
+    };
     quote! {
         const _: () = {
             const NAME: &str = #name;
@@ -142,7 +156,7 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
                 __toolwire_schema.finish()
             }
 
-            async fn __toolwire_run(
+            #run_sig __toolwire_run(
                 __toolwire_input: #private::ToolInput,
             ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
                 #[allow(unused_variables)]
@@ -158,7 +172,7 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
             }
 
             fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
-                #private::guard(NAME, __toolwire_run(__toolwire_input))
+                #handler_body
             }
 
             #private::inventory::submit! {
