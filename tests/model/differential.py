@@ -33,6 +33,7 @@ import tempfile
 import threading
 import time
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import toolwire_model as model  # noqa: E402
 
@@ -479,7 +480,7 @@ def report(index, seed, original, case, diff, variant):
         lines.append("    toolwire: %s" % show(got))
         lines.append("    model:    %s" % show(want))
     lines.append(
-        "  reproduce: echo %s > set.json && toolwire census set.json %s--json"
+        "  reproduce: printf '%%s' %s > set.json && toolwire census set.json %s--json"
         % (shell_quote(json.dumps(case.names)), "".join(shell_quote(a) + " " for a in case.taken_args()))
     )
     if case.calls:
