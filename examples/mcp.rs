@@ -42,10 +42,13 @@ fn fixture_server() -> Result<PathBuf, Box<dyn std::error::Error>> {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (server, command) = match args.as_slice() {
-        [server, program, rest @ ..] => (server.clone(), McpCommand {
-            program: program.clone(),
-            args: rest.to_vec(),
-        }),
+        [server, program, rest @ ..] => (
+            server.clone(),
+            McpCommand {
+                program: program.clone(),
+                args: rest.to_vec(),
+            },
+        ),
         _ => (
             "fixture".to_owned(),
             McpCommand::new(fixture_server()?.to_string_lossy()),
@@ -62,15 +65,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let request = runtime.request();
     println!("== Converse tool list (offered tools only, each under its model-safe form)");
-    println!("{}\n", serde_json::to_string_pretty(&request.tools(WireFormat::Converse))?);
+    println!(
+        "{}\n",
+        serde_json::to_string_pretty(&request.tools(WireFormat::Converse))?
+    );
 
     // Dispatch the first offered tool by its real name, then by its form, as two turns of a
     // model would; then a shared form, which must fail rather than guess.
     if let Some(tool) = request.census().offered().next() {
         let (real, form) = (tool.name().to_owned(), tool.form().to_owned());
         for called in [real.as_str(), form.as_str()] {
-            match request.dispatch(called, json!({"query": "rust", "path": "/tmp"})).await {
-                Ok(out) => println!("call `{called}` → {} via {:?}: {}", out.tool, out.route, out.output),
+            match request
+                .dispatch(called, json!({"query": "rust", "path": "/tmp"}))
+                .await
+            {
+                Ok(out) => println!(
+                    "call `{called}` → {} via {:?}: {}",
+                    out.tool, out.route, out.output
+                ),
                 Err(err) => println!("call `{called}` → error: {err}"),
             }
         }

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use crate::naming::model_safe_name;
+use crate::naming::{push_form, safe_prefix_len, MAX_FORM_CHARS};
 
 /// Why a tool is left out of the request.
 ///
@@ -296,7 +296,7 @@ impl Entry {
 pub struct Census {
     tools: Vec<CensusTool>,
     taken: Vec<Arc<str>>,
-    lookup: HashMap<Arc<str>, Entry>,
+    lookup: HashMap<Arc<str>, Entry, foldhash::fast::RandomState>,
     collisions: BTreeMap<String, Vec<String>>,
     duplicates: Vec<String>,
 }
@@ -339,12 +339,19 @@ impl Census {
     {
         let tools = tools.into_iter();
         let mut entries: Vec<CensusTool> = Vec::with_capacity(tools.size_hint().0);
+        // One scratch buffer for every form that differs from its name: one allocation each.
+        let mut scratch = String::with_capacity(MAX_FORM_CHARS);
         for (name, rank) in tools {
             let name = name.as_ref();
             let name_arc: Arc<str> = Arc::from(name);
-            let form_arc = match model_safe_name(name) {
-                std::borrow::Cow::Borrowed(form) if form.len() == name.len() => name_arc.clone(),
-                form => Arc::from(form.as_ref()),
+            let form_arc = match safe_prefix_len(name) {
+                Ok(len) if len == name.len() => name_arc.clone(),
+                Ok(len) => Arc::from(&name[..len]),
+                Err(safe_prefix) => {
+                    scratch.clear();
+                    push_form(name, safe_prefix, &mut scratch);
+                    Arc::from(scratch.as_str())
+                }
             };
             entries.push(CensusTool {
                 name: name_arc,
@@ -355,7 +362,11 @@ impl Census {
         }
         let taken: Vec<Arc<str>> = taken.iter().map(|t| Arc::from(*t)).collect();
         let mut census = Census {
-            lookup: HashMap::with_capacity(entries.len() + taken.len()),
+            // Room for every name and about half as many other forms, so building rarely rehashes.
+            lookup: HashMap::with_capacity_and_hasher(
+                entries.len() + entries.len() / 2 + taken.len(),
+                foldhash::fast::RandomState::default(),
+            ),
             tools: entries,
             taken,
             collisions: BTreeMap::new(),

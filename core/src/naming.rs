@@ -42,24 +42,64 @@ pub const fn is_form_char(c: char) -> bool {
 /// assert_eq!(model_safe_name(&"x".repeat(70)).len(), 64);
 /// ```
 pub fn model_safe_name(name: &str) -> Cow<'_, str> {
-    // Fast path: every byte is an ASCII form character, so the form is a prefix of the name
-    // (a prefix of ASCII is valid UTF-8 at every byte boundary).
+    match safe_prefix_len(name) {
+        Ok(form_len) => Cow::Borrowed(&name[..form_len]),
+        Err(safe_prefix) => {
+            let mut form = String::with_capacity(MAX_FORM_CHARS.min(name.len()));
+            push_form(name, safe_prefix, &mut form);
+            Cow::Owned(form)
+        }
+    }
+}
+
+/// `Ok(len)` when the form is `name[..len]` (every byte up to the cut is an ASCII form
+/// character); otherwise `Err(n)`: the first `n` bytes are form characters and byte `n` is not.
+pub(crate) fn safe_prefix_len(name: &str) -> Result<usize, usize> {
     let bytes = name.as_bytes();
+    // A prefix of ASCII is valid UTF-8 at every byte boundary.
     let safe_prefix = bytes
         .iter()
-        .position(|&b| !is_form_char(b as char))
+        .position(|&b| !FORM_BYTES[b as usize])
         .unwrap_or(bytes.len());
     if safe_prefix == bytes.len() || safe_prefix >= MAX_FORM_CHARS {
-        return Cow::Borrowed(&name[..safe_prefix.min(MAX_FORM_CHARS)]);
+        Ok(safe_prefix.min(MAX_FORM_CHARS))
+    } else {
+        Err(safe_prefix)
     }
-    let mut form = String::with_capacity(MAX_FORM_CHARS.min(name.len()));
-    form.push_str(&name[..safe_prefix]);
-    let room = MAX_FORM_CHARS - safe_prefix;
-    for c in name[safe_prefix..].chars().take(room) {
-        form.push(if is_form_char(c) { c } else { '_' });
-    }
-    Cow::Owned(form)
 }
+
+/// Appends the form of `name` to `out` (which starts empty), given its safe prefix length.
+pub(crate) fn push_form(name: &str, safe_prefix: usize, out: &mut String) {
+    let bytes = name.as_bytes();
+    out.push_str(&name[..safe_prefix]);
+    let mut room = MAX_FORM_CHARS - safe_prefix;
+    // Bytes, not chars: every output character is ASCII, and a scalar value starts at every
+    // byte that is not a UTF-8 continuation byte (0b10xx_xxxx), so decoding is not needed.
+    for &b in &bytes[safe_prefix..] {
+        if room == 0 {
+            break;
+        }
+        if b & 0xC0 != 0x80 {
+            out.push(if FORM_BYTES[b as usize] {
+                b as char
+            } else {
+                '_'
+            });
+            room -= 1;
+        }
+    }
+}
+
+/// `FORM_BYTES[b]`: whether byte `b` is an ASCII form character.
+const FORM_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = is_form_char(b as u8 as char);
+        b += 1;
+    }
+    table
+};
 
 /// Whether `name` is already a model-safe form: 1 to 64 characters of `[A-Za-z0-9_-]`.
 ///

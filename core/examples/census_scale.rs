@@ -1,0 +1,61 @@
+//! Builds a census of N generated names and prints, as one JSON line, the median build time of
+//! three runs, the time per name, and the memory the census holds at its peak (VmHWM growth
+//! over the input alone, from /proc on Linux). Used by `scripts/performance-report.sh`.
+//!
+//! ```text
+//! cargo run --release -p toolwire-core --example census_scale -- 100000
+//! ```
+
+use std::time::Instant;
+
+use toolwire_core::{Census, META_TOOLS};
+
+/// The same generator as `cargo bench` and the Python model's bench mode.
+fn names(count: usize) -> Vec<String> {
+    (0..count)
+        .map(|i| match i % 3 {
+            0 => format!("mcp/server{}/read_file_{i}", i % 97),
+            1 => format!("search.web.v{i}"),
+            _ => format!("get_weather_{i}"),
+        })
+        .collect()
+}
+
+/// A field of /proc/self/status in KiB (Linux), if there is one.
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() {
+    let count: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(100_000);
+    let input = names(count);
+    let before_kib = status_kib("VmRSS:");
+    // The first build alone sets the peak: nothing else is alive beside the input.
+    let first = Instant::now();
+    let census = Census::build(&input, &META_TOOLS);
+    let mut times = vec![first.elapsed().as_secs_f64()];
+    let peak_kib = status_kib("VmHWM:");
+    assert_eq!(census.offered().count(), count);
+    drop(census);
+    for _ in 0..2 {
+        let start = Instant::now();
+        let census = Census::build(&input, &META_TOOLS);
+        times.push(start.elapsed().as_secs_f64());
+        drop(census);
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[1];
+    let census_kib = match (before_kib, peak_kib) {
+        (Some(before), Some(peak)) => format!("{}", peak.saturating_sub(before)),
+        _ => "null".to_owned(),
+    };
+    println!(
+        "{{\"names\": {count}, \"median_s\": {median:.6}, \"ns_per_name\": {:.1}, \"census_peak_kib\": {census_kib}}}",
+        median * 1e9 / count as f64
+    );
+}
