@@ -10,7 +10,7 @@
 //! other value (descriptions, schemas) without building it.
 
 use std::fmt;
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -55,6 +55,21 @@ fn read_source(path: Option<&Path>) -> Result<(String, Vec<u8>), UnusableInput> 
             }
         }
     }
+}
+
+/// Reads `path`, or standard input for `None` unless it is a terminal: a person who runs
+/// `toolwire census` with no file gets told what to give, not a silent wait.
+pub fn read_names_or_piped(
+    path: Option<&Path>,
+    server: Option<&str>,
+) -> Result<Vec<String>, UnusableInput> {
+    if path.is_none() && std::io::stdin().is_terminal() {
+        return Err(UnusableInput(
+            "no tool set given: name a JSON FILE, pipe one in (or give `-`), or use --mcp-stdio"
+                .to_owned(),
+        ));
+    }
+    read_names(path, server)
 }
 
 fn read_stdin() -> Result<(String, Vec<u8>), UnusableInput> {

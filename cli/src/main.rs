@@ -173,7 +173,7 @@ impl From<UnusableInput> for Failure {
 fn census(args: &CensusArgs) -> Result<u8, Failure> {
     let names = match &args.mcp_stdio {
         Some(command) => mcp::list_tool_names(command, args.names.server.as_deref())?,
-        None => input::read_names(args.file.as_deref(), args.names.server.as_deref())?,
+        None => input::read_names_or_piped(args.file.as_deref(), args.names.server.as_deref())?,
     };
     let census = Census::build(&names, &args.names.taken());
     let report = CensusReport::new(&census);
