@@ -389,9 +389,18 @@ impl Census {
                 entry.meta = i as u32;
             }
         }
+        let mut first_empty: Option<usize> = None;
         for (i, tool) in self.tools.iter().enumerate() {
             if tool.name.is_empty() {
-                statuses[i] = Some(LeftOutReason::EmptyName);
+                // The empty name is a name too: given twice, the second is a duplicate.
+                statuses[i] = Some(match first_empty {
+                    None => LeftOutReason::EmptyName,
+                    Some(first) => {
+                        duplicates.push(String::new());
+                        LeftOutReason::DuplicateName { first }
+                    }
+                });
+                first_empty.get_or_insert(i);
                 continue;
             }
             let entry = self.lookup.entry(tool.name.clone()).or_insert(Entry::EMPTY);

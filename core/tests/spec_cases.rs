@@ -155,6 +155,18 @@ fn empty_and_duplicate_names_are_left_out_with_their_reason() {
         panic!()
     };
     assert_eq!(hit.index, 1);
+    // The empty name given twice: one empty-name tool and one duplicate (found by the
+    // differential test against the Python model).
+    let census = Census::build(["", ""], &META_TOOLS);
+    assert_eq!(
+        census.tools()[0].left_out_reason(),
+        Some(&LeftOutReason::EmptyName)
+    );
+    assert_eq!(
+        census.tools()[1].left_out_reason(),
+        Some(&LeftOutReason::DuplicateName { first: 0 })
+    );
+    assert_eq!(census.duplicates(), [""]);
 }
 
 #[test]
