@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use crate::naming::{push_form, safe_prefix_len, MAX_FORM_CHARS};
+use crate::naming::{model_safe_name, push_form, safe_prefix_len, MAX_FORM_CHARS};
 
 /// Why a tool is left out of the request.
 ///
@@ -383,10 +383,19 @@ impl Census {
         let mut statuses: Vec<Option<LeftOutReason>> = vec![None; count];
         let mut duplicates: Vec<String> = Vec::new();
 
+        // A taken name answers to itself and travels as its form, like any tool: a custom
+        // taken name that is not model-safe (`tool/schema`) takes its form (`tool_schema`) too.
         for (i, taken) in self.taken.iter().enumerate() {
-            let entry = self.lookup.entry(taken.clone()).or_insert(Entry::EMPTY);
-            if entry.meta == NONE {
-                entry.meta = i as u32;
+            let form = model_safe_name(taken);
+            let keys = [
+                Some(taken.clone()),
+                (*form != **taken).then(|| Arc::from(&*form)),
+            ];
+            for key in keys.into_iter().flatten() {
+                let entry = self.lookup.entry(key).or_insert(Entry::EMPTY);
+                if entry.meta == NONE {
+                    entry.meta = i as u32;
+                }
             }
         }
         let mut first_empty: Option<usize> = None;
