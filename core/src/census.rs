@@ -385,14 +385,17 @@ impl Census {
 
         // A taken name answers to itself and travels as its form, like any tool: a custom
         // taken name that is not model-safe (`tool/schema`) takes its form (`tool_schema`) too.
+        // Names first, so a taken name always answers to itself before another's form.
+        for (i, taken) in self.taken.iter().enumerate() {
+            let entry = self.lookup.entry(taken.clone()).or_insert(Entry::EMPTY);
+            if entry.meta == NONE {
+                entry.meta = i as u32;
+            }
+        }
         for (i, taken) in self.taken.iter().enumerate() {
             let form = model_safe_name(taken);
-            let keys = [
-                Some(taken.clone()),
-                (*form != **taken).then(|| Arc::from(&*form)),
-            ];
-            for key in keys.into_iter().flatten() {
-                let entry = self.lookup.entry(key).or_insert(Entry::EMPTY);
+            if *form != **taken {
+                let entry = self.lookup.entry(Arc::from(&*form)).or_insert(Entry::EMPTY);
                 if entry.meta == NONE {
                     entry.meta = i as u32;
                 }

@@ -6,12 +6,12 @@ It is written from the spec's rules, not from the Rust code, so the differential
 
     model-safe form: each character outside [A-Za-z0-9_-] becomes "_", then cut to 64.
     census:          group the distinct non-empty names and the taken names by form (a taken
-                     name's form is itself). A group of 2+ members is a collision: with a taken
+                     name travels as its form too). A group of 2+ members is a collision: with a taken
                      name in it, every tool of it is left out; else the tool whose real name IS
                      the form (if any) is offered and the rest are left out. A form held by one
                      tool alone is offered, and heals (form -> name) when the name differs.
                      Empty names are left out; a name given twice is one tool (a duplicate).
-    resolve:         a taken name -> meta; a real name -> exact; a healing form -> form;
+    resolve:         a taken name, or a taken name's form -> meta; a real name -> exact; a healing form -> form;
                      anything else -> unknown.
 
 Plain loops and dicts on purpose: this file must be obviously right, not fast.
@@ -66,15 +66,22 @@ def census(names, taken):
     for name in distinct:
         if name != "":
             group_of_form.setdefault(model_safe_form(name), []).append(name)
-    taken = set(taken)
+    # A taken name travels as its form, like any tool; a form is held by the taken name that
+    # IS it, else by the first taken name that travels as it.
+    holder_of_form = {}
+    for t in taken:
+        if t not in holder_of_form and model_safe_form(t) == t:
+            holder_of_form[t] = t
+    for t in taken:
+        holder_of_form.setdefault(model_safe_form(t), t)
 
     status = {}  # real name -> "offered", or the reason it is left out
     collisions = {}
     healing = {}
     for form, group in group_of_form.items():
-        if form in taken:
+        if form in holder_of_form:
             # A taken name travels as this form: the runtime answers it, no tool can have it.
-            collisions[form] = sorted(set(group) | {form})
+            collisions[form] = sorted(set(group) | {holder_of_form[form]})
             for name in group:
                 status[name] = "meta_tool"
         elif len(group) >= 2:
@@ -124,6 +131,9 @@ def resolve(names, taken, call):
     """Where a call named `call` is dispatched: {"call", "to", "via"}."""
     if call in taken:
         return {"call": call, "to": call, "via": "meta"}
+    for t in taken:
+        if model_safe_form(t) == call:
+            return {"call": call, "to": t, "via": "meta"}
     for name in names:
         if name != "" and name == call:
             return {"call": call, "to": name, "via": "exact"}
