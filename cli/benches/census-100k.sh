@@ -55,3 +55,10 @@ echo "toolwire census --json: ${census} ms (median of $runs)"
 echo "toolwire census (table): ${table} ms"
 echo "baseline python3 json.load: ${baseline} ms"
 awk -v c="$census" -v b="$baseline" 'BEGIN { printf "ratio census --json / json.load: %.2f\n", c / (b ? b : 1) }'
+# Wall time swings with whatever else the machine runs; CPU time much less.
+if [ -x /usr/bin/time ]; then
+    { /usr/bin/time -f "toolwire census --json CPU: %U s user + %S s system, %M KB peak" \
+        "$bin" census --json "$file" >/dev/null || true; } 2>&1 | grep -v '^Command exited'
+    /usr/bin/time -f "python3 json.load CPU: %U s user + %S s system" \
+        python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$file"
+fi
