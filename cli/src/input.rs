@@ -72,6 +72,7 @@ pub fn read_names_or_piped(
     read_names(path, server)
 }
 
+/// Standard input, labelled `<stdin>` for messages.
 fn read_stdin() -> Result<(String, Vec<u8>), UnusableInput> {
     let label = "<stdin>".to_owned();
     let mut bytes = Vec::new();
@@ -165,6 +166,7 @@ fn syntax_error(label: &str, err: &serde_json::Error) -> UnusableInput {
     ))
 }
 
+/// The names of a `tools` array at `path`.
 fn collect_tool_list(tools: &Json, path: &str, names: &mut Vec<String>) -> Result<(), String> {
     match tools {
         Json::Array(entries) => collect_entries(entries, path, names),
@@ -224,6 +226,7 @@ fn tool_object_name(tool: &Object, at: &str) -> Result<String, String> {
     ))
 }
 
+/// The string member `key` of the object at `at`, or why it is not one.
 fn string_field(object: &Object, key: &str, at: &str) -> Result<String, String> {
     match object.get(key) {
         Some(Json::String(s)) => Ok(s.clone()),
@@ -307,15 +310,22 @@ const KEYS_SHOWN: usize = 8;
 /// numbers and booleans only as their kind.
 #[derive(Debug)]
 enum Json {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool,
+    /// Any number.
     Number,
+    /// A string, kept.
     String(String),
+    /// An array, every element kept.
     Array(Vec<Json>),
+    /// An object, only its [`KEPT_KEYS`] members kept.
     Object(Object),
 }
 
 impl Json {
+    /// The object, if this is one.
     fn as_object(&self) -> Option<&Object> {
         match self {
             Json::Object(object) => Some(object),
@@ -327,8 +337,11 @@ impl Json {
 /// A JSON object: its kept members, the names of its first keys and how many keys it has.
 #[derive(Debug, Default)]
 struct Object {
+    /// The members under [`KEPT_KEYS`], in order.
     kept: Vec<(&'static str, Json)>,
+    /// The first [`KEYS_SHOWN`] keys, for messages.
     first_keys: Vec<String>,
+    /// How many members the object has.
     len: usize,
 }
 
@@ -342,6 +355,7 @@ impl Object {
             .map(|(_, v)| v)
     }
 
+    /// Whether the object has the member `key`.
     fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
@@ -353,6 +367,7 @@ impl<'de> Deserialize<'de> for Json {
     }
 }
 
+/// Builds a [`Json`] from any JSON value.
 struct JsonVisitor;
 
 impl<'de> Visitor<'de> for JsonVisitor {
@@ -411,11 +426,15 @@ impl<'de> Visitor<'de> for JsonVisitor {
 
 /// An object key: which kept key it is, and its text if the object still remembers keys.
 struct Key {
+    /// The kept key it is, if it is one.
     kept: Option<&'static str>,
+    /// Its text, while the object remembers keys.
     text: Option<String>,
 }
 
+/// Reads one object key without allocating unless its text is remembered.
 struct KeySeed {
+    /// Whether to keep the key's text.
     remember: bool,
 }
 

@@ -31,13 +31,17 @@ const EXIT_UNUSABLE: u8 = 2;
 #[derive(Parser, Debug)]
 #[command(name = "toolwire", version, propagate_version = true)]
 struct Cli {
+    // (Plain comments here and on the variants: clap would show doc comments as help.)
     #[command(subcommand)]
     command: Command,
 }
 
+/// The subcommands; each one's help is its arguments struct's doc comment.
 #[derive(Subcommand, Debug)]
 enum Command {
+    // `toolwire census`.
     Census(CensusArgs),
+    // `toolwire resolve`.
     Resolve(ResolveArgs),
 }
 
@@ -53,6 +57,7 @@ struct CensusArgs {
     /// backslash escapes), list its tools and check them.
     #[arg(long, value_name = "COMMAND ARGS")]
     mcp_stdio: Option<String>,
+    // --taken, --no-taken, --server.
     #[command(flatten)]
     names: NameArgs,
     /// Print one JSON object (the contract described below) instead of the table.
@@ -63,6 +68,7 @@ struct CensusArgs {
     only_problems: bool,
 }
 
+/// The long help of `census`: formats, duplicates, the `--json` contract and exit statuses.
 const CENSUS_HELP: &str = "\
 Input (JSON): an array of tool names; an array of tool objects (OpenAI
 {\"type\":\"function\",\"function\":{\"name\":...}}, Messages API {\"name\",\"input_schema\"},
@@ -99,6 +105,7 @@ struct NameArgs {
 }
 
 impl NameArgs {
+    /// The taken names the census is built beside.
     fn taken(&self) -> Vec<&str> {
         if self.no_taken {
             Vec::new()
@@ -110,6 +117,7 @@ impl NameArgs {
     }
 }
 
+/// Parses `--server`: any name but the empty one.
 fn server_name(value: &str) -> Result<String, String> {
     if value.is_empty() {
         return Err("a server name cannot be empty".to_owned());
@@ -127,6 +135,7 @@ struct ResolveArgs {
     /// The tool set, in any format `toolwire census` reads (`-`: standard input).
     #[arg(long, value_name = "FILE")]
     tools: PathBuf,
+    // --taken, --no-taken, --server.
     #[command(flatten)]
     names: NameArgs,
     /// The called names to resolve.
@@ -159,6 +168,7 @@ fn main() -> ExitCode {
 
 /// Why a command stopped early.
 enum Failure {
+    /// The input cannot be used (exit 2).
     Input(UnusableInput),
     /// Writing failed; the status the command had reached.
     Output(io::Error, u8),
@@ -170,6 +180,7 @@ impl From<UnusableInput> for Failure {
     }
 }
 
+/// `toolwire census`: reads the tool set, prints the report, returns the exit status.
 fn census(args: &CensusArgs) -> Result<u8, Failure> {
     let names = match &args.mcp_stdio {
         Some(command) => mcp::list_tool_names(command, args.names.server.as_deref())?,
@@ -197,6 +208,7 @@ fn census(args: &CensusArgs) -> Result<u8, Failure> {
     Ok(status)
 }
 
+/// `toolwire resolve`: reads the tool set, prints one line per call, returns the exit status.
 fn resolve(args: &ResolveArgs) -> Result<u8, Failure> {
     let names = input::read_names(Some(&args.tools), args.names.server.as_deref())?;
     let census = Census::build(&names, &args.names.taken());

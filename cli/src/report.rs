@@ -14,6 +14,7 @@ use toolwire_core::{check_definition_name, Census, CensusTool, LeftOutReason, Pr
 
 /// The census seen as distinct tools.
 pub struct CensusReport<'a> {
+    /// The census reported.
     census: &'a Census,
     /// One per distinct real name, in input order (later duplicates dropped).
     distinct: Vec<&'a CensusTool>,
@@ -149,10 +150,12 @@ const PROVIDER_HEADERS: [&str; 4] = ["OPENAI", "MESSAGES", "CONVERSE", "GEMINI"]
 /// Provider names for the summary, in [`Provider::ALL`] order.
 const PROVIDER_NAMES: [&str; 4] = ["OpenAI", "the Messages API", "Converse", "Gemini"];
 
+/// Whether `provider` accepts a tool definition named `form`.
 fn accepts(provider: Provider, form: &str) -> bool {
     check_definition_name(provider, form).is_ok()
 }
 
+/// `one` or `many`, by `n`.
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 {
         one
@@ -163,13 +166,18 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 
 /// One table row.
 struct Row<'a> {
+    /// The real name.
     name: &'a str,
+    /// The form a request carries.
     form: &'a str,
+    /// Whether each provider accepts the form, in [`Provider::ALL`] order.
     accepted: [bool; 4],
+    /// Why the tool is left out, if it is.
     reason: Option<&'a LeftOutReason>,
 }
 
 impl<'a> Row<'a> {
+    /// The row of `tool`.
     fn new(tool: &'a CensusTool) -> Row<'a> {
         Row {
             name: tool.name(),
@@ -179,6 +187,7 @@ impl<'a> Row<'a> {
         }
     }
 
+    /// Whether `--only-problems` shows it: left out, or refused by a provider.
     fn is_problem(&self) -> bool {
         self.reason.is_some() || self.accepted.contains(&false)
     }
@@ -233,6 +242,7 @@ impl std::fmt::Display for Padded<'_> {
     }
 }
 
+/// The `--json` object; its keys are the contract (see the module policy and `--help`).
 #[derive(Serialize)]
 struct CensusJson<'a> {
     offered: Vec<&'a str>,
@@ -243,6 +253,7 @@ struct CensusJson<'a> {
     tools: Vec<ToolJson<'a>>,
 }
 
+/// One entry of `tools` in the `--json` object.
 #[derive(Serialize)]
 struct ToolJson<'a> {
     name: &'a str,
@@ -254,6 +265,7 @@ struct ToolJson<'a> {
 }
 
 impl<'a> ToolJson<'a> {
+    /// The entry of `tool`.
     fn new(tool: &'a CensusTool) -> ToolJson<'a> {
         let reason = tool.left_out_reason();
         let form = tool.form();
