@@ -1,41 +1,57 @@
 //! Inputs the fuzz targets (`fuzz/`, see fuzz/README.md) found, kept as ordinary tests.
-//!
-//! Each pins a bug the fuzzers found and that is now fixed.
 
-use toolwire_core::{Census, Resolution, Via};
+use toolwire_core::{Census, LeftOutReason, Resolution};
 
-/// census_resolve, minimized: one tool named `tool/schema`, taken names `["tool/schema"]`
-/// (e.g. `toolwire census --taken tool/schema`, or `ToolRuntimeBuilder::taken`).
+/// census_resolve, minimized: one tool named `tool/schema` beside the taken names
+/// `["tool/schema"]` (`toolwire census --taken tool/schema`, or `ToolRuntimeBuilder::taken`).
 ///
-/// The census offers the tool under `tool_schema`, yet a call by its real name, the name the
-/// model reads in the tool catalog and in history, reaches the meta-tool: the spec's invariant
-/// "a chat turn that references a tool by any form the wire can produce dispatches to exactly
-/// that tool" breaks. Either such a tool is left out (`LeftOutReason::MetaTool`), like a tool
-/// whose form is taken, or taken names must themselves be model-safe; until one is decided,
-/// this test fails.
+/// Before f1e28ff the census offered the tool as `tool_schema`, yet a call by its real name (the
+/// name the model reads in the tool catalog and in history) reached the meta-tool. A taken name
+/// now travels as its form too, so the tool is left out as a meta-tool and both names answer as
+/// the meta-tool: no call reaches a tool other than the one it names.
 #[test]
-fn an_offered_tool_is_reached_by_its_real_name_even_when_that_name_is_taken() {
+fn a_tool_named_a_taken_name_that_is_not_model_safe_is_left_out() {
     let census = Census::build(["tool/schema"], &["tool/schema"]);
-    let tool = &census.tools()[0];
-    if tool.is_offered() {
-        match census.resolve("tool/schema") {
-            Ok(Resolution::Tool(hit)) => {
-                assert_eq!((hit.index, hit.via), (0, Via::Exact));
-            }
-            other => panic!("offered `tool/schema` but a call by that name gives {other:?}"),
-        }
-    } else {
-        // Left out instead (it travels as the taken name's form): no call reaches it by its
-        // form either, which the runtime answers as the meta-tool.
-        assert!(!matches!(
-            census.resolve("tool_schema"),
-            Ok(Resolution::Tool(_))
-        ));
+    assert_eq!(census.offered().count(), 0);
+    assert_eq!(
+        census.tools()[0].left_out_reason(),
+        Some(&LeftOutReason::MetaTool {
+            meta: "tool/schema".into()
+        })
+    );
+    for called in ["tool/schema", "tool_schema"] {
         assert_eq!(
-            census.resolve("tool/schema"),
-            Ok(Resolution::Meta("tool/schema"))
+            census.resolve(called),
+            Ok(Resolution::Meta("tool/schema")),
+            "{called}"
         );
     }
+}
+
+/// census_resolve, the rule the fix added: a taken name's form is taken, so a tool that travels
+/// as it (`mcp.a.b` beside the taken `mcp/a/b`) is left out, and the form answers as the
+/// meta-tool; a taken name answers to itself before another taken name's form.
+#[test]
+fn a_taken_names_form_is_taken_and_names_beat_forms() {
+    let census = Census::build(["mcp.a.b", "x"], &["mcp/a/b", "x/y", "x_y"]);
+    let offered: Vec<&str> = census.offered().map(|t| t.name()).collect();
+    assert_eq!(offered, ["x"]);
+    assert_eq!(census.resolve("mcp_a_b"), Ok(Resolution::Meta("mcp/a/b")));
+    assert_eq!(census.resolve("x_y"), Ok(Resolution::Meta("x_y")));
+    assert_eq!(census.resolve("x/y"), Ok(Resolution::Meta("x/y")));
+}
+
+/// census_resolve: a tool whose real name IS a taken name is one collision entry naming it
+/// once (the list is deduplicated), and the census offers nothing under it.
+#[test]
+fn a_tool_named_exactly_a_taken_name_is_one_collision_name() {
+    let census = Census::build(["tool_schema"], &["tool_schema"]);
+    assert_eq!(census.offered().count(), 0);
+    assert_eq!(census.collisions()["tool_schema"], ["tool_schema"]);
+    assert_eq!(
+        census.resolve("tool_schema"),
+        Ok(Resolution::Meta("tool_schema"))
+    );
 }
 
 /// What the fuzz run confirmed holds around that case, so a fix keeps it: a safe taken name
