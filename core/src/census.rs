@@ -5,10 +5,10 @@
 //! form is offered; the taken (meta-tool) names beat every tool. Building is linear in the
 //! number of tools; resolving is one hash lookup and never allocates.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
+use crate::name_table::{Key, KeyText, NameTable, NONE};
 use crate::naming::{model_safe_name, push_form, safe_prefix_len, MAX_FORM_CHARS};
 
 /// Why a tool is left out of the request.
@@ -128,10 +128,18 @@ pub enum ToolStatus {
 /// ```
 #[derive(Clone, Debug)]
 pub struct CensusTool {
-    name: Arc<str>,
-    form: Arc<str>,
+    name: Box<str>,
+    form: Form,
     rank: u32,
     status: ToolStatus,
+}
+
+/// A tool's form: most often a prefix of its name (all of it, for a safe name), so no copy.
+/// (Keeping the other forms inline instead of boxed was measured: no faster, more memory.)
+#[derive(Clone, Debug)]
+enum Form {
+    Prefix(usize),
+    Owned(Box<str>),
 }
 
 impl CensusTool {
@@ -141,7 +149,15 @@ impl CensusTool {
     }
     /// The model-safe form the request carries (or would carry) it under.
     pub fn form(&self) -> &str {
-        &self.form
+        match &self.form {
+            Form::Prefix(len) => &self.name[..*len],
+            Form::Owned(form) => form,
+        }
+    }
+
+    /// Whether the tool's whole name is its form.
+    fn is_own_form(&self) -> bool {
+        matches!(self.form, Form::Prefix(len) if len == self.name.len())
     }
     /// The rank it was given (lower ranks win a shared form); 0 for [`Census::build`].
     pub fn rank(&self) -> u32 {
@@ -242,35 +258,6 @@ impl fmt::Display for UnknownTool<'_> {
 
 impl std::error::Error for UnknownTool<'_> {}
 
-/// What a string is in a census: a taken name, a real name, the form a group of tools
-/// travels as, or several of these at once. One map of these serves both building (a safe
-/// name is its own form: one hash lookup) and resolving (one lookup, no allocation).
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    /// The taken (meta) name this is, or `NONE`.
-    meta: u32,
-    /// The reachable tool whose real name this is, or `NONE`.
-    exact: u32,
-    /// The one tool a call by this form heals to, or `NONE`.
-    heal: u32,
-    /// The tools whose form this is: the newest, linked through `next_in_group`.
-    head: u32,
-    /// How many tools travel as this form.
-    len: u32,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl Entry {
-    const EMPTY: Entry = Entry {
-        meta: NONE,
-        exact: NONE,
-        heal: NONE,
-        head: NONE,
-        len: 0,
-    };
-}
-
 /// The census of one request: which tools are offered, under which form, which are left out
 /// and why, and how a called name maps back to a real tool.
 ///
@@ -295,8 +282,9 @@ impl Entry {
 #[derive(Clone, Debug)]
 pub struct Census {
     tools: Vec<CensusTool>,
-    taken: Vec<Arc<str>>,
-    lookup: HashMap<Arc<str>, Entry, foldhash::fast::RandomState>,
+    taken: Vec<Box<str>>,
+    taken_forms: Vec<Box<str>>,
+    table: NameTable,
     collisions: BTreeMap<String, Vec<String>>,
     duplicates: Vec<String>,
 }
@@ -339,36 +327,35 @@ impl Census {
     {
         let tools = tools.into_iter();
         let mut entries: Vec<CensusTool> = Vec::with_capacity(tools.size_hint().0);
-        // One scratch buffer for every form that differs from its name: one allocation each.
+        // One scratch buffer for every form that is not a prefix of its name (at most 64 bytes).
         let mut scratch = String::with_capacity(MAX_FORM_CHARS);
         for (name, rank) in tools {
             let name = name.as_ref();
-            let name_arc: Arc<str> = Arc::from(name);
-            let form_arc = match safe_prefix_len(name) {
-                Ok(len) if len == name.len() => name_arc.clone(),
-                Ok(len) => Arc::from(&name[..len]),
+            let form = match safe_prefix_len(name) {
+                Ok(len) => Form::Prefix(len),
                 Err(safe_prefix) => {
                     scratch.clear();
                     push_form(name, safe_prefix, &mut scratch);
-                    Arc::from(scratch.as_str())
+                    Form::Owned(scratch.as_str().into())
                 }
             };
             entries.push(CensusTool {
-                name: name_arc,
-                form: form_arc,
+                name: name.into(),
+                form,
                 rank,
                 status: ToolStatus::Offered,
             });
         }
-        let taken: Vec<Arc<str>> = taken.iter().map(|t| Arc::from(*t)).collect();
+        let taken_forms = taken
+            .iter()
+            .map(|t| model_safe_name(t).into_owned().into_boxed_str())
+            .collect();
         let mut census = Census {
             // Room for every name and about half as many other forms, so building rarely rehashes.
-            lookup: HashMap::with_capacity_and_hasher(
-                entries.len() + entries.len() / 2 + taken.len(),
-                foldhash::fast::RandomState::default(),
-            ),
+            table: NameTable::with_capacity(entries.len() + entries.len() / 2 + 2 * taken.len()),
             tools: entries,
-            taken,
+            taken: taken.iter().map(|t| Box::from(*t)).collect(),
+            taken_forms,
             collisions: BTreeMap::new(),
             duplicates: Vec::new(),
         };
@@ -376,26 +363,32 @@ impl Census {
         census
     }
 
-    /// Decides every tool's status and fills the lookup.
+    /// Decides every tool's status and fills the table.
     fn settle(&mut self) {
         let count = self.tools.len();
         let mut next_in_group = vec![NONE; count];
-        let mut statuses: Vec<Option<LeftOutReason>> = vec![None; count];
+        // Only left-out tools get a status here; most tools are offered.
+        let mut left_out: Vec<(usize, LeftOutReason)> = Vec::new();
         let mut duplicates: Vec<String> = Vec::new();
+        let strings = Strings {
+            tools: &self.tools,
+            taken: &self.taken,
+            taken_forms: &self.taken_forms,
+        };
+        let table = &mut self.table;
 
         // A taken name answers to itself and travels as its form, like any tool: a custom
         // taken name that is not model-safe (`tool/schema`) takes its form (`tool_schema`) too.
         // Names first, so a taken name always answers to itself before another's form.
         for (i, taken) in self.taken.iter().enumerate() {
-            let entry = self.lookup.entry(taken.clone()).or_insert(Entry::EMPTY);
+            let entry = table.slot(Key::Taken(i as u32), taken, &strings);
             if entry.meta == NONE {
                 entry.meta = i as u32;
             }
         }
-        for (i, taken) in self.taken.iter().enumerate() {
-            let form = model_safe_name(taken);
-            if *form != **taken {
-                let entry = self.lookup.entry(Arc::from(&*form)).or_insert(Entry::EMPTY);
+        for (i, (taken, form)) in self.taken.iter().zip(&self.taken_forms).enumerate() {
+            if form != taken {
+                let entry = table.slot(Key::TakenForm(i as u32), form, &strings);
                 if entry.meta == NONE {
                     entry.meta = i as u32;
                 }
@@ -405,44 +398,51 @@ impl Census {
         for (i, tool) in self.tools.iter().enumerate() {
             if tool.name.is_empty() {
                 // The empty name is a name too: given twice, the second is a duplicate.
-                statuses[i] = Some(match first_empty {
-                    None => LeftOutReason::EmptyName,
-                    Some(first) => {
-                        duplicates.push(String::new());
-                        LeftOutReason::DuplicateName { first }
-                    }
-                });
+                left_out.push((
+                    i,
+                    match first_empty {
+                        None => LeftOutReason::EmptyName,
+                        Some(first) => {
+                            duplicates.push(String::new());
+                            LeftOutReason::DuplicateName { first }
+                        }
+                    },
+                ));
                 first_empty.get_or_insert(i);
                 continue;
             }
-            let entry = self.lookup.entry(tool.name.clone()).or_insert(Entry::EMPTY);
+            let entry = table.slot(Key::Name(i as u32), &tool.name, &strings);
             if entry.exact != NONE {
                 duplicates.push(tool.name.to_string());
-                statuses[i] = Some(LeftOutReason::DuplicateName {
-                    first: entry.exact as usize,
-                });
+                left_out.push((
+                    i,
+                    LeftOutReason::DuplicateName {
+                        first: entry.exact as usize,
+                    },
+                ));
                 continue;
             }
             entry.exact = i as u32;
             // A safe name is its own form: the same entry, no second lookup.
-            let group = if Arc::ptr_eq(&tool.name, &tool.form) {
+            let group = if tool.is_own_form() {
                 entry
             } else {
-                self.lookup.entry(tool.form.clone()).or_insert(Entry::EMPTY)
+                table.slot(Key::Form(i as u32), tool.form(), &strings)
             };
             next_in_group[i] = group.head;
             group.head = i as u32;
             group.len += 1;
         }
 
-        let mut outranked: Vec<u32> = Vec::new();
-        let mut shared: Vec<(Arc<str>, Vec<String>)> = Vec::new();
-        for (form, entry) in self.lookup.iter_mut() {
+        let mut outranked: Vec<usize> = Vec::new();
+        let mut shared: Vec<(String, Vec<String>)> = Vec::new();
+        for entry in table.entries.iter_mut() {
             if entry.len == 0 {
                 continue;
             }
+            let form = strings.text(entry.key);
             if entry.len == 1 && entry.meta == NONE {
-                if *self.tools[entry.head as usize].name != **form {
+                if *self.tools[entry.head as usize].name != *form {
                     entry.heal = entry.head;
                 }
                 continue;
@@ -463,12 +463,13 @@ impl Census {
             }
             names.sort();
             names.dedup();
-            self.collisions.insert(form.to_string(), names);
+            self.collisions.insert(form.to_owned(), names);
 
+            let before = left_out.len();
             if entry.meta != NONE {
                 let meta = self.taken[entry.meta as usize].to_string();
                 for &i in &members {
-                    statuses[i] = Some(LeftOutReason::MetaTool { meta: meta.clone() });
+                    left_out.push((i, LeftOutReason::MetaTool { meta: meta.clone() }));
                 }
             } else {
                 let top = members.iter().map(|&i| self.tools[i].rank).min();
@@ -481,60 +482,65 @@ impl Census {
                     .collect();
                 holders.sort();
                 for &i in &losers {
-                    outranked.push(i as u32);
-                    statuses[i] = Some(LeftOutReason::Outranked {
-                        holders: holders.clone(),
-                    });
+                    outranked.push(i);
+                    left_out.push((
+                        i,
+                        LeftOutReason::Outranked {
+                            holders: holders.clone(),
+                        },
+                    ));
                 }
                 if let [winner] = winners[..] {
-                    if *self.tools[winner].name != **form {
+                    if *self.tools[winner].name != *form {
                         entry.heal = winner as u32;
                     }
                 } else {
                     let owner = winners
                         .iter()
                         .copied()
-                        .find(|&i| *self.tools[i].name == **form);
+                        .find(|&i| *self.tools[i].name == *form);
                     for &i in &winners {
                         if Some(i) == owner {
                             continue;
                         }
-                        statuses[i] = Some(match owner {
-                            Some(owner) => LeftOutReason::FormIsAnotherTool {
-                                owner: self.tools[owner].name.to_string(),
+                        left_out.push((
+                            i,
+                            match owner {
+                                Some(owner) => LeftOutReason::FormIsAnotherTool {
+                                    owner: self.tools[owner].name.to_string(),
+                                },
+                                None => LeftOutReason::SharesForm {
+                                    others: holders
+                                        .iter()
+                                        .filter(|h| **h != *self.tools[i].name)
+                                        .cloned()
+                                        .collect(),
+                                },
                             },
-                            None => LeftOutReason::SharesForm {
-                                others: holders
-                                    .iter()
-                                    .filter(|h| **h != *self.tools[i].name)
-                                    .cloned()
-                                    .collect(),
-                            },
-                        });
+                        ));
                     }
                 }
             }
-            let left_out: Vec<String> = members
-                .iter()
-                .filter(|&&i| statuses[i].is_some())
-                .map(|&i| self.tools[i].name.to_string())
-                .collect();
-            if !left_out.is_empty() {
-                shared.push((form.clone(), left_out));
+            if left_out.len() > before {
+                let mut names: Vec<String> = left_out[before..]
+                    .iter()
+                    .map(|(i, _)| self.tools[*i].name.to_string())
+                    .collect();
+                names.sort();
+                shared.push((form.to_owned(), names));
             }
         }
         // A tool refused for its rank is never reached, not even by its exact name.
         for i in outranked {
-            if let Some(entry) = self.lookup.get_mut(&self.tools[i as usize].name) {
-                if entry.exact == i {
+            if let Some(e) = table.find(&self.tools[i].name, &strings) {
+                let entry = &mut table.entries[e];
+                if entry.exact == i as u32 {
                     entry.exact = NONE;
                 }
             }
         }
-        for (tool, status) in self.tools.iter_mut().zip(statuses) {
-            if let Some(reason) = status {
-                tool.status = ToolStatus::LeftOut(reason);
-            }
+        for (i, reason) in left_out {
+            self.tools[i].status = ToolStatus::LeftOut(reason);
         }
         duplicates.sort();
         duplicates.dedup();
@@ -544,9 +550,9 @@ impl Census {
     }
 
     #[cfg(feature = "runtime")]
-    fn log_left_out(&self, shared: &[(Arc<str>, Vec<String>)]) {
+    fn log_left_out(&self, shared: &[(String, Vec<String>)]) {
         for (form, left_out) in shared {
-            let names = &self.collisions[&**form];
+            let names = &self.collisions[form];
             tracing::warn!(
                 form = %form,
                 left_out = ?left_out,
@@ -565,7 +571,7 @@ impl Census {
     }
 
     #[cfg(not(feature = "runtime"))]
-    fn log_left_out(&self, _shared: &[(Arc<str>, Vec<String>)]) {}
+    fn log_left_out(&self, _shared: &[(String, Vec<String>)]) {}
 
     /// Every tool, in input order.
     pub fn tools(&self) -> &[CensusTool] {
@@ -615,10 +621,16 @@ impl Census {
     /// assert_eq!(census.healing().into_iter().collect::<Vec<_>>(), [("mcp_server_echo", "mcp/server/echo")]);
     /// ```
     pub fn healing(&self) -> BTreeMap<&str, &str> {
-        self.lookup
+        self.table
+            .entries
             .iter()
-            .filter(|(_, entry)| entry.heal != NONE && entry.meta == NONE && entry.exact == NONE)
-            .map(|(key, entry)| (&**key, self.tools[entry.heal as usize].name()))
+            .filter(|entry| entry.heal != NONE && entry.meta == NONE && entry.exact == NONE)
+            .map(|entry| {
+                (
+                    self.key_text(entry.key),
+                    self.tools[entry.heal as usize].name(),
+                )
+            })
             .collect()
     }
 
@@ -645,7 +657,11 @@ impl Census {
     /// assert_eq!((hit.name, hit.via), ("mcp_x", Via::Exact));
     /// ```
     pub fn resolve<'c>(&self, called: &'c str) -> Result<Resolution<'_>, UnknownTool<'c>> {
-        match self.lookup.get(called) {
+        match self
+            .table
+            .find(called, &self.strings())
+            .map(|e| &self.table.entries[e])
+        {
             Some(entry) if entry.meta != NONE => {
                 Ok(Resolution::Meta(&self.taken[entry.meta as usize]))
             }
@@ -656,6 +672,23 @@ impl Census {
                 Ok(Resolution::Tool(self.resolved(entry.heal, Via::Form)))
             }
             _ => Err(UnknownTool { called }),
+        }
+    }
+
+    fn key_text(&self, key: Key) -> &str {
+        match key {
+            Key::Name(i) => &self.tools[i as usize].name,
+            Key::Form(i) => self.tools[i as usize].form(),
+            Key::Taken(i) => &self.taken[i as usize],
+            Key::TakenForm(i) => &self.taken_forms[i as usize],
+        }
+    }
+
+    fn strings(&self) -> Strings<'_> {
+        Strings {
+            tools: &self.tools,
+            taken: &self.taken,
+            taken_forms: &self.taken_forms,
         }
     }
 
@@ -683,6 +716,24 @@ impl Census {
             .collect();
         scored.sort();
         scored.into_iter().take(limit).map(|(_, f)| f).collect()
+    }
+}
+
+/// The census's strings, for the name table's keys.
+struct Strings<'a> {
+    tools: &'a [CensusTool],
+    taken: &'a [Box<str>],
+    taken_forms: &'a [Box<str>],
+}
+
+impl KeyText for Strings<'_> {
+    fn text(&self, key: Key) -> &str {
+        match key {
+            Key::Name(i) => &self.tools[i as usize].name,
+            Key::Form(i) => self.tools[i as usize].form(),
+            Key::Taken(i) => &self.taken[i as usize],
+            Key::TakenForm(i) => &self.taken_forms[i as usize],
+        }
     }
 }
 

@@ -32,6 +32,7 @@ mod census;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod meta_tools;
+mod name_table;
 mod naming;
 #[cfg(feature = "runtime")]
 mod provider;

@@ -72,22 +72,23 @@ pub(crate) fn safe_prefix_len(name: &str) -> Result<usize, usize> {
 pub(crate) fn push_form(name: &str, safe_prefix: usize, out: &mut String) {
     let bytes = name.as_bytes();
     out.push_str(&name[..safe_prefix]);
-    let mut room = MAX_FORM_CHARS - safe_prefix;
     // Bytes, not chars: every output character is ASCII, and a scalar value starts at every
     // byte that is not a UTF-8 continuation byte (0b10xx_xxxx), so decoding is not needed.
+    // The rest is written into a stack buffer, then appended at once.
+    let mut rest = [0u8; MAX_FORM_CHARS];
+    let room = MAX_FORM_CHARS - safe_prefix;
+    let mut len = 0;
     for &b in &bytes[safe_prefix..] {
-        if room == 0 {
+        if len == room {
             break;
         }
         if b & 0xC0 != 0x80 {
-            out.push(if FORM_BYTES[b as usize] {
-                b as char
-            } else {
-                '_'
-            });
-            room -= 1;
+            rest[len] = if FORM_BYTES[b as usize] { b } else { b'_' };
+            len += 1;
         }
     }
+    // Only ASCII bytes were written, so this is valid UTF-8 and never falls back.
+    out.push_str(std::str::from_utf8(&rest[..len]).unwrap_or_default());
 }
 
 /// `FORM_BYTES[b]`: whether byte `b` is an ASCII form character.
