@@ -24,6 +24,12 @@ pub struct AppState {
 
 impl AppState {
     /// An empty state.
+    ///
+    /// ```
+    /// use toolwire_core::AppState;
+    /// let state = AppState::new();
+    /// assert!(state.get::<String>().is_none());
+    /// ```
     pub fn new() -> AppState {
         AppState::default()
     }

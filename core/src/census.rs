@@ -110,6 +110,14 @@ fn quoted_list(names: &[String]) -> String {
 }
 
 /// Whether a tool is in the request.
+///
+/// ```
+/// use toolwire_core::{Census, LeftOutReason, ToolStatus};
+/// let census = Census::build(["a", "a"], &[]);
+/// assert_eq!(census.tools()[0].status(), &ToolStatus::Offered);
+/// let again = ToolStatus::LeftOut(LeftOutReason::DuplicateName { first: 0 });
+/// assert_eq!(census.tools()[1].status(), &again);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ToolStatus {
     /// The request carries the tool under its form.
@@ -144,10 +152,23 @@ enum Form {
 
 impl CensusTool {
     /// The tool's real name: its identity.
+    ///
+    /// ```
+    /// use toolwire_core::Census;
+    /// let census = Census::build(["mcp/server/echo"], &[]);
+    /// assert_eq!(census.tools()[0].name(), "mcp/server/echo");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
     /// The model-safe form the request carries (or would carry) it under.
+    ///
+    /// ```
+    /// use toolwire_core::Census;
+    /// let census = Census::build(["mcp/server/echo", "get_weather"], &[]);
+    /// assert_eq!(census.tools()[0].form(), "mcp_server_echo");
+    /// assert_eq!(census.tools()[1].form(), "get_weather");
+    /// ```
     pub fn form(&self) -> &str {
         match &self.form {
             Form::Prefix(len) => &self.name[..*len],
@@ -160,18 +181,48 @@ impl CensusTool {
         matches!(self.form, Form::Prefix(len) if len == self.name.len())
     }
     /// The rank it was given (lower ranks win a shared form); 0 for [`Census::build`].
+    ///
+    /// ```
+    /// use toolwire_core::Census;
+    /// let census = Census::build_ranked([("search.web", 0), ("mcp/s/fetch", 1)], &[]);
+    /// assert_eq!(census.tools()[0].rank(), 0);
+    /// assert_eq!(census.tools()[1].rank(), 1);
+    /// assert_eq!(Census::build(["a"], &[]).tools()[0].rank(), 0);
+    /// ```
     pub fn rank(&self) -> u32 {
         self.rank
     }
     /// Offered or left out, and why.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, LeftOutReason, ToolStatus, META_TOOLS};
+    /// let census = Census::build(["tool_search"], &META_TOOLS);
+    /// let meta = LeftOutReason::MetaTool { meta: "tool_search".into() };
+    /// assert_eq!(census.tools()[0].status(), &ToolStatus::LeftOut(meta));
+    /// ```
     pub fn status(&self) -> &ToolStatus {
         &self.status
     }
     /// Whether the request carries it.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, META_TOOLS};
+    /// let census = Census::build(["mcp/server/echo", "tool/search"], &META_TOOLS);
+    /// assert!(census.tools()[0].is_offered());
+    /// assert!(!census.tools()[1].is_offered());
+    /// ```
     pub fn is_offered(&self) -> bool {
         self.status == ToolStatus::Offered
     }
     /// Why it is left out, if it is.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, LeftOutReason};
+    /// let census = Census::build(["a.b", "a/b", "c"], &[]);
+    /// let shares = LeftOutReason::SharesForm { others: vec!["a/b".into()] };
+    /// assert_eq!(census.tools()[0].left_out_reason(), Some(&shares));
+    /// assert_eq!(census.tools()[2].left_out_reason(), None);
+    /// ```
     pub fn left_out_reason(&self) -> Option<&LeftOutReason> {
         match &self.status {
             ToolStatus::Offered => None,
@@ -181,6 +232,17 @@ impl CensusTool {
 }
 
 /// How a called name reached its tool.
+///
+/// ```
+/// use toolwire_core::{Census, Resolution, Via};
+/// let census = Census::build(["mcp/server/echo"], &[]);
+/// let via = |called| match census.resolve(called) {
+///     Ok(Resolution::Tool(hit)) => hit.via,
+///     _ => panic!(),
+/// };
+/// assert_eq!(via("mcp/server/echo"), Via::Exact);
+/// assert_eq!(via("mcp_server_echo"), Via::Form);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Via {
     /// The call named the tool's real name.
@@ -221,6 +283,13 @@ pub enum Resolution<'a> {
 }
 
 /// A tool a call reached.
+///
+/// ```
+/// use toolwire_core::{Census, Resolution, ResolvedTool, Via};
+/// let census = Census::build(["a", "mcp/server/echo"], &[]);
+/// let hit = ResolvedTool { index: 1, name: "mcp/server/echo", via: Via::Form };
+/// assert_eq!(census.resolve("mcp_server_echo"), Ok(Resolution::Tool(hit)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResolvedTool<'a> {
     /// The tool's position in the census input.
@@ -574,6 +643,13 @@ impl Census {
     fn log_left_out(&self, _shared: &[(String, Vec<String>)]) {}
 
     /// Every tool, in input order.
+    ///
+    /// ```
+    /// use toolwire_core::Census;
+    /// let census = Census::build(["b", "a", "a"], &[]);
+    /// let names: Vec<_> = census.tools().iter().map(|t| t.name()).collect();
+    /// assert_eq!(names, ["b", "a", "a"]);
+    /// ```
     pub fn tools(&self) -> &[CensusTool] {
         &self.tools
     }
@@ -599,6 +675,13 @@ impl Census {
     }
 
     /// The taken (meta-tool) names.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, META_TOOLS};
+    /// let census = Census::build(["a"], &META_TOOLS);
+    /// assert_eq!(census.taken().collect::<Vec<_>>(), META_TOOLS);
+    /// assert_eq!(Census::build(["a"], &[]).taken().count(), 0);
+    /// ```
     pub fn taken(&self) -> impl Iterator<Item = &str> + '_ {
         self.taken.iter().map(|t| &**t)
     }

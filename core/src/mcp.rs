@@ -34,6 +34,13 @@ pub struct McpCommand {
 
 impl McpCommand {
     /// A command with no arguments.
+    ///
+    /// ```
+    /// use toolwire_core::McpCommand;
+    /// let cmd = McpCommand::new("mcp-server-time");
+    /// assert_eq!(cmd.program, "mcp-server-time");
+    /// assert!(cmd.args.is_empty());
+    /// ```
     pub fn new(program: impl Into<String>) -> McpCommand {
         McpCommand {
             program: program.into(),
@@ -42,6 +49,12 @@ impl McpCommand {
     }
 
     /// This command with one more argument.
+    ///
+    /// ```
+    /// use toolwire_core::McpCommand;
+    /// let cmd = McpCommand::new("npx").arg("-y").arg("@modelcontextprotocol/server-everything");
+    /// assert_eq!(cmd.args, ["-y", "@modelcontextprotocol/server-everything"]);
+    /// ```
     pub fn arg(mut self, arg: impl Into<String>) -> McpCommand {
         self.args.push(arg.into());
         self
@@ -197,6 +210,16 @@ impl std::fmt::Debug for McpProvider {
 impl McpProvider {
     /// Starts the server and connects (the MCP handshake). The provider is named
     /// `mcp/<server>`.
+    ///
+    /// ```
+    /// use toolwire_core::{McpCommand, McpProvider};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let missing = McpCommand::new("/nonexistent/mcp-server");
+    /// let err = McpProvider::spawn("files", missing).await.unwrap_err();
+    /// assert_eq!(err.provider, "mcp/files");
+    /// assert!(err.reason.contains("could not start MCP server `/nonexistent/mcp-server`"));
+    /// # });
+    /// ```
     pub async fn spawn(
         server: impl Into<String>,
         command: McpCommand,
@@ -217,17 +240,48 @@ impl McpProvider {
 
     /// This provider with a different per-call timeout (60 s by default). A call that takes
     /// longer fails with [`ToolError::TimedOut`] and marks the provider failed.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use std::time::Duration;
+    /// use toolwire_core::{McpCommand, McpProvider};
+    /// let slow = McpProvider::spawn("slow", McpCommand::new("my-slow-server"))
+    ///     .await?
+    ///     .with_call_timeout(Duration::from_secs(300));
+    /// # let _ = slow;
+    /// # Ok(()) }
+    /// ```
     pub fn with_call_timeout(mut self, timeout: Duration) -> McpProvider {
         self.call_timeout = timeout;
         self
     }
 
     /// The server's short name.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use toolwire_core::{McpCommand, McpProvider, ToolProvider};
+    /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
+    /// assert_eq!(files.server(), "files");
+    /// assert_eq!(files.name(), "mcp/files");
+    /// # Ok(()) }
+    /// ```
     pub fn server(&self) -> &str {
         &self.server
     }
 
     /// Whether the server exited, crashed or hung since it was last (re)started.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use toolwire_core::{McpCommand, McpProvider, ToolProvider};
+    /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
+    /// assert!(!files.is_failed());
+    /// if files.is_failed() {
+    ///     files.reload().await?; // a fresh server process
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn is_failed(&self) -> bool {
         self.failed.load(Ordering::SeqCst)
     }

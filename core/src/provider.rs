@@ -27,6 +27,12 @@ pub enum ProviderKind {
 
 impl ProviderKind {
     /// The census rank: lower wins a shared form.
+    ///
+    /// ```
+    /// use toolwire_core::ProviderKind;
+    /// assert_eq!(ProviderKind::Static.rank(), 0);
+    /// assert_eq!(ProviderKind::Loaded.rank(), 1);
+    /// ```
     pub fn rank(self) -> u32 {
         match self {
             ProviderKind::Static => 0,
@@ -52,6 +58,13 @@ pub struct ProviderError {
 
 impl ProviderError {
     /// An error for `provider`.
+    ///
+    /// ```
+    /// use toolwire_core::ProviderError;
+    /// let err = ProviderError::new("mcp/files", "the server is not running");
+    /// assert_eq!(err.provider, "mcp/files");
+    /// assert_eq!(err.reason, "the server is not running");
+    /// ```
     pub fn new(provider: impl Into<String>, reason: impl Into<String>) -> ProviderError {
         ProviderError {
             provider: provider.into(),
@@ -82,17 +95,61 @@ impl ProviderError {
 /// ```
 pub trait ToolProvider: Send + Sync + 'static {
     /// The provider's name, unique within a runtime.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// let provider = RegisteredTools::new(AppState::new());
+    /// assert_eq!(provider.name(), "app");
+    /// ```
     fn name(&self) -> &str;
 
     /// Static or loaded: decides who keeps a shared form.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, ProviderKind, RegisteredTools, ToolProvider};
+    /// let provider = RegisteredTools::new(AppState::new());
+    /// assert_eq!(provider.kind(), ProviderKind::Static);
+    /// ```
     fn kind(&self) -> ProviderKind {
         ProviderKind::Loaded
     }
 
     /// The provider's tools, with their real names.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # static ECHO: ToolRegistration = ToolRegistration {
+    /// #     name: "echo", form: "echo", description: "Echoes.", schema: || json!({}),
+    /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    /// #     module_path: "demo", file: "demo.rs", line: 1,
+    /// # };
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = RegisteredTools::from_registrations(vec![&ECHO], AppState::new());
+    /// let tools = provider.list_tools().await.unwrap();
+    /// assert_eq!(tools, [ToolDefinition::new("echo", "Echoes.", json!({}))]);
+    /// # });
+    /// ```
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>>;
 
     /// Runs the tool named `tool` (its real name) with JSON `arguments`.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # static ECHO: ToolRegistration = ToolRegistration {
+    /// #     name: "echo", form: "echo", description: "Echoes.", schema: || json!({}),
+    /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    /// #     module_path: "demo", file: "demo.rs", line: 1,
+    /// # };
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = RegisteredTools::from_registrations(vec![&ECHO], AppState::new());
+    /// let out = provider.call("echo", json!({"text": "hi"})).await.unwrap();
+    /// assert_eq!(out, json!({"text": "hi"}));
+    /// let err = provider.call("nope", json!({})).await.unwrap_err();
+    /// assert!(matches!(err, ToolError::Unavailable { .. }));
+    /// # });
+    /// ```
     fn call<'a>(
         &'a self,
         tool: &'a str,
@@ -100,6 +157,14 @@ pub trait ToolProvider: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
 
     /// Starts the provider afresh (an MCP server is spawned again). The default does nothing.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = RegisteredTools::new(AppState::new());
+    /// assert_eq!(provider.reload().await, Ok(()));
+    /// # });
+    /// ```
     fn reload(&self) -> BoxFuture<'_, Result<(), ProviderError>> {
         Box::pin(async { Ok(()) })
     }

@@ -27,6 +27,13 @@ pub enum Provider {
 }
 
 /// The character classes a rule allows.
+///
+/// ```
+/// use toolwire_core::{CharClass, Provider};
+/// assert_eq!(Provider::OpenAi.definition_rule().rest, CharClass::FormChars);
+/// assert!(CharClass::FormChars.allows('-'));
+/// assert!(!CharClass::FormChars.allows('.'));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CharClass {
     /// `[A-Za-z0-9_-]`.
@@ -86,6 +93,12 @@ pub struct NameRule {
 
 impl Provider {
     /// Every provider, in a stable order.
+    ///
+    /// ```
+    /// use toolwire_core::Provider;
+    /// let keys = Provider::ALL.map(Provider::key);
+    /// assert_eq!(keys, ["openai", "anthropic", "converse", "gemini"]);
+    /// ```
     pub const ALL: [Provider; 4] = [
         Provider::OpenAi,
         Provider::Anthropic,

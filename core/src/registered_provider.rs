@@ -28,6 +28,15 @@ pub struct RegisteredTools {
 
 impl RegisteredTools {
     /// The registered tools, with `state` for the tools that take [`State`](crate::State).
+    ///
+    /// ```
+    /// use toolwire_core::{registered_tools, AppState, RegisteredTools, ToolProvider};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = RegisteredTools::new(AppState::new().with(42u32));
+    /// let tools = provider.list_tools().await.unwrap();
+    /// assert_eq!(tools.len(), registered_tools().len());
+    /// # });
+    /// ```
     pub fn new(state: AppState) -> RegisteredTools {
         RegisteredTools::from_registrations(registered_tools(), state)
     }
@@ -35,9 +44,11 @@ impl RegisteredTools {
     /// A provider over the given registrations only.
     ///
     /// ```
-    /// use toolwire_core::{AppState, RegisteredTools};
+    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let none = RegisteredTools::from_registrations(Vec::new(), AppState::new());
-    /// # let _ = none;
+    /// assert!(none.list_tools().await.unwrap().is_empty());
+    /// # });
     /// ```
     pub fn from_registrations(
         tools: Vec<&'static ToolRegistration>,

@@ -11,6 +11,14 @@ use crate::tool_error::ToolError;
 use crate::wire::ToolDefinition;
 
 /// One call's input for a registered tool's handler: its JSON arguments and the app state.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{AppState, ToolInput};
+/// let input = ToolInput { arguments: json!({"city": "Oslo"}), state: AppState::new().with(3u8) };
+/// assert_eq!(input.arguments["city"], "Oslo");
+/// assert_eq!(*input.state.get::<u8>().unwrap(), 3);
+/// ```
 #[derive(Clone, Debug)]
 pub struct ToolInput {
     /// The call's arguments (a JSON object).
@@ -20,6 +28,17 @@ pub struct ToolInput {
 }
 
 /// The future a handler returns.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{AppState, ToolFuture, ToolInput};
+/// fn echo(input: ToolInput) -> ToolFuture {
+///     Box::pin(async move { Ok(input.arguments) })
+/// }
+/// let input = ToolInput { arguments: json!({"x": 1}), state: AppState::new() };
+/// let out = tokio::runtime::Runtime::new().unwrap().block_on(echo(input));
+/// assert_eq!(out, Ok(json!({"x": 1})));
+/// ```
 pub type ToolFuture = BoxFuture<'static, Result<Value, ToolError>>;
 
 /// A tool registered with `#[tool]`. Generated code builds these; apps read them through
@@ -65,11 +84,18 @@ impl ToolRegistration {
 
     /// Runs the tool with `arguments` and `state`.
     ///
-    /// ```no_run
-    /// # async fn demo() {
-    /// let tool = toolwire_core::registered_tools()[0];
-    /// let out = tool.call(serde_json::json!({}), toolwire_core::AppState::new()).await;
-    /// # }
+    /// ```
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # static ECHO: ToolRegistration = ToolRegistration {
+    /// #     name: "echo", form: "echo", description: "Echoes.", schema: || json!({}),
+    /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    /// #     module_path: "demo", file: "demo.rs", line: 1,
+    /// # };
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let out = ECHO.call(json!({"text": "hi"}), AppState::new()).await;
+    /// assert_eq!(out, Ok(json!({"text": "hi"})));
+    /// # });
     /// ```
     pub fn call(&self, arguments: Value, state: AppState) -> ToolFuture {
         (self.handler)(ToolInput { arguments, state })

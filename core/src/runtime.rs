@@ -73,6 +73,16 @@ impl LoadStatus {
 }
 
 /// How a call reached what answered it.
+///
+/// ```
+/// use toolwire_core::{Route, ToolRuntime};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let request = ToolRuntime::new().request();
+/// let out = request.dispatch("tool_search", serde_json::json!({})).await.unwrap();
+/// assert_eq!(out.route, Route::Meta);
+/// assert_eq!(serde_json::to_value(Route::Form).unwrap(), "form");
+/// # });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
@@ -95,6 +105,33 @@ impl From<Via> for Route {
 
 /// What the approval hook is asked before a tool runs. `tool` is the real name, whatever
 /// form the model used.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use futures::future::BoxFuture;
+/// # use serde_json::{json, Value};
+/// # use toolwire_core::*;
+/// # struct Echo;
+/// # impl ToolProvider for Echo {
+/// #     fn name(&self) -> &str { "echo" }
+/// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+/// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+/// #     }
+/// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+/// #         Box::pin(async move { Ok(args) })
+/// #     }
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::builder()
+///     .approval(|req| req.tool == "mcp/server/echo" && req.route == Route::Form)
+///     .build();
+/// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+/// let request = runtime.request();
+/// assert!(request.dispatch("mcp_server_echo", json!({})).await.is_ok());
+/// let by_name = request.dispatch("mcp/server/echo", json!({})).await;
+/// assert_eq!(by_name.unwrap_err(), DispatchError::Denied { tool: "mcp/server/echo".into() });
+/// # });
+/// ```
 #[derive(Debug)]
 pub struct ApprovalRequest<'a> {
     /// The tool's real name.
@@ -112,6 +149,21 @@ pub struct ApprovalRequest<'a> {
 type ApprovalHook = Box<dyn Fn(&ApprovalRequest<'_>) -> bool + Send + Sync>;
 
 /// A call that ran: which tool answered, how it was reached, and its output.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{CallOutcome, Route, ToolRuntime};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let out = ToolRuntime::new().request().dispatch("reset_tools", json!({})).await.unwrap();
+/// let expected = CallOutcome {
+///     tool: "reset_tools".into(),
+///     provider: "runtime".into(),
+///     route: Route::Meta,
+///     output: json!({"tools": []}),
+/// };
+/// assert_eq!(out, expected);
+/// # });
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CallOutcome {
     /// The real name of the tool (or the meta-tool) that answered.
@@ -172,6 +224,15 @@ pub enum DispatchError {
 }
 
 /// The runtime was asked something it cannot do.
+///
+/// ```
+/// use toolwire_core::{RuntimeError, ToolRuntime};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let err = ToolRuntime::new().reload_provider("mcp/files").await.unwrap_err();
+/// assert_eq!(err, RuntimeError::NoSuchProvider("mcp/files".into()));
+/// assert_eq!(err.to_string(), "no provider named `mcp/files`");
+/// # });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuntimeError {
     /// A provider of that name is already in the runtime.
@@ -218,7 +279,7 @@ impl Shared {
 ///     .taken(["tool_search"])
 ///     .approval(|req| req.tool != "mcp/shell/rm")
 ///     .build();
-/// # let _ = runtime;
+/// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), ["tool_search"]);
 /// ```
 #[derive(Default)]
 pub struct ToolRuntimeBuilder {
@@ -228,6 +289,13 @@ pub struct ToolRuntimeBuilder {
 
 impl ToolRuntimeBuilder {
     /// The runtime's own tool names (default: [`META_TOOLS`]).
+    ///
+    /// ```
+    /// use toolwire_core::ToolRuntime;
+    /// let runtime = ToolRuntime::builder().taken(["help"]).build();
+    /// let request = runtime.request();
+    /// assert_eq!(request.census().taken().collect::<Vec<_>>(), ["help"]);
+    /// ```
     pub fn taken<I, S>(mut self, taken: I) -> ToolRuntimeBuilder
     where
         I: IntoIterator<Item = S>,
@@ -238,6 +306,31 @@ impl ToolRuntimeBuilder {
     }
 
     /// A hook asked before every tool runs, with the tool's real name; `false` refuses it.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::builder()
+    ///     .approval(|req| req.tool != "mcp/server/echo")
+    ///     .build();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let err = runtime.request().dispatch("mcp_server_echo", json!({})).await.unwrap_err();
+    /// assert_eq!(err, DispatchError::Denied { tool: "mcp/server/echo".into() });
+    /// # });
+    /// ```
     pub fn approval(
         mut self,
         hook: impl Fn(&ApprovalRequest<'_>) -> bool + Send + Sync + 'static,
@@ -247,6 +340,13 @@ impl ToolRuntimeBuilder {
     }
 
     /// The runtime.
+    ///
+    /// ```
+    /// use toolwire_core::{ToolRuntime, META_TOOLS};
+    /// let runtime = ToolRuntime::builder().build();
+    /// let request = runtime.request();
+    /// assert_eq!(request.census().taken().collect::<Vec<_>>(), META_TOOLS);
+    /// ```
     pub fn build(self) -> ToolRuntime {
         ToolRuntime {
             shared: Arc::new(Shared {
@@ -372,17 +472,56 @@ async fn load(provider: &dyn ToolProvider) -> (Vec<ToolDefinition>, LoadStatus) 
 
 impl ToolRuntime {
     /// A runtime with the default meta-tools and no approval hook.
+    ///
+    /// ```
+    /// use toolwire_core::{ToolRuntime, META_TOOLS};
+    /// let runtime = ToolRuntime::new();
+    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), META_TOOLS);
+    /// assert!(runtime.report().providers.is_empty());
+    /// ```
     pub fn new() -> ToolRuntime {
         ToolRuntime::builder().build()
     }
 
     /// A builder for a runtime with other meta-tools or an approval hook.
+    ///
+    /// ```
+    /// use toolwire_core::{DispatchError, ToolRuntime};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::builder().taken(Vec::<String>::new()).build();
+    /// let err = runtime.request().dispatch("tool_search", serde_json::json!({})).await;
+    /// assert!(matches!(err, Err(DispatchError::UnknownTool { .. })));
+    /// # });
+    /// ```
     pub fn builder() -> ToolRuntimeBuilder {
         ToolRuntimeBuilder::default()
     }
 
     /// Adds a provider and loads its tools. A load failure is recorded in its status (and the
     /// tools report), not returned: the provider stays, to be reloaded.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// assert_eq!(runtime.add_provider(Arc::new(Echo)).await, Ok(LoadStatus::Loaded));
+    /// let again = runtime.add_provider(Arc::new(Echo)).await;
+    /// assert_eq!(again, Err(RuntimeError::DuplicateProvider("echo".into())));
+    /// # });
+    /// ```
     pub async fn add_provider(
         &self,
         provider: Arc<dyn ToolProvider>,
@@ -418,6 +557,32 @@ impl ToolRuntime {
 
     /// Removes the provider named `name`; whether there was one. Calls already running finish;
     /// later calls to its tools fail with [`DispatchError::ProviderRemoved`].
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let request = runtime.request();
+    /// assert!(runtime.remove_provider("echo"));
+    /// assert!(!runtime.remove_provider("echo"));
+    /// let err = request.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
+    /// assert!(matches!(err, DispatchError::ProviderRemoved { .. }));
+    /// # });
+    /// ```
     pub fn remove_provider(&self, name: &str) -> bool {
         let mut state = self.shared.write();
         let before = state.slots.len();
@@ -426,6 +591,30 @@ impl ToolRuntime {
     }
 
     /// Restarts the provider named `name` and loads its tools again.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// assert_eq!(runtime.reload_provider("echo").await, Ok(LoadStatus::Loaded));
+    /// let missing = runtime.reload_provider("nope").await;
+    /// assert_eq!(missing, Err(RuntimeError::NoSuchProvider("nope".into())));
+    /// # });
+    /// ```
     pub async fn reload_provider(&self, name: &str) -> Result<LoadStatus, RuntimeError> {
         let (id, provider) = {
             let state = self.shared.read();
@@ -455,6 +644,29 @@ impl ToolRuntime {
     }
 
     /// A provider's load status.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// assert_eq!(runtime.provider_status("echo"), Some(LoadStatus::Loaded));
+    /// assert_eq!(runtime.provider_status("nope"), None);
+    /// # });
+    /// ```
     pub fn provider_status(&self, name: &str) -> Option<LoadStatus> {
         self.shared
             .read()
@@ -466,6 +678,32 @@ impl ToolRuntime {
 
     /// Switches the tool with real name `tool` on or off (the user's switch). A switched-off
     /// tool is in no request and its calls fail with [`DispatchError::Disabled`].
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let before = runtime.request();
+    /// runtime.set_enabled("mcp/server/echo", false);
+    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi), json!([]));
+    /// let err = before.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
+    /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
+    /// # });
+    /// ```
     pub fn set_enabled(&self, tool: &str, enabled: bool) {
         let mut state = self.shared.write();
         if enabled {
@@ -476,11 +714,43 @@ impl ToolRuntime {
     }
 
     /// Whether the user's switch for `tool` (real name) is on.
+    ///
+    /// ```
+    /// use toolwire_core::ToolRuntime;
+    /// let runtime = ToolRuntime::new();
+    /// assert!(runtime.is_enabled("mcp/server/echo"));
+    /// runtime.set_enabled("mcp/server/echo", false);
+    /// assert!(!runtime.is_enabled("mcp/server/echo"));
+    /// ```
     pub fn is_enabled(&self, tool: &str) -> bool {
         !self.shared.read().disabled.contains(tool)
     }
 
     /// The census and tool list of one request, built from the providers as they are now.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// let empty = runtime.request();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// assert_eq!(empty.census().tools().len(), 0);
+    /// assert_eq!(runtime.request().census().offered().count(), 1);
+    /// # });
+    /// ```
     pub fn request(&self) -> Request {
         let state = self.shared.read();
         let mut order: Vec<&Slot> = state
@@ -523,6 +793,31 @@ impl ToolRuntime {
 
     /// The tools report: every tool, its provider, its form, offered or left out and why, and
     /// every provider's load status. Serializes to JSON.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let report = runtime.report();
+    /// assert_eq!(report.providers[0].status, LoadStatus::Loaded);
+    /// assert_eq!(report.tools[0].form, "mcp_server_echo");
+    /// assert_eq!(report.tools[0].status, ReportStatus::Offered);
+    /// # });
+    /// ```
     pub fn report(&self) -> ToolsReport {
         let request = self.request();
         let state = self.shared.read();
@@ -584,6 +879,31 @@ impl ToolRuntime {
 }
 
 /// Whether a tool is in the requests, for the tools report.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use futures::future::BoxFuture;
+/// # use serde_json::{json, Value};
+/// # use toolwire_core::*;
+/// # struct Echo;
+/// # impl ToolProvider for Echo {
+/// #     fn name(&self) -> &str { "echo" }
+/// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+/// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+/// #     }
+/// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+/// #         Box::pin(async move { Ok(args) })
+/// #     }
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::new();
+/// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+/// runtime.set_enabled("mcp/server/echo", false);
+/// let tool = &runtime.report().tools[0];
+/// assert_eq!((tool.status, tool.reason.as_deref()), (ReportStatus::Disabled, Some("switched off")));
+/// assert_eq!(serde_json::to_value(ReportStatus::LeftOut).unwrap(), "left_out");
+/// # });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportStatus {
@@ -598,6 +918,35 @@ pub enum ReportStatus {
 }
 
 /// One tool in the tools report.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use futures::future::BoxFuture;
+/// # use serde_json::{json, Value};
+/// # use toolwire_core::*;
+/// # struct Echo;
+/// # impl ToolProvider for Echo {
+/// #     fn name(&self) -> &str { "echo" }
+/// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+/// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+/// #     }
+/// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+/// #         Box::pin(async move { Ok(args) })
+/// #     }
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::new();
+/// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+/// let expected = ToolReport {
+///     name: "mcp/server/echo".into(),
+///     provider: "echo".into(),
+///     form: "mcp_server_echo".into(),
+///     status: ReportStatus::Offered,
+///     reason: None,
+/// };
+/// assert_eq!(runtime.report().tools, [expected]);
+/// # });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ToolReport {
     /// The real name.
@@ -613,6 +962,34 @@ pub struct ToolReport {
 }
 
 /// One provider in the tools report.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use futures::future::BoxFuture;
+/// # use serde_json::{json, Value};
+/// # use toolwire_core::*;
+/// # struct Echo;
+/// # impl ToolProvider for Echo {
+/// #     fn name(&self) -> &str { "echo" }
+/// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+/// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+/// #     }
+/// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+/// #         Box::pin(async move { Ok(args) })
+/// #     }
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::new();
+/// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+/// let expected = ProviderReport {
+///     name: "echo".into(),
+///     kind: ProviderKind::Loaded,
+///     tools: 1,
+///     status: LoadStatus::Loaded,
+/// };
+/// assert_eq!(runtime.report().providers, [expected]);
+/// # });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProviderReport {
     /// The provider's name.
@@ -647,6 +1024,31 @@ struct Owner {
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use futures::future::BoxFuture;
+/// # use serde_json::{json, Value};
+/// # use toolwire_core::*;
+/// # struct Echo;
+/// # impl ToolProvider for Echo {
+/// #     fn name(&self) -> &str { "echo" }
+/// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+/// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+/// #     }
+/// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+/// #         Box::pin(async move { Ok(args) })
+/// #     }
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::new();
+/// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+/// let request = runtime.request();
+/// assert_eq!(request.tools(WireFormat::Anthropic)[0]["name"], "mcp_server_echo");
+/// let out = request.dispatch("mcp_server_echo", json!({"text": "hi"})).await.unwrap();
+/// assert_eq!(out.output, json!({"text": "hi"}));
+/// # });
+/// ```
 pub struct Request {
     shared: Arc<Shared>,
     census: Census,
@@ -664,22 +1066,122 @@ impl std::fmt::Debug for Request {
 
 impl Request {
     /// The request's census.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let census = runtime.request().census().clone();
+    /// assert_eq!(census.healing()["mcp_server_echo"], "mcp/server/echo");
+    /// # });
+    /// ```
     pub fn census(&self) -> &Census {
         &self.census
     }
 
     /// The definitions in the census, in census order.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let request = runtime.request();
+    /// assert_eq!(request.definitions()[0].name, "mcp/server/echo");
+    /// assert_eq!(request.definitions()[0].description, "Echoes.");
+    /// # });
+    /// ```
     pub fn definitions(&self) -> &[ToolDefinition] {
         &self.definitions
     }
 
     /// The request's tool list in `format`: offered tools only, each under its form.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let tools = runtime.request().tools(WireFormat::Gemini);
+    /// assert_eq!(tools, json!([{"functionDeclarations": [{
+    ///     "name": "mcp_server_echo", "description": "Echoes.",
+    ///     "parameters": {"type": "object", "properties": {}},
+    /// }]}]));
+    /// # });
+    /// ```
     pub fn tools(&self, format: WireFormat) -> Value {
         // The census was built from these very definitions, so they always match.
         wire_tools(&self.census, &self.definitions, format).unwrap_or(Value::Null)
     }
 
     /// Dispatches a call whose arguments came as a JSON text (as OpenAI sends them).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let request = runtime.request();
+    /// let out = request.dispatch_json("mcp_server_echo", r#"{"x": 1}"#).await.unwrap();
+    /// assert_eq!(out.output, json!({"x": 1}));
+    /// assert_eq!(request.dispatch_json("mcp_server_echo", "").await.unwrap().output, json!({}));
+    /// let bad = request.dispatch_json("mcp_server_echo", "{x").await.unwrap_err();
+    /// assert!(matches!(bad, DispatchError::Tool(ToolError::InvalidArguments { .. })));
+    /// # });
+    /// ```
     pub async fn dispatch_json(
         &self,
         called: &str,
@@ -721,6 +1223,33 @@ impl Request {
     }
 
     /// Resolves `called` (hop 5) against this request's census and runs the tool it names.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use futures::future::BoxFuture;
+    /// # use serde_json::{json, Value};
+    /// # use toolwire_core::*;
+    /// # struct Echo;
+    /// # impl ToolProvider for Echo {
+    /// #     fn name(&self) -> &str { "echo" }
+    /// #     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+    /// #         Box::pin(async { Ok(vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))]) })
+    /// #     }
+    /// #     fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+    /// #         Box::pin(async move { Ok(args) })
+    /// #     }
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
+    /// let request = runtime.request();
+    /// let out = request.dispatch("mcp/server/echo", json!({"x": 1})).await.unwrap();
+    /// assert_eq!((out.provider.as_str(), out.route), ("echo", Route::Exact));
+    /// let err = request.dispatch("echo", json!({})).await.unwrap_err();
+    /// let closest = vec!["mcp_server_echo".to_string()];
+    /// assert_eq!(err, DispatchError::UnknownTool { called: "echo".into(), closest });
+    /// # });
+    /// ```
     pub async fn dispatch(
         &self,
         called: &str,

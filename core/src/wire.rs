@@ -92,6 +92,11 @@ pub enum WireFormat {
 
 impl WireFormat {
     /// Every wire format.
+    ///
+    /// ```
+    /// use toolwire_core::{Provider, WireFormat};
+    /// assert_eq!(WireFormat::ALL.map(WireFormat::provider), Provider::ALL);
+    /// ```
     pub const ALL: [WireFormat; 4] = [
         WireFormat::OpenAi,
         WireFormat::Anthropic,
