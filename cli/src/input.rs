@@ -145,7 +145,7 @@ pub fn names_from_json(
     };
     if let (Some(server), Layout::Bare) = (server, layout) {
         for name in &mut names {
-            *name = format!("mcp/{server}/{name}");
+            *name = toolwire_core::mcp_tool_name(server, name);
         }
     }
     Ok(names)
@@ -268,7 +268,7 @@ fn collect_corpus(servers: &Json, names: &mut Vec<String>) -> Result<(), String>
         };
         for (j, tool) in tools.iter().enumerate() {
             let tool = entry_name(tool, &format!("{tools_at}[{j}]"))?;
-            names.push(format!("mcp/{server}/{tool}"));
+            names.push(toolwire_core::mcp_tool_name(&server, &tool));
         }
     }
     Ok(())

@@ -26,7 +26,7 @@ pub fn list_tool_names(command: &str, server: Option<&str>) -> Result<Vec<String
     Ok(tools
         .into_iter()
         .map(|tool| match server {
-            Some(server) => format!("mcp/{server}/{}", tool.name),
+            Some(server) => toolwire_core::mcp_tool_name(server, &tool.name),
             None => tool.name,
         })
         .collect())

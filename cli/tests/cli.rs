@@ -525,14 +525,15 @@ fn a_live_mcp_server_takes_a_server_prefix_and_shows_its_bad_names() {
         object["collisions"],
         json!({"mcp_fx_search_web": ["mcp/fx/search.web", "mcp/fx/search_web"]})
     );
+    // The empty bare name stays empty (as the runtime names it) and is left out as empty.
     assert_eq!(
         object["left_out"],
-        json!({"mcp/fx/search.web": "mcp_fx_search_web", "mcp/fx/search_web": "mcp_fx_search_web"})
+        json!({"": "", "mcp/fx/search.web": "mcp_fx_search_web", "mcp/fx/search_web": "mcp_fx_search_web"})
     );
     // ... and `tool_search` no longer travels as the meta-tool.
     assert_eq!(tool(&object, "mcp/fx/tool_search")["status"], "offered");
     assert_eq!(object["duplicates"], json!(["mcp/fx/echo"]));
-    assert_eq!(tool(&object, "mcp/fx/")["form"], "mcp_fx_");
+    assert_eq!(tool(&object, "")["reason_key"], "empty_name");
 }
 
 #[test]

@@ -55,7 +55,7 @@ pub use census::{
     SanitizedIndex, ToolStatus, UnknownTool, Via,
 };
 #[cfg(feature = "mcp")]
-pub use mcp::{list_server_tools, McpCommand, McpError, McpProvider};
+pub use mcp::{list_server_tools, mcp_tool_name, McpCommand, McpError, McpProvider};
 pub use meta_tools::{meta_tool_named, META_TOOLS};
 pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
 #[cfg(feature = "runtime")]

@@ -152,6 +152,23 @@ async fn list(
         .collect())
 }
 
+/// The runtime's real name for tool `tool` of MCP server `server`: `mcp/<server>/<tool>`. An
+/// empty tool name stays empty, so a census reports it as empty instead of hiding it behind
+/// the prefix.
+///
+/// ```
+/// use toolwire_core::mcp_tool_name;
+/// assert_eq!(mcp_tool_name("files", "read_file"), "mcp/files/read_file");
+/// assert_eq!(mcp_tool_name("files", ""), "");
+/// ```
+pub fn mcp_tool_name(server: &str, tool: &str) -> String {
+    if tool.is_empty() {
+        String::new()
+    } else {
+        format!("mcp/{server}/{tool}")
+    }
+}
+
 /// Starts the MCP server, lists its tools (bare names, as the server gives them) and stops it.
 ///
 /// ```no_run
@@ -374,11 +391,7 @@ impl ToolProvider for McpProvider {
                     ProviderError::new(&self.provider_name, e.to_string())
                 })?;
             for tool in &mut tools {
-                // An empty bare name stays empty, so the load reports it instead of hiding it
-                // behind the prefix.
-                if !tool.name.is_empty() {
-                    tool.name = format!("{}{}", self.prefix, tool.name);
-                }
+                tool.name = mcp_tool_name(&self.server, &tool.name);
             }
             Ok(tools)
         })

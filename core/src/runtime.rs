@@ -702,6 +702,9 @@ impl ToolRuntime {
     /// assert_eq!(runtime.request().tools(WireFormat::OpenAi), json!([]));
     /// let err = before.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
     /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
+    /// // A later request no longer offers it, and still says why a call cannot reach it.
+    /// let err = runtime.request().dispatch("mcp/server/echo", json!({})).await.unwrap_err();
+    /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
     /// # });
     /// ```
     pub fn set_enabled(&self, tool: &str, enabled: bool) {
@@ -1211,6 +1214,27 @@ impl Request {
     }
 
     fn unknown(&self, called: &str) -> DispatchError {
+        // A tool switched off before this request is in no census, but a model may still call
+        // it from an earlier turn: say it is switched off rather than unknown. By its real name,
+        // or by its form when exactly one switched-off tool travels as it (never a guess).
+        let switched_off = {
+            let state = self.shared.read();
+            if state.disabled.contains(called) {
+                Some(called.to_owned())
+            } else {
+                let mut by_form = state
+                    .disabled
+                    .iter()
+                    .filter(|name| crate::naming::model_safe_name(name) == called);
+                match (by_form.next(), by_form.next()) {
+                    (Some(name), None) => Some(name.clone()),
+                    _ => None,
+                }
+            }
+        };
+        if let Some(tool) = switched_off {
+            return DispatchError::Disabled { tool };
+        }
         DispatchError::UnknownTool {
             called: called.to_owned(),
             closest: self

@@ -497,6 +497,16 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
         .tools()
         .iter()
         .all(|t| t.name() != "mcp/appr/echo"));
+    // A call from an earlier turn's history, by either name, is told the tool is switched off.
+    for called in ["mcp_appr_echo", "mcp/appr/echo"] {
+        let err = next.dispatch(called, json!({})).await.unwrap_err();
+        assert_eq!(
+            err,
+            DispatchError::Disabled {
+                tool: "mcp/appr/echo".into()
+            }
+        );
+    }
     assert_eq!(
         status_of(&runtime.report(), "mcp/appr/echo").status,
         ReportStatus::Disabled
