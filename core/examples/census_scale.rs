@@ -1,5 +1,6 @@
 //! Builds a census of N generated names and prints, as one JSON line, the median build time of
-//! three runs, the time per name, and the memory the census holds at its peak (VmHWM growth
+//! three runs, the time per name, a plain `HashMap<String, usize>` of the same names as a
+//! baseline, and the memory the census holds at its peak (VmHWM growth
 //! over the input alone, from /proc on Linux). Used by `scripts/performance-report.sh`.
 //!
 //! ```text
@@ -50,12 +51,28 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     let median = times[1];
+    // The baseline: a plain HashMap<String, usize> of the same names (one copy, one probe each).
+    let mut baseline: Vec<f64> = (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            let map: std::collections::HashMap<String, usize> = input
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.clone(), i))
+                .collect();
+            let took = start.elapsed().as_secs_f64();
+            assert_eq!(map.len(), count);
+            took
+        })
+        .collect();
+    baseline.sort_by(f64::total_cmp);
     let census_kib = match (before_kib, peak_kib) {
         (Some(before), Some(peak)) => format!("{}", peak.saturating_sub(before)),
         _ => "null".to_owned(),
     };
     println!(
-        "{{\"names\": {count}, \"median_s\": {median:.6}, \"ns_per_name\": {:.1}, \"census_peak_kib\": {census_kib}}}",
-        median * 1e9 / count as f64
+        "{{\"names\": {count}, \"median_s\": {median:.6}, \"ns_per_name\": {:.1}, \"census_peak_kib\": {census_kib}, \"hashmap_median_s\": {:.6}}}",
+        median * 1e9 / count as f64,
+        baseline[1]
     );
 }
