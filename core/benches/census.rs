@@ -7,16 +7,9 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use toolwire_core::{model_safe_name, Census, META_TOOLS};
 
-/// `count` realistic names: MCP-style real names (not model-safe) and plain safe ones.
-fn names(count: usize) -> Vec<String> {
-    (0..count)
-        .map(|i| match i % 3 {
-            0 => format!("mcp/server{}/read_file_{i}", i % 97),
-            1 => format!("search.web.v{i}"),
-            _ => format!("get_weather_{i}"),
-        })
-        .collect()
-}
+#[path = "support/names.rs"]
+mod generated;
+use generated::names;
 
 fn bench_model_safe_name(c: &mut Criterion) {
     let mut group = c.benchmark_group("model_safe_name");

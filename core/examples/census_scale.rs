@@ -11,16 +11,9 @@ use std::time::Instant;
 
 use toolwire_core::{Census, META_TOOLS};
 
-/// The same generator as `cargo bench` and the Python model's bench mode.
-fn names(count: usize) -> Vec<String> {
-    (0..count)
-        .map(|i| match i % 3 {
-            0 => format!("mcp/server{}/read_file_{i}", i % 97),
-            1 => format!("search.web.v{i}"),
-            _ => format!("get_weather_{i}"),
-        })
-        .collect()
-}
+#[path = "../benches/support/names.rs"]
+mod generated;
+use generated::names;
 
 /// A field of /proc/self/status in KiB (Linux), if there is one.
 fn status_kib(field: &str) -> Option<u64> {

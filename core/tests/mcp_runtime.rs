@@ -26,6 +26,18 @@ async fn fixture(server: &str, args: &[&str]) -> Arc<McpProvider> {
     )
 }
 
+/// A runtime with one fixture server per name (`mcp/<name>/...`).
+async fn runtime_with(servers: &[&str]) -> ToolRuntime {
+    let runtime = ToolRuntime::new();
+    for server in servers {
+        runtime
+            .add_provider(fixture(server, &[]).await)
+            .await
+            .unwrap();
+    }
+    runtime
+}
+
 fn status_of<'a>(report: &'a ToolsReport, tool: &str) -> &'a ToolReport {
     report
         .tools
@@ -97,11 +109,7 @@ async fn census_of_a_real_server_with_hard_names() {
 
 #[tokio::test]
 async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
-    let runtime = ToolRuntime::new();
-    runtime
-        .add_provider(fixture("hard", &[]).await)
-        .await
-        .unwrap();
+    let runtime = runtime_with(&["hard"]).await;
     let request = runtime.request();
     for (called, route) in [
         ("mcp/hard/files/read", Route::Exact),
@@ -144,11 +152,7 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
 
 #[tokio::test]
 async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
-    let runtime = ToolRuntime::new();
-    runtime
-        .add_provider(fixture("hard", &[]).await)
-        .await
-        .unwrap();
+    let runtime = runtime_with(&["hard"]).await;
     let request = runtime.request();
     let err = request
         .dispatch_json("mcp_hard_files_read", "{not json")
@@ -200,15 +204,7 @@ async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
 
 #[tokio::test]
 async fn a_crashed_server_fails_only_its_tools_and_can_be_reloaded() {
-    let runtime = ToolRuntime::new();
-    runtime
-        .add_provider(fixture("crashy", &[]).await)
-        .await
-        .unwrap();
-    runtime
-        .add_provider(fixture("steady", &[]).await)
-        .await
-        .unwrap();
+    let runtime = runtime_with(&["crashy", "steady"]).await;
     let request = runtime.request();
     let err = request
         .dispatch("mcp_crashy_crash", json!({}))
@@ -249,15 +245,7 @@ async fn a_crashed_server_fails_only_its_tools_and_can_be_reloaded() {
 
 #[tokio::test]
 async fn a_hung_server_times_out_and_is_marked_failed() {
-    let runtime = ToolRuntime::new();
-    runtime
-        .add_provider(fixture("slow", &[]).await)
-        .await
-        .unwrap();
-    runtime
-        .add_provider(fixture("quick", &[]).await)
-        .await
-        .unwrap();
+    let runtime = runtime_with(&["slow", "quick"]).await;
     let request = runtime.request();
     let err = request
         .dispatch("mcp_slow_sleep", json!({"ms": 60_000}))
@@ -382,11 +370,7 @@ impl ScriptedModel {
 
 #[tokio::test]
 async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_is_unknown() {
-    let runtime = ToolRuntime::new();
-    runtime
-        .add_provider(fixture("srv", &[]).await)
-        .await
-        .unwrap();
+    let runtime = runtime_with(&["srv"]).await;
     let mut model = ScriptedModel {
         turns: vec![
             vec![("mcp/srv/echo", json!({"turn": 1}))],
@@ -521,11 +505,7 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails_cleanly() {
-    let runtime = ToolRuntime::new();
-    runtime
-        .add_provider(fixture("base", &[]).await)
-        .await
-        .unwrap();
+    let runtime = runtime_with(&["base"]).await;
     let extra = fixture("extra", &[]).await;
     let wrong = Arc::new(AtomicUsize::new(0));
     let mut calls = Vec::new();
