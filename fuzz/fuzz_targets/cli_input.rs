@@ -2,7 +2,7 @@
 //! a plain reference over `serde_json::Value` that walks the same documented shapes.
 //!
 //! The CLI crate has no library target, so its input module is compiled in here from its
-//! source file (it depends on serde and serde_json only). Properties: it never panics; it reads
+//! source file (it depends on serde, serde_json and toolwire-core only). Properties: it never panics; it reads
 //! exactly the names the reference reads, in order; it refuses exactly what the reference
 //! refuses, with a message that starts with the source label (a syntax error with its line and
 //! column); it may accept text `serde_json::Value` refuses only where serde_json itself skips
@@ -103,7 +103,7 @@ fn reference(value: &Value, server: Option<&str>) -> Result<Vec<String>, ()> {
                     let entry = entry.as_object().ok_or(())?;
                     let server = entry.get("server").and_then(Value::as_str).ok_or(())?;
                     for tool in entry.get("tools").and_then(Value::as_array).ok_or(())? {
-                        names.push(format!("mcp/{server}/{}", entry_name(tool)?));
+                        names.push(mcp_name(server, &entry_name(tool)?));
                     }
                 }
                 false
@@ -126,10 +126,19 @@ fn reference(value: &Value, server: Option<&str>) -> Result<Vec<String>, ()> {
     };
     if let (Some(server), true) = (server, bare) {
         for name in &mut names {
-            *name = format!("mcp/{server}/{name}");
+            *name = mcp_name(server, name);
         }
     }
     Ok(names)
+}
+
+/// `mcp/<server>/<tool>`; an empty tool name stays empty (the census reports it as empty).
+fn mcp_name(server: &str, tool: &str) -> String {
+    if tool.is_empty() {
+        String::new()
+    } else {
+        format!("mcp/{server}/{tool}")
+    }
 }
 
 fn entry_name(entry: &Value) -> Result<String, ()> {
