@@ -29,7 +29,7 @@ say() { echo "== $*" >&2; }
 machine() {
     local cpu
     cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
-    echo "$(nproc) cores (${cpu:-unknown CPU}), $(free -g | awk '/^Mem:/ {print $2}') GiB, $(uname -sr), $(rustc --version), $(python3 --version 2>&1)"
+    echo "$(nproc) cores (${cpu:-unknown CPU}), $(free -g | awk '/^Mem:/ {print $2}') GiB, $(uname -sr), $(rustc --version), $(python3 --version 2>&1); load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 # --- resolve and census build: criterion -------------------------------------------------
