@@ -4,13 +4,13 @@
 //! Policy: no lock is held across an await; a provider that fails only fails its own tools;
 //! the real name is the identity the approval hook and the switches see.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::census::{Census, LeftOutReason, Resolution, Via};
+use crate::census::{Census, Resolution, Via};
 use crate::meta_tools::META_TOOLS;
 use crate::provider::{ProviderKind, ToolProvider};
 use crate::tool_error::ToolError;
@@ -756,6 +756,11 @@ impl ToolRuntime {
     /// ```
     pub fn request(&self) -> Request {
         let state = self.shared.read();
+        self.request_from(&state)
+    }
+
+    /// The request for the providers as `state` holds them (the caller holds the lock).
+    fn request_from(&self, state: &State) -> Request {
         let mut order: Vec<&Slot> = state
             .slots
             .iter()
@@ -785,7 +790,6 @@ impl ToolRuntime {
                 .map(|(d, o)| (d.name.as_str(), o.provider.kind().rank())),
             &taken,
         );
-        drop(state);
         Request {
             shared: self.shared.clone(),
             census,
@@ -822,8 +826,14 @@ impl ToolRuntime {
     /// # });
     /// ```
     pub fn report(&self) -> ToolsReport {
-        let request = self.request();
+        // One read of the state for both the census and the list, so they always agree.
         let state = self.shared.read();
+        let request = self.request_from(&state);
+        // Each provider's census entries, in the order its tools were listed.
+        let mut entries_of: HashMap<u64, std::collections::VecDeque<usize>> = HashMap::new();
+        for (index, owner) in request.owners.iter().enumerate() {
+            entries_of.entry(owner.slot).or_default().push_back(index);
+        }
         let mut providers = Vec::new();
         let mut tools = Vec::new();
         for slot in &state.slots {
@@ -833,14 +843,8 @@ impl ToolRuntime {
                 tools: slot.tools.len(),
                 status: slot.status.clone(),
             });
+            let mut entries = entries_of.remove(&slot.id).unwrap_or_default();
             for def in &slot.tools {
-                let form = crate::naming::model_safe_name(&def.name).into_owned();
-                let in_census = request
-                    .census
-                    .tools()
-                    .iter()
-                    .zip(&request.owners)
-                    .find(|(t, o)| t.name() == def.name && o.slot == slot.id);
                 let (status, reason) = if slot.status.is_unreachable() {
                     (
                         ReportStatus::Unavailable,
@@ -849,19 +853,18 @@ impl ToolRuntime {
                 } else if state.disabled.contains(&def.name) {
                     (ReportStatus::Disabled, Some("switched off".to_owned()))
                 } else {
-                    match in_census.and_then(|(t, _)| t.left_out_reason()) {
-                        None if in_census.is_some() => (ReportStatus::Offered, None),
-                        None => (
-                            ReportStatus::LeftOut,
-                            Some(LeftOutReason::DuplicateName { first: 0 }.to_string()),
-                        ),
-                        Some(reason) => (ReportStatus::LeftOut, Some(reason.to_string())),
+                    // request_from put every other tool of this slot in the census, in order.
+                    let entry = entries.pop_front().map(|i| &request.census.tools()[i]);
+                    match entry.map(|t| t.left_out_reason()) {
+                        Some(None) => (ReportStatus::Offered, None),
+                        Some(Some(reason)) => (ReportStatus::LeftOut, Some(reason.to_string())),
+                        None => (ReportStatus::LeftOut, None),
                     }
                 };
                 tools.push(ToolReport {
                     name: def.name.clone(),
                     provider: slot.provider.name().to_owned(),
-                    form,
+                    form: crate::naming::model_safe_name(&def.name).into_owned(),
                     status,
                     reason,
                 });

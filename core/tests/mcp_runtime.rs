@@ -308,6 +308,15 @@ async fn a_server_listing_duplicate_and_empty_names_fails_its_load_but_serves_th
         .tools()
         .iter()
         .any(|t| t.left_out_reason() == Some(&LeftOutReason::EmptyName)));
+    // The report shows each listed tool once, in order: the second `echo` as the duplicate.
+    let echoes: Vec<ReportStatus> = runtime
+        .report()
+        .tools
+        .iter()
+        .filter(|t| t.name == "mcp/bad/echo")
+        .map(|t| t.status)
+        .collect();
+    assert_eq!(echoes, [ReportStatus::Offered, ReportStatus::LeftOut]);
     assert!(runtime
         .request()
         .dispatch("mcp_bad_files_read", json!({"path": "x"}))
