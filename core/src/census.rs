@@ -48,6 +48,10 @@ pub enum LeftOutReason {
         /// The other tools that travel as the same form, sorted.
         others: Vec<String>,
     },
+    /// The app holds the tool back from this request (the user switched it off, or its
+    /// provider is unreachable). It still holds its real name and its form, so no call by
+    /// either reaches another tool instead.
+    Withheld,
     /// A tool of a higher rank (for the runtime: a static `#[tool]` beside a loaded one) already
     /// travels as this form, so this tool is refused and never reached.
     Outranked {
@@ -72,6 +76,7 @@ impl fmt::Display for LeftOutReason {
             LeftOutReason::SharesForm { others } => {
                 write!(f, "it shares its form with {}", quoted_list(others))
             }
+            LeftOutReason::Withheld => f.write_str("it is held back (switched off or unreachable)"),
             LeftOutReason::Outranked { holders } => {
                 write!(
                     f,
@@ -96,6 +101,7 @@ impl LeftOutReason {
             LeftOutReason::MetaTool { .. } => "meta_tool",
             LeftOutReason::FormIsAnotherTool { .. } => "form_is_another_tool",
             LeftOutReason::SharesForm { .. } => "shares_form",
+            LeftOutReason::Withheld => "withheld",
             LeftOutReason::Outranked { .. } => "outranked",
         }
     }
@@ -641,6 +647,28 @@ impl Census {
 
     #[cfg(not(feature = "runtime"))]
     fn log_left_out(&self, _shared: &[(String, Vec<String>)]) {}
+
+    /// Holds the tool at `index` back from the request: it is left out
+    /// ([`LeftOutReason::Withheld`]) but keeps its place in the census, so a call by its real
+    /// name or by a form only it has still resolves to it (for the caller to refuse), and a
+    /// form it shares never heals to another tool. Other tools' statuses do not change.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, LeftOutReason, Resolution};
+    /// let mut census = Census::build(["x.y", "x_y"], &[]);
+    /// census.withhold(1); // `x_y` is switched off
+    /// assert_eq!(census.tools()[1].left_out_reason(), Some(&LeftOutReason::Withheld));
+    /// // `x_y` still names the switched-off tool, never `x.y`.
+    /// let Ok(Resolution::Tool(hit)) = census.resolve("x_y") else { panic!() };
+    /// assert_eq!(hit.name, "x_y");
+    /// ```
+    pub fn withhold(&mut self, index: usize) {
+        if let Some(tool) = self.tools.get_mut(index) {
+            if tool.is_offered() {
+                tool.status = ToolStatus::LeftOut(LeftOutReason::Withheld);
+            }
+        }
+    }
 
     /// Every tool, in input order.
     ///

@@ -324,11 +324,19 @@ impl McpProvider {
             .clone()
     }
 
-    /// Marks the provider failed and drops its client, which ends the server's process.
-    fn fail(&self) {
-        self.failed.store(true, Ordering::SeqCst);
-        let old = self.client.lock().unwrap_or_else(|p| p.into_inner()).take();
-        drop(old);
+    /// Marks the provider failed and drops `used`, the client the failed request went through,
+    /// which ends that server's process. A client started by a reload since is left alone.
+    fn fail(&self, used: &std::sync::Arc<Client>) {
+        let mut current = self.client.lock().unwrap_or_else(|p| p.into_inner());
+        if current
+            .as_ref()
+            .is_some_and(|c| std::sync::Arc::ptr_eq(c, used))
+        {
+            self.failed.store(true, Ordering::SeqCst);
+            let old = current.take();
+            drop(current);
+            drop(old);
+        }
     }
 
     fn unavailable(&self, tool: &str, reason: impl Into<String>) -> ToolError {
@@ -387,7 +395,7 @@ impl ToolProvider for McpProvider {
             let mut tools = list(&client, &self.command, Duration::from_secs(30))
                 .await
                 .map_err(|e| {
-                    self.fail();
+                    self.fail(&client);
                     ProviderError::new(&self.provider_name, e.to_string())
                 })?;
             for tool in &mut tools {
@@ -432,11 +440,11 @@ impl ToolProvider for McpProvider {
                     message: e.message.to_string(),
                 }),
                 Ok(Err(e)) => {
-                    self.fail();
+                    self.fail(&client);
                     Err(self.unavailable(tool, format!("stopped answering: {e}")))
                 }
                 Err(_) => {
-                    self.fail();
+                    self.fail(&client);
                     Err(ToolError::TimedOut {
                         tool: tool.to_owned(),
                         provider: self.provider_name.clone(),
@@ -449,5 +457,9 @@ impl ToolProvider for McpProvider {
 
     fn reload(&self) -> BoxFuture<'_, Result<(), ProviderError>> {
         Box::pin(self.start())
+    }
+
+    fn is_failed(&self) -> bool {
+        McpProvider::is_failed(self)
     }
 }

@@ -156,6 +156,19 @@ pub trait ToolProvider: Send + Sync + 'static {
         arguments: Value,
     ) -> BoxFuture<'a, Result<Value, ToolError>>;
 
+    /// Whether the provider itself is down (its server exited, crashed or hung), as opposed to
+    /// one tool returning an error. After a failed call the runtime asks this, and if it is
+    /// `true` keeps the provider's tools out of requests until it is reloaded. The default is
+    /// `false`.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// assert!(!RegisteredTools::new(AppState::new()).is_failed());
+    /// ```
+    fn is_failed(&self) -> bool {
+        false
+    }
+
     /// Starts the provider afresh (an MCP server is spawned again). The default does nothing.
     ///
     /// ```

@@ -10,7 +10,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::census::{Census, Resolution, Via};
+use crate::census::{Census, LeftOutReason, Resolution, Via};
 use crate::meta_tools::META_TOOLS;
 use crate::provider::{ProviderKind, ToolProvider};
 use crate::tool_error::ToolError;
@@ -245,6 +245,8 @@ pub enum RuntimeError {
 
 struct Slot {
     id: u64,
+    /// Bumped at every reload: a failure seen by a call into an older load is stale.
+    generation: u64,
     provider: Arc<dyn ToolProvider>,
     tools: Vec<ToolDefinition>,
     status: LoadStatus,
@@ -540,6 +542,7 @@ impl ToolRuntime {
         state.next_id += 1;
         state.slots.push(Slot {
             id,
+            generation: 0,
             provider,
             tools,
             status: status.clone(),
@@ -640,6 +643,7 @@ impl ToolRuntime {
             .ok_or_else(|| RuntimeError::NoSuchProvider(name.to_owned()))?;
         slot.tools = tools;
         slot.status = status.clone();
+        slot.generation += 1;
         Ok(status)
     }
 
@@ -761,35 +765,39 @@ impl ToolRuntime {
 
     /// The request for the providers as `state` holds them (the caller holds the lock).
     fn request_from(&self, state: &State) -> Request {
-        let mut order: Vec<&Slot> = state
-            .slots
-            .iter()
-            .filter(|s| !s.status.is_unreachable())
-            .collect();
+        let mut order: Vec<&Slot> = state.slots.iter().collect();
         // Static providers first: of two tools with one real name, the first is the tool.
         order.sort_by_key(|s| s.provider.kind().rank());
         let mut definitions = Vec::new();
         let mut owners = Vec::new();
+        let mut withheld = Vec::new();
         for slot in order {
+            let unreachable = slot.status.is_unreachable();
             for def in &slot.tools {
-                if state.disabled.contains(&def.name) {
-                    continue;
+                // A switched-off tool, or one whose provider is down, stays in the census
+                // (withheld): its names must not heal to another tool meanwhile.
+                if unreachable || state.disabled.contains(&def.name) {
+                    withheld.push(definitions.len());
                 }
                 definitions.push(def.clone());
                 owners.push(Owner {
                     slot: slot.id,
+                    generation: slot.generation,
                     provider: slot.provider.clone(),
                 });
             }
         }
         let taken: Vec<&str> = self.shared.taken.iter().map(String::as_str).collect();
-        let census = Census::build_ranked(
+        let mut census = Census::build_ranked(
             definitions
                 .iter()
                 .zip(&owners)
                 .map(|(d, o)| (d.name.as_str(), o.provider.kind().rank())),
             &taken,
         );
+        for index in withheld {
+            census.withhold(index);
+        }
         Request {
             shared: self.shared.clone(),
             census,
@@ -845,6 +853,8 @@ impl ToolRuntime {
             });
             let mut entries = entries_of.remove(&slot.id).unwrap_or_default();
             for def in &slot.tools {
+                // request_from put every tool of this slot in the census, in order.
+                let entry = entries.pop_front();
                 let (status, reason) = if slot.status.is_unreachable() {
                     (
                         ReportStatus::Unavailable,
@@ -853,10 +863,15 @@ impl ToolRuntime {
                 } else if state.disabled.contains(&def.name) {
                     (ReportStatus::Disabled, Some("switched off".to_owned()))
                 } else {
-                    // request_from put every other tool of this slot in the census, in order.
-                    let entry = entries.pop_front().map(|i| &request.census.tools()[i]);
-                    match entry.map(|t| t.left_out_reason()) {
+                    match entry.map(|i| request.census.tools()[i].left_out_reason()) {
                         Some(None) => (ReportStatus::Offered, None),
+                        Some(Some(LeftOutReason::DuplicateName { first })) => (
+                            ReportStatus::LeftOut,
+                            Some(format!(
+                                "provider `{}` already has a tool of this name",
+                                request.owners[*first].provider.name()
+                            )),
+                        ),
                         Some(Some(reason)) => (ReportStatus::LeftOut, Some(reason.to_string())),
                         None => (ReportStatus::LeftOut, None),
                     }
@@ -873,9 +888,14 @@ impl ToolRuntime {
         ToolsReport { providers, tools }
     }
 
-    fn mark_unreachable(&self, slot_id: u64, reason: String) {
+    fn mark_unreachable(&self, slot_id: u64, generation: u64, reason: String) {
         let mut state = self.shared.write();
-        if let Some(slot) = state.slots.iter_mut().find(|s| s.id == slot_id) {
+        // A failure seen by a call into an older load says nothing about the reloaded one.
+        if let Some(slot) = state
+            .slots
+            .iter_mut()
+            .find(|s| s.id == slot_id && s.generation == generation)
+        {
             tracing::warn!(provider = slot.provider.name(), %reason, "provider marked failed");
             slot.status = LoadStatus::Failed {
                 problems: vec![LoadProblem::Unreachable { reason }],
@@ -1025,6 +1045,7 @@ pub struct ToolsReport {
 #[derive(Clone)]
 struct Owner {
     slot: u64,
+    generation: u64,
     provider: Arc<dyn ToolProvider>,
 }
 
@@ -1217,27 +1238,6 @@ impl Request {
     }
 
     fn unknown(&self, called: &str) -> DispatchError {
-        // A tool switched off before this request is in no census, but a model may still call
-        // it from an earlier turn: say it is switched off rather than unknown. By its real name,
-        // or by its form when exactly one switched-off tool travels as it (never a guess).
-        let switched_off = {
-            let state = self.shared.read();
-            if state.disabled.contains(called) {
-                Some(called.to_owned())
-            } else {
-                let mut by_form = state
-                    .disabled
-                    .iter()
-                    .filter(|name| crate::naming::model_safe_name(name) == called);
-                match (by_form.next(), by_form.next()) {
-                    (Some(name), None) => Some(name.clone()),
-                    _ => None,
-                }
-            }
-        };
-        if let Some(tool) = switched_off {
-            return DispatchError::Disabled { tool };
-        }
         DispatchError::UnknownTool {
             called: called.to_owned(),
             closest: self
@@ -1315,6 +1315,16 @@ impl Request {
                     tool: tool.to_owned(),
                 });
             }
+            if let Some(slot) = state.slots.iter().find(|s| s.id == owner.slot) {
+                if slot.status.is_unreachable() {
+                    return Err(ToolError::Unavailable {
+                        tool: tool.to_owned(),
+                        provider: provider_name.to_owned(),
+                        reason: "is unreachable; reload it".to_owned(),
+                    }
+                    .into());
+                }
+            }
         }
         if let Some(approve) = &self.shared.approval {
             let request = ApprovalRequest {
@@ -1338,16 +1348,17 @@ impl Request {
                 output,
             }),
             Err(err) => {
-                if let ToolError::Unavailable { reason, .. } = &err {
+                // Only the provider knows whether it is down (a tool may report an error of
+                // its own as `Unavailable`): ask it, and record that against this load.
+                if owner.provider.is_failed() {
                     ToolRuntime {
                         shared: self.shared.clone(),
                     }
-                    .mark_unreachable(owner.slot, reason.clone());
-                } else if let ToolError::TimedOut { millis, .. } = &err {
-                    ToolRuntime {
-                        shared: self.shared.clone(),
-                    }
-                    .mark_unreachable(owner.slot, format!("a call hung for {millis} ms"));
+                    .mark_unreachable(
+                        owner.slot,
+                        owner.generation,
+                        err.to_string(),
+                    );
                 }
                 Err(err.into())
             }
@@ -1403,8 +1414,15 @@ impl Request {
                 };
                 match self.census.resolve(name) {
                     Ok(Resolution::Tool(hit)) => {
+                        let tool = &self.census.tools()[hit.index];
                         let mut out = summary(hit.index);
                         out["parameters"] = self.definitions[hit.index].parameters_schema();
+                        if let Some(reason) = tool.left_out_reason() {
+                            // Its form may answer to another tool, or to nothing: never hand
+                            // it out for a tool this request does not carry.
+                            out["name"] = Value::Null;
+                            out["left_out"] = Value::String(reason.to_string());
+                        }
                         out
                     }
                     _ => {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::census::Census;
-use crate::provider_rules::Provider;
+use crate::provider_rules::{check_definition_name, Provider};
 
 /// A tool as the app defines it: its real name, what it does and its parameters' JSON schema.
 ///
@@ -147,7 +147,8 @@ impl WireFormat {
 }
 
 /// The value of a request's tool list in `format`: the offered tools of `census`, each under its
-/// model-safe form, in census order. `definitions` are the census input, in the same order.
+/// model-safe form, in census order, except a form the format's provider refuses (Gemini wants
+/// a letter or `_` first), which is left out of that list with a warning. `definitions` are the census input, in the same order.
 /// Gemini's list is one `{"functionDeclarations":[…]}` object (an empty list when nothing is
 /// offered).
 ///
@@ -183,8 +184,19 @@ pub fn wire_tools(
                 definition: def.name.clone(),
             });
         }
-        if tool.is_offered() {
-            list.push(format.one(tool.form(), def));
+        if !tool.is_offered() {
+            continue;
+        }
+        // One refused name fails the whole request: a form this provider refuses (Gemini
+        // wants a letter or `_` first) stays out of its list, loudly.
+        match check_definition_name(format.provider(), tool.form()) {
+            Ok(()) => list.push(format.one(tool.form(), def)),
+            Err(why) => tracing::warn!(
+                tool = tool.name(),
+                form = tool.form(),
+                "tool left out of the {} tool list: {why}; rename it",
+                format.provider()
+            ),
         }
     }
     Ok(match format {

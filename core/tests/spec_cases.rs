@@ -236,6 +236,25 @@ fn wire_shapes_carry_only_offered_tools_under_their_form_verbatim() {
     );
 }
 
+#[test]
+fn a_form_gemini_refuses_stays_out_of_the_gemini_list_only() {
+    let defs = vec![
+        ToolDefinition::new("3d-render", "Renders.", json!({})),
+        ToolDefinition::new("mcp/a/b", "Fine.", json!({})),
+    ];
+    let census = Census::build(defs.iter().map(|d| &d.name), &META_TOOLS);
+    let gemini = wire_tools(&census, &defs, WireFormat::Gemini).unwrap();
+    let names: Vec<&str> = gemini[0]["functionDeclarations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["mcp_a_b"]);
+    let openai = wire_tools(&census, &defs, WireFormat::OpenAi).unwrap();
+    assert_eq!(openai.as_array().unwrap().len(), 2);
+}
+
 /// A `tracing` writer that keeps what is logged.
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
