@@ -160,6 +160,7 @@ fn check(census: &Census, tools: &[(String, u32)], taken_list: &[&str], input: &
                     assert_ne!(other, tool.name());
                 }
             }
+            Some(LeftOutReason::Withheld) => panic!("only Census::withhold withholds a tool"),
             Some(LeftOutReason::Outranked { holders }) => {
                 assert!(!holders.is_empty());
                 for holder in holders {
