@@ -462,4 +462,10 @@ impl ToolProvider for McpProvider {
     fn is_failed(&self) -> bool {
         McpProvider::is_failed(self)
     }
+
+    fn shutdown(&self) {
+        self.failed.store(true, Ordering::SeqCst);
+        let client = self.client.lock().unwrap_or_else(|p| p.into_inner()).take();
+        drop(client); // The last reference to the client ends the server's process.
+    }
 }

@@ -169,6 +169,16 @@ pub trait ToolProvider: Send + Sync + 'static {
         false
     }
 
+    /// Stops the provider for good (the runtime calls it when the provider is removed): an
+    /// MCP provider ends its server's process. Calls already running may fail. The default
+    /// does nothing.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// RegisteredTools::new(AppState::new()).shutdown(); // nothing to stop
+    /// ```
+    fn shutdown(&self) {}
+
     /// Starts the provider afresh (an MCP server is spawned again). The default does nothing.
     ///
     /// ```

@@ -433,6 +433,7 @@ fn load_problems(tools: &[ToolDefinition]) -> Vec<LoadProblem> {
         census
             .duplicates()
             .iter()
+            .filter(|name| !name.is_empty()) // reported once below, as EmptyName
             .map(|name| LoadProblem::DuplicateName { name: name.clone() }),
     );
     if tools.iter().any(|t| t.name.is_empty()) {
@@ -558,8 +559,8 @@ impl ToolRuntime {
             .any(|s| s.provider.name() == name)
     }
 
-    /// Removes the provider named `name`; whether there was one. Calls already running finish;
-    /// later calls to its tools fail with [`DispatchError::ProviderRemoved`].
+    /// Removes the provider named `name` and shuts it down ([`ToolProvider::shutdown`]); whether
+    /// there was one. Later calls to its tools fail with [`DispatchError::ProviderRemoved`].
     ///
     /// ```
     /// # use std::sync::Arc;
@@ -587,10 +588,20 @@ impl ToolRuntime {
     /// # });
     /// ```
     pub fn remove_provider(&self, name: &str) -> bool {
-        let mut state = self.shared.write();
-        let before = state.slots.len();
-        state.slots.retain(|s| s.provider.name() != name);
-        state.slots.len() != before
+        let removed: Vec<Slot> = {
+            let mut state = self.shared.write();
+            let (removed, kept) = std::mem::take(&mut state.slots)
+                .into_iter()
+                .partition(|s| s.provider.name() == name);
+            state.slots = kept;
+            removed
+        };
+        // Outside the lock: an old request may still hold the provider, so stop it now
+        // rather than when the last such request is dropped.
+        for slot in &removed {
+            slot.provider.shutdown();
+        }
+        !removed.is_empty()
     }
 
     /// Restarts the provider named `name` and loads its tools again.

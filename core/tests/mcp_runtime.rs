@@ -548,13 +548,21 @@ async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails
                 Err(DispatchError::UnknownTool { .. } | DispatchError::ProviderRemoved { .. }) => {
                     false
                 }
+                // Removed (so shut down) while the call was in flight: typed, naming the tool.
+                Err(DispatchError::Tool(ToolError::Unavailable { tool, .. }))
+                    if tool == "mcp/extra/echo" =>
+                {
+                    false
+                }
                 Err(other) => panic!("unclean failure: {other}"),
             }
         }));
         if i % 5 == 0 {
             runtime.remove_provider("mcp/extra");
         } else if i % 5 == 2 {
+            // Removal shut the server down: adding the provider back restarts it.
             let _ = runtime.add_provider(extra.clone()).await;
+            let _ = runtime.reload_provider("mcp/extra").await;
         }
     }
     let mut ok = 0;
@@ -728,4 +736,25 @@ async fn a_call_that_times_out_after_a_reload_does_not_fail_the_reloaded_server(
         .await
         .unwrap();
     assert_eq!(out.output["arguments"]["n"], 2);
+}
+
+#[tokio::test]
+async fn a_removed_mcp_provider_stops_its_server_even_while_an_old_request_holds_it() {
+    let provider = fixture("gone", &[]).await;
+    let runtime = ToolRuntime::new();
+    runtime.add_provider(provider.clone()).await.unwrap();
+    let old = runtime.request();
+    assert!(runtime.remove_provider("mcp/gone"));
+    assert!(provider.is_failed(), "shut down on removal");
+    let err = old.dispatch("mcp_gone_echo", json!({})).await.unwrap_err();
+    assert_eq!(
+        err,
+        DispatchError::ProviderRemoved {
+            tool: "mcp/gone/echo".into(),
+            provider: "mcp/gone".into()
+        }
+    );
+    // Its server no longer answers: a direct call says the provider is down.
+    let err = provider.call("mcp/gone/echo", json!({})).await.unwrap_err();
+    assert!(matches!(err, ToolError::Unavailable { .. }), "{err:?}");
 }
