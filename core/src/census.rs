@@ -787,12 +787,7 @@ impl Census {
     }
 
     fn key_text(&self, key: Key) -> &str {
-        match key {
-            Key::Name(i) => &self.tools[i as usize].name,
-            Key::Form(i) => self.tools[i as usize].form(),
-            Key::Taken(i) => &self.taken[i as usize],
-            Key::TakenForm(i) => &self.taken_forms[i as usize],
-        }
+        self.strings().get(key)
     }
 
     fn strings(&self) -> Strings<'_> {
@@ -837,14 +832,21 @@ struct Strings<'a> {
     taken_forms: &'a [Box<str>],
 }
 
-impl KeyText for Strings<'_> {
-    fn text(&self, key: Key) -> &str {
+impl<'a> Strings<'a> {
+    /// The string at `key`, borrowed from the census itself (not from this view).
+    fn get(&self, key: Key) -> &'a str {
         match key {
             Key::Name(i) => &self.tools[i as usize].name,
             Key::Form(i) => self.tools[i as usize].form(),
             Key::Taken(i) => &self.taken[i as usize],
             Key::TakenForm(i) => &self.taken_forms[i as usize],
         }
+    }
+}
+
+impl KeyText for Strings<'_> {
+    fn text(&self, key: Key) -> &str {
+        self.get(key)
     }
 }
 

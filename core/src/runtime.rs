@@ -272,6 +272,21 @@ impl Shared {
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, State> {
         self.state.write().unwrap_or_else(PoisonError::into_inner)
     }
+
+    fn mark_unreachable(&self, slot_id: u64, generation: u64, reason: String) {
+        let mut state = self.write();
+        // A failure seen by a call into an older load says nothing about the reloaded one.
+        if let Some(slot) = state
+            .slots
+            .iter_mut()
+            .find(|s| s.id == slot_id && s.generation == generation)
+        {
+            tracing::warn!(provider = slot.provider.name(), %reason, "provider marked failed");
+            slot.status = LoadStatus::Failed {
+                problems: vec![LoadProblem::Unreachable { reason }],
+            };
+        }
+    }
 }
 
 /// Builds a [`ToolRuntime`].
@@ -898,21 +913,6 @@ impl ToolRuntime {
         }
         ToolsReport { providers, tools }
     }
-
-    fn mark_unreachable(&self, slot_id: u64, generation: u64, reason: String) {
-        let mut state = self.shared.write();
-        // A failure seen by a call into an older load says nothing about the reloaded one.
-        if let Some(slot) = state
-            .slots
-            .iter_mut()
-            .find(|s| s.id == slot_id && s.generation == generation)
-        {
-            tracing::warn!(provider = slot.provider.name(), %reason, "provider marked failed");
-            slot.status = LoadStatus::Failed {
-                problems: vec![LoadProblem::Unreachable { reason }],
-            };
-        }
-    }
 }
 
 /// Whether a tool is in the requests, for the tools report.
@@ -1362,14 +1362,8 @@ impl Request {
                 // Only the provider knows whether it is down (a tool may report an error of
                 // its own as `Unavailable`): ask it, and record that against this load.
                 if owner.provider.is_failed() {
-                    ToolRuntime {
-                        shared: self.shared.clone(),
-                    }
-                    .mark_unreachable(
-                        owner.slot,
-                        owner.generation,
-                        err.to_string(),
-                    );
+                    self.shared
+                        .mark_unreachable(owner.slot, owner.generation, err.to_string());
                 }
                 Err(err.into())
             }
