@@ -29,6 +29,7 @@
 #[cfg(feature = "runtime")]
 mod app_state;
 mod census;
+mod dialect_rules;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod meta_tools;
@@ -44,6 +45,8 @@ mod registry;
 #[cfg(feature = "runtime")]
 mod runtime;
 #[cfg(feature = "runtime")]
+mod schema;
+#[cfg(feature = "runtime")]
 mod tool_error;
 #[cfg(feature = "runtime")]
 mod wire;
@@ -53,6 +56,10 @@ pub use app_state::{AppState, State};
 pub use census::{
     build_sanitized_index, Census, CensusTool, LeftOutReason, Resolution, ResolvedTool,
     SanitizedIndex, ToolStatus, UnknownTool, Via,
+};
+pub use dialect_rules::{
+    Dialect, DialectRules, EnumValues, Keywords, RefSupport, SizeLimits, StrictRequestLimits,
+    OPENAI_MAX_TOOLS,
 };
 #[cfg(feature = "mcp")]
 pub use mcp::{list_server_tools, mcp_tool_name, McpCommand, McpError, McpProvider};
@@ -70,6 +77,12 @@ pub use runtime::{
     ApprovalRequest, CallOutcome, DispatchError, LoadProblem, LoadStatus, ProviderReport,
     ReportStatus, Request, Route, RuntimeError, ToolReport, ToolRuntime, ToolRuntimeBuilder,
     ToolsReport,
+};
+#[cfg(feature = "runtime")]
+pub use schema::{
+    check_schema, prepare_schema, prepare_schema_cached, prepare_schema_with, restore_arguments,
+    Loss, Preparation, PrepareOptions, Prepared, RefusalReason, SchemaProblem, SchemaRefusal,
+    SchemaStatus,
 };
 #[cfg(feature = "runtime")]
 pub use tool_error::ToolError;

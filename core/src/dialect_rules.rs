@@ -1,0 +1,514 @@
+//! What each provider accepts as a tool's parameter schema, as data (`tool-schema-wire.md`,
+//! "Dialects").
+//!
+//! Policy: one table, beside the name rules (`provider_rules.rs`). Every fact here names its
+//! source; [`crate::check_schema`] and [`crate::prepare_schema`] read only this table, so a
+//! provider that changes its mind is one edit here. Facts a source marks as unconfirmed are not
+//! rules (the 1,024-character description limit OpenAI once reported is not here).
+//!
+//! Sources, read 2026-11: OpenAI's structured outputs guide ("Supported schemas") and function
+//! calling guide; Anthropic's define-tools page, Messages API reference and structured outputs
+//! page ("JSON Schema limitations"); Google's `Schema` reference (Gemini API and Vertex AI);
+//! AWS's `ToolSpecification` and `ToolInputSchema` references; the refusals quoted in
+//! `tool-schema-wire.md` ("Real refusals").
+
+use std::fmt;
+
+use crate::provider_rules::Provider;
+
+/// A request field's schema dialect: what one provider accepts as a tool's parameters.
+///
+/// ```
+/// use toolwire_core::Dialect;
+/// assert_eq!(Dialect::ALL.len(), 6);
+/// assert_eq!(Dialect::from_key("openai-strict"), Some(Dialect::OpenAiStrict));
+/// assert!(Dialect::AnthropicStrict.is_strict());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Chat Completions `tools[].function.parameters` and Responses function tools.
+    OpenAi,
+    /// The same with `strict: true` (structured outputs).
+    OpenAiStrict,
+    /// Messages API `tools[].input_schema`.
+    Anthropic,
+    /// The same with `strict: true`; also Bedrock Converse strict.
+    AnthropicStrict,
+    /// Bedrock `toolSpec.inputSchema.json`.
+    Converse,
+    /// Gemini `functionDeclarations[].parameters` (an OpenAPI 3.0 subset).
+    Gemini,
+}
+
+/// Which keywords a dialect takes in a schema node.
+///
+/// ```
+/// use toolwire_core::{Dialect, Keywords};
+/// assert_eq!(Dialect::OpenAi.rules().keywords, Keywords::Any);
+/// assert!(matches!(Dialect::Gemini.rules().keywords, Keywords::Only(list) if list.contains(&"nullable")));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keywords {
+    /// Broad JSON Schema: any keyword.
+    Any,
+    /// These keywords only; any other fails the request.
+    Only(&'static [&'static str]),
+}
+
+impl Keywords {
+    /// Whether `keyword` may stand in a node.
+    ///
+    /// ```
+    /// use toolwire_core::Dialect;
+    /// assert!(!Dialect::Gemini.rules().keywords.allows("$ref"));
+    /// assert!(Dialect::Anthropic.rules().keywords.allows("$ref"));
+    /// ```
+    pub fn allows(self, keyword: &str) -> bool {
+        match self {
+            Keywords::Any => true,
+            Keywords::Only(list) => list.contains(&keyword),
+        }
+    }
+}
+
+/// Which `enum` values a dialect takes.
+///
+/// ```
+/// use toolwire_core::{Dialect, EnumValues};
+/// assert_eq!(Dialect::Gemini.rules().enum_values, EnumValues::Strings);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnumValues {
+    /// Any JSON values.
+    Any,
+    /// Strings, numbers, booleans and null.
+    Primitives,
+    /// Strings only.
+    Strings,
+}
+
+/// Where a dialect takes `$ref`.
+///
+/// ```
+/// use toolwire_core::{Dialect, RefSupport};
+/// assert_eq!(Dialect::OpenAiStrict.rules().refs, RefSupport::LocalAndRecursive);
+/// assert_eq!(Dialect::Gemini.rules().refs, RefSupport::None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefSupport {
+    /// No `$ref` at all: every reference must be inlined.
+    None,
+    /// Local references (`#/$defs/X`), never recursive.
+    Local,
+    /// Local references, recursion included (`#` or a definition that refers to itself).
+    LocalAndRecursive,
+}
+
+/// The size limits of a dialect; over one, the provider refuses the whole request.
+///
+/// ```
+/// let limits = toolwire_core::Dialect::OpenAiStrict.rules().limits.unwrap();
+/// assert_eq!((limits.properties, limits.nesting, limits.enum_values), (5_000, 10, 1_000));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeLimits {
+    /// Object properties in the whole schema.
+    pub properties: usize,
+    /// Levels of nesting (the root object is level 1).
+    pub nesting: usize,
+    /// Characters of property, definition, enum and const names and values, summed.
+    pub name_chars: usize,
+    /// Values of all enums, summed.
+    pub enum_values: usize,
+}
+
+/// Per-request limits of strict tools (Messages API and Converse strict).
+///
+/// ```
+/// let limits = toolwire_core::Dialect::AnthropicStrict.rules().strict_request.unwrap();
+/// assert_eq!((limits.tools, limits.optional_parameters, limits.union_parameters), (20, 24, 16));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrictRequestLimits {
+    /// Strict tools in one request.
+    pub tools: usize,
+    /// Optional parameters, summed over all strict tools.
+    pub optional_parameters: usize,
+    /// Parameters with `anyOf` or a type array, summed over all strict tools.
+    pub union_parameters: usize,
+}
+
+/// Everything a dialect accepts, as data. Read by [`crate::check_schema`] and
+/// [`crate::prepare_schema`] only.
+///
+/// ```
+/// use toolwire_core::Dialect;
+/// let gemini = Dialect::Gemini.rules();
+/// assert!(!gemini.type_arrays && gemini.nullable && gemini.upper_case_types);
+/// assert!(Dialect::OpenAiStrict.rules().all_required);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DialectRules {
+    /// The keywords a node may carry.
+    pub keywords: Keywords,
+    /// Keywords refused at the root even where the dialect takes them deeper.
+    pub root_refused: &'static [&'static str],
+    /// Whether `type` may be an array (`["integer", "null"]`).
+    pub type_arrays: bool,
+    /// Whether type names are written in capitals (`OBJECT`).
+    pub upper_case_types: bool,
+    /// Whether the dialect has OpenAPI's `nullable`.
+    pub nullable: bool,
+    /// Which enum values it takes.
+    pub enum_values: EnumValues,
+    /// The `(type, format)` pairs it takes (`"*"` for any type); `None`: any format.
+    pub formats: Option<&'static [(&'static str, &'static str)]>,
+    /// Where `$ref` may stand.
+    pub refs: RefSupport,
+    /// Every object must say `additionalProperties: false`.
+    pub closed_objects: bool,
+    /// Every property must be in `required` (optional ones take `null` instead).
+    pub all_required: bool,
+    /// Every array must say `items`, and every node must say what it is (a type).
+    pub typed_nodes: bool,
+    /// The largest `minItems` it takes, if limited.
+    pub max_min_items: Option<u64>,
+    /// Size limits of one schema.
+    pub limits: Option<SizeLimits>,
+    /// Per-request limits of strict tools.
+    pub strict_request: Option<StrictRequestLimits>,
+    /// The fewest characters a tool description may have.
+    pub min_description_chars: usize,
+}
+
+/// Combinators a root may not carry. OpenAI: "schema must have type 'object' and not have
+/// 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (function calling guide and the error
+/// it returns); Anthropic: no top-level `oneOf`/`allOf`/`anyOf` (define-tools); Bedrock and Gemini
+/// take an object root only (`toolSpec.inputSchema.json.type must be one of the following:
+/// object`; `Schema` reference), so no root combinator is sent to any provider.
+const ROOT_REFUSED: &[&str] = &["oneOf", "anyOf", "allOf", "enum", "not"];
+
+/// Gemini `Schema` fields (Google `Schema` reference, Gemini API v1beta): the OpenAPI 3.0 subset.
+/// Refused there: `$schema`, `$ref`, `$defs`, `additionalProperties`, `propertyNames`, `const`,
+/// `exclusiveMinimum`/`Maximum`, `oneOf`, `allOf`, `not`, `if`/`then`/`else` (`Unknown name …:
+/// Cannot find field`, reported in public issues).
+const GEMINI_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "minItems",
+    "maxItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "propertyOrdering",
+    "example",
+    "default",
+];
+
+/// Gemini formats (`Schema.format`): "for NUMBER type: float, double; for INTEGER type: int32,
+/// int64; for STRING type: enum, date-time".
+const GEMINI_FORMATS: &[(&str, &str)] = &[
+    ("number", "float"),
+    ("number", "double"),
+    ("integer", "int32"),
+    ("integer", "int64"),
+    ("string", "enum"),
+    ("string", "date-time"),
+];
+
+/// OpenAI structured outputs, "Supported schemas": string, number, boolean, integer, object,
+/// array, enum, anyOf; `pattern`, `format`; `multipleOf`, `minimum`/`maximum` and the exclusive
+/// forms; `minItems`/`maxItems`; `$defs`/`$ref`. `description` is how every example documents a
+/// field. Refused: `allOf`, `not`, `oneOf` (`'oneOf' is not permitted`), `dependentRequired`,
+/// `dependentSchemas`, `if`/`then`/`else`.
+const OPENAI_STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "anyOf",
+    "pattern",
+    "format",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "$defs",
+    "$ref",
+];
+
+/// OpenAI strict formats: "date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid"
+/// (`'uri' is not a valid format`).
+const OPENAI_STRICT_FORMATS: &[(&str, &str)] = &[
+    ("string", "date-time"),
+    ("string", "time"),
+    ("string", "date"),
+    ("string", "duration"),
+    ("string", "email"),
+    ("string", "hostname"),
+    ("string", "ipv4"),
+    ("string", "ipv6"),
+    ("string", "uuid"),
+];
+
+/// Anthropic structured outputs, "JSON Schema limitations": basic types, enums of primitives,
+/// `const`, `anyOf`, `allOf` (not with `$ref`), local `$ref`/`$defs`, `default`, `required`,
+/// `additionalProperties: false`, string formats, `minItems` of 0 or 1, simple `pattern`.
+/// Refused: recursion, external `$ref`, `minimum`/`maximum`/`multipleOf`,
+/// `minLength`/`maxLength`, other array bounds.
+const ANTHROPIC_STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "default",
+    "format",
+    "minItems",
+    "pattern",
+];
+
+/// Anthropic strict string formats ("string formats": the JSON Schema format vocabulary it
+/// lists: date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid).
+const ANTHROPIC_STRICT_FORMATS: &[(&str, &str)] = &[
+    ("string", "date-time"),
+    ("string", "time"),
+    ("string", "date"),
+    ("string", "duration"),
+    ("string", "email"),
+    ("string", "hostname"),
+    ("string", "uri"),
+    ("string", "ipv4"),
+    ("string", "ipv6"),
+    ("string", "uuid"),
+];
+
+impl Dialect {
+    /// Every dialect, in a stable order.
+    ///
+    /// ```
+    /// use toolwire_core::Dialect;
+    /// let keys = Dialect::ALL.map(Dialect::key);
+    /// assert_eq!(keys, ["openai", "openai-strict", "anthropic", "anthropic-strict", "converse", "gemini"]);
+    /// ```
+    pub const ALL: [Dialect; 6] = [
+        Dialect::OpenAi,
+        Dialect::OpenAiStrict,
+        Dialect::Anthropic,
+        Dialect::AnthropicStrict,
+        Dialect::Converse,
+        Dialect::Gemini,
+    ];
+
+    /// The dialect's stable key, as the command and JSON output write it.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::Dialect::AnthropicStrict.key(), "anthropic-strict");
+    /// ```
+    pub const fn key(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "openai",
+            Dialect::OpenAiStrict => "openai-strict",
+            Dialect::Anthropic => "anthropic",
+            Dialect::AnthropicStrict => "anthropic-strict",
+            Dialect::Converse => "converse",
+            Dialect::Gemini => "gemini",
+        }
+    }
+
+    /// The dialect of `key`, if it is one.
+    ///
+    /// ```
+    /// use toolwire_core::Dialect;
+    /// assert_eq!(Dialect::from_key("gemini"), Some(Dialect::Gemini));
+    /// assert_eq!(Dialect::from_key("GEMINI"), None);
+    /// ```
+    pub fn from_key(key: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.key() == key)
+    }
+
+    /// The provider whose request field this is (for its name rule and its per-request limits).
+    ///
+    /// ```
+    /// use toolwire_core::{Dialect, Provider};
+    /// assert_eq!(Dialect::OpenAiStrict.provider(), Provider::OpenAi);
+    /// ```
+    pub const fn provider(self) -> Provider {
+        match self {
+            Dialect::OpenAi | Dialect::OpenAiStrict => Provider::OpenAi,
+            Dialect::Anthropic | Dialect::AnthropicStrict => Provider::Anthropic,
+            Dialect::Converse => Provider::Converse,
+            Dialect::Gemini => Provider::Gemini,
+        }
+    }
+
+    /// Whether the dialect is a strict one (`strict: true` on the wire).
+    ///
+    /// ```
+    /// assert!(!toolwire_core::Dialect::Converse.is_strict());
+    /// ```
+    pub const fn is_strict(self) -> bool {
+        matches!(self, Dialect::OpenAiStrict | Dialect::AnthropicStrict)
+    }
+
+    /// What the dialect accepts.
+    ///
+    /// ```
+    /// use toolwire_core::Dialect;
+    /// assert_eq!(Dialect::Converse.rules().min_description_chars, 1);
+    /// ```
+    pub const fn rules(self) -> DialectRules {
+        // The broad dialects: "otherwise broad JSON Schema" (OpenAI function calling guide);
+        // Messages API `input_schema` is JSON Schema 2020-12 (define-tools); Bedrock takes a
+        // JSON Schema document whose root type is object (`ToolInputSchema`).
+        let broad = DialectRules {
+            keywords: Keywords::Any,
+            root_refused: ROOT_REFUSED,
+            type_arrays: true,
+            upper_case_types: false,
+            nullable: false,
+            enum_values: EnumValues::Any,
+            formats: None,
+            refs: RefSupport::LocalAndRecursive,
+            closed_objects: false,
+            all_required: false,
+            typed_nodes: false,
+            max_min_items: None,
+            limits: None,
+            strict_request: None,
+            min_description_chars: 0,
+        };
+        match self {
+            Dialect::OpenAi | Dialect::Anthropic => broad,
+            // `ToolSpecification.description`: "Length Constraints: Minimum length of 1".
+            Dialect::Converse => DialectRules {
+                min_description_chars: 1,
+                ..broad
+            },
+            Dialect::OpenAiStrict => DialectRules {
+                keywords: Keywords::Only(OPENAI_STRICT_KEYWORDS),
+                formats: Some(OPENAI_STRICT_FORMATS),
+                // "recursion via #" and `$defs` are supported.
+                refs: RefSupport::LocalAndRecursive,
+                // `'additionalProperties' is required to be supplied and to be false`.
+                closed_objects: true,
+                // `'required' is required to be supplied and to be an array including every
+                // key in properties`; optional fields are a union with `null`.
+                all_required: true,
+                // `array schema missing items`.
+                typed_nodes: true,
+                enum_values: EnumValues::Primitives,
+                // "up to 5000 object properties total, with up to 10 levels of nesting"; "120,000
+                // characters" of names and values; "1000 enum values across all enum properties".
+                limits: Some(SizeLimits {
+                    properties: 5_000,
+                    nesting: 10,
+                    name_chars: 120_000,
+                    enum_values: 1_000,
+                }),
+                ..broad
+            },
+            Dialect::AnthropicStrict => DialectRules {
+                keywords: Keywords::Only(ANTHROPIC_STRICT_KEYWORDS),
+                formats: Some(ANTHROPIC_STRICT_FORMATS),
+                // "recursive schemas are not supported"; local `$ref` and `$defs` are.
+                refs: RefSupport::Local,
+                // `additionalProperties: false` is required on objects.
+                closed_objects: true,
+                typed_nodes: true,
+                enum_values: EnumValues::Primitives,
+                // "minItems values of 0 and 1".
+                max_min_items: Some(1),
+                // "at most 20 strict tools per request, 24 optional parameters and 16
+                // parameters with union types (anyOf or type arrays) across all strict tools".
+                strict_request: Some(StrictRequestLimits {
+                    tools: 20,
+                    optional_parameters: 24,
+                    union_parameters: 16,
+                }),
+                ..broad
+            },
+            Dialect::Gemini => DialectRules {
+                keywords: Keywords::Only(GEMINI_KEYWORDS),
+                // `type` is one `Type` value: "Proto field is not repeating, cannot start list".
+                type_arrays: false,
+                // `Type`: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL.
+                upper_case_types: true,
+                nullable: true,
+                // `enum`: "Possible values of the element of Type.STRING with enum format".
+                enum_values: EnumValues::Strings,
+                formats: Some(GEMINI_FORMATS),
+                // `$ref` is refused in `parameters` (`reference to undefined schema`).
+                refs: RefSupport::None,
+                ..broad
+            },
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Per request, OpenAI accepts at most this many tools ("a maximum of 128 tools"; over it the
+/// request fails: `array too long`).
+///
+/// ```
+/// assert_eq!(toolwire_core::OPENAI_MAX_TOOLS, 128);
+/// ```
+pub const OPENAI_MAX_TOOLS: usize = 128;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_and_are_distinct() {
+        for dialect in Dialect::ALL {
+            assert_eq!(Dialect::from_key(dialect.key()), Some(dialect));
+        }
+        let mut keys = Dialect::ALL.map(Dialect::key).to_vec();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), Dialect::ALL.len());
+    }
+
+    #[test]
+    fn only_strict_dialects_close_objects() {
+        for dialect in Dialect::ALL {
+            assert_eq!(
+                dialect.rules().closed_objects,
+                dialect.is_strict(),
+                "{dialect}"
+            );
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! What JSON Schema keywords are: which hold subschemas, which only annotate, and how each
+//! reads in words when a rewrite has to drop it.
+//!
+//! Policy: a walk over a schema follows only subschema positions, never data (a `$ref` string in
+//! a `default` is not a reference).
+
+use serde_json::{Map, Value};
+
+/// Keywords whose value is one subschema.
+pub(crate) const ONE_SCHEMA: &[&str] = &[
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+];
+
+/// Keywords whose value is an object of subschemas.
+pub(crate) const SCHEMA_MAP: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Keywords whose value is an array of subschemas.
+pub(crate) const SCHEMA_LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// Keywords that change no verdict: dropping one keeps every valid argument valid and every
+/// invalid one invalid.
+pub(crate) const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "$dynamicAnchor",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "example",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+    "propertyOrdering",
+];
+
+/// Annotations a model is helped by: when a dialect refuses one, it moves into the
+/// description instead of vanishing.
+pub(crate) const TOLD_ANNOTATIONS: &[&str] = &["default", "examples", "example"];
+
+/// Whether `keyword` is an annotation.
+pub(crate) fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword)
+}
+
+/// Calls `each` on every direct subschema of `node` with the pointer segments that lead to it.
+pub(crate) fn for_each_subschema<'a>(
+    node: &'a Map<String, Value>,
+    mut each: impl FnMut(&[&str], &'a Value),
+) {
+    for (key, value) in node {
+        let key = key.as_str();
+        if ONE_SCHEMA.contains(&key) {
+            each(&[key], value);
+        } else if key == "items" {
+            match value {
+                // Draft 7 tuples: `items: [a, b]`.
+                Value::Array(list) => {
+                    for (i, item) in list.iter().enumerate() {
+                        each(&[key, &i.to_string()], item);
+                    }
+                }
+                other => each(&[key], other),
+            }
+        } else if SCHEMA_MAP.contains(&key) {
+            if let Value::Object(map) = value {
+                for (name, sub) in map {
+                    each(&[key, name], sub);
+                }
+            }
+        } else if SCHEMA_LIST.contains(&key) {
+            if let Value::Array(list) = value {
+                for (i, sub) in list.iter().enumerate() {
+                    each(&[key, &i.to_string()], sub);
+                }
+            }
+        }
+    }
+}
+
+/// [`for_each_subschema`], with each subschema mutable.
+pub(crate) fn for_each_subschema_mut(
+    node: &mut Map<String, Value>,
+    mut each: impl FnMut(&[&str], &mut Value),
+) {
+    for (key, value) in node.iter_mut() {
+        let key = key.as_str();
+        if ONE_SCHEMA.contains(&key) {
+            each(&[key], value);
+        } else if key == "items" {
+            match value {
+                Value::Array(list) => {
+                    for (i, item) in list.iter_mut().enumerate() {
+                        each(&[key, &i.to_string()], item);
+                    }
+                }
+                other => each(&[key], other),
+            }
+        } else if SCHEMA_MAP.contains(&key) {
+            if let Value::Object(map) = value {
+                for (name, sub) in map.iter_mut() {
+                    each(&[key, name], sub);
+                }
+            }
+        } else if SCHEMA_LIST.contains(&key) {
+            if let Value::Array(list) = value {
+                for (i, sub) in list.iter_mut().enumerate() {
+                    each(&[key, &i.to_string()], sub);
+                }
+            }
+        }
+    }
+}
+
+/// `pointer` with one more segment, escaped (RFC 6901: `~` is `~0`, `/` is `~1`).
+pub(crate) fn child(pointer: &str, segments: &[&str]) -> String {
+    let mut out = String::with_capacity(pointer.len() + 16);
+    out.push_str(pointer);
+    for segment in segments {
+        out.push('/');
+        for c in segment.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    }
+    out
+}
+
+/// A value as a note shows it: compact JSON, cut at 160 characters.
+pub(crate) fn shown_value(value: &Value) -> String {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    cut(text)
+}
+
+fn cut(text: String) -> String {
+    const MAX: usize = 160;
+    if text.chars().count() <= MAX {
+        return text;
+    }
+    let mut out: String = text.chars().take(MAX).collect();
+    out.push('…');
+    out
+}
+
+/// What dropping `keyword: value` loses, in words the model reads.
+pub(crate) fn note_for(keyword: &str, value: &Value) -> String {
+    let v = shown_value(value);
+    match keyword {
+        "pattern" => format!("Must match {v}."),
+        "format" => format!("Format: {v}."),
+        "minLength" => format!("At least {v} characters."),
+        "maxLength" => format!("At most {v} characters."),
+        "minItems" => format!("At least {v} items."),
+        "maxItems" => format!("At most {v} items."),
+        "uniqueItems" if value == &Value::Bool(true) => "Items must be unique.".to_owned(),
+        "minimum" => format!("At least {v}."),
+        "maximum" => format!("At most {v}."),
+        "exclusiveMinimum" => format!("Greater than {v}."),
+        "exclusiveMaximum" => format!("Less than {v}."),
+        "multipleOf" => format!("A multiple of {v}."),
+        "minProperties" => format!("At least {v} properties."),
+        "maxProperties" => format!("At most {v} properties."),
+        "additionalProperties" if value == &Value::Bool(false) => {
+            "No properties other than those listed.".to_owned()
+        }
+        "additionalProperties" => format!("Other properties must match {v}."),
+        "propertyNames" => format!("Property names must match {v}."),
+        "patternProperties" => format!("Properties by pattern: {v}."),
+        "enum" => match value {
+            Value::Array(values) => cut(format!(
+                "One of: {}.",
+                values
+                    .iter()
+                    .map(Value::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            _ => format!("One of: {v}."),
+        },
+        "const" => format!("Must be {}.", cut(value.to_string())),
+        "oneOf" => "Must match exactly one of the options.".to_owned(),
+        "not" => format!("Must not match {v}."),
+        "allOf" => format!("Must also match {v}."),
+        "required" => "Send null to leave it out.".to_owned(),
+        "dependentRequired" => format!("When a key is present, these are required too: {v}."),
+        "default" => format!("Default: {}.", cut(value.to_string())),
+        "examples" | "example" => format!("Example: {}.", cut(value.to_string())),
+        other => format!("Also `{other}`: {v}."),
+    }
+}

@@ -1,0 +1,267 @@
+//! `prepare_schema`: a schema made ready for one dialect (exact rewrites, then lossy ones with
+//! their notes), or the reason it cannot travel there.
+//!
+//! Policy: a schema the dialect already takes is sent as it is, byte for byte. Otherwise:
+//! references first (inlined, or kept where the dialect has recursion and the schema needs
+//! it), then each node ([`super::rewrite`]), then [`crate::check_schema`] once more, so what
+//! leaves here always checks clean.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::check::check_schema;
+use super::keywords::{child, for_each_subschema_mut};
+use super::refs::{ref_faults, siblings_ignored, Inliner, MAX_DEPTH, MAX_NODES};
+use super::report::{Loss, RefusalReason, SchemaRefusal, SchemaStatus};
+use super::rewrite::{Place, Rewriter};
+use crate::dialect_rules::RefSupport;
+use crate::Dialect;
+
+/// How to prepare.
+///
+/// ```
+/// use toolwire_core::PrepareOptions;
+/// assert!(PrepareOptions::default().notes_in_descriptions);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrepareOptions {
+    /// Write each loss into the description of the node it stood on, so the model still reads
+    /// it (default: yes).
+    pub notes_in_descriptions: bool,
+}
+
+impl Default for PrepareOptions {
+    fn default() -> Self {
+        PrepareOptions {
+            notes_in_descriptions: true,
+        }
+    }
+}
+
+/// A schema ready for one dialect: what to send, and what it lost on the way.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{prepare_schema, Dialect, SchemaStatus};
+/// let schema = json!({"type": "object", "properties": {"days": {"type": ["integer", "null"]}}});
+/// let prepared = prepare_schema(Dialect::Gemini, &schema).unwrap();
+/// assert_eq!(prepared.status, SchemaStatus::Rewritten);
+/// assert_eq!(prepared.schema["properties"]["days"], json!({"type": "INTEGER", "nullable": true}));
+/// assert!(prepared.losses.is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prepared {
+    /// The schema to send.
+    pub schema: Value,
+    /// As is, rewritten exactly, or lossy (never refused: that is the error).
+    pub status: SchemaStatus,
+    /// What the rewrite lost, in the order found (empty unless lossy).
+    pub losses: Vec<Loss>,
+}
+
+/// Prepares `schema` for `dialect` with the default options: see [`prepare_schema_with`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{prepare_schema, Dialect, SchemaStatus};
+/// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+/// let prepared = prepare_schema(Dialect::OpenAi, &schema).unwrap();
+/// assert_eq!((prepared.status, &prepared.schema), (SchemaStatus::AsIs, &schema));
+/// ```
+pub fn prepare_schema(dialect: Dialect, schema: &Value) -> Result<Prepared, SchemaRefusal> {
+    prepare_schema_with(dialect, schema, PrepareOptions::default())
+}
+
+/// Prepares `schema` (a tool's parameter schema) for `dialect`: as it is when the dialect takes
+/// it; else rewritten (the exact rewrites of `tool-schema-wire.md` always, the lossy ones
+/// recorded and, by default, written into the description of the node they stood on); or
+/// refused, for what cannot travel (recursion outside `openai-strict`, an external or dangling
+/// `$ref`, a root that is not an object, a schema over the dialect's limits). The result always
+/// passes [`crate::check_schema`] for `dialect`; a schema is never emptied.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{prepare_schema_with, Dialect, PrepareOptions, SchemaStatus};
+/// let schema = json!({"type": "object", "properties": {"tag": {"type": "string", "pattern": "^[a-z]+$"}}});
+/// let quiet = PrepareOptions { notes_in_descriptions: false };
+/// let prepared = prepare_schema_with(Dialect::AnthropicStrict, &schema, quiet).unwrap();
+/// assert_eq!(prepared.status, SchemaStatus::Lossy);
+/// assert_eq!(prepared.schema["properties"]["tag"], json!({"type": "string", "pattern": "^[a-z]+$"}));
+/// assert_eq!(prepared.schema["additionalProperties"], false);
+/// ```
+pub fn prepare_schema_with(
+    dialect: Dialect,
+    schema: &Value,
+    options: PrepareOptions,
+) -> Result<Prepared, SchemaRefusal> {
+    if check_schema(dialect, schema).is_empty() {
+        return Ok(Prepared {
+            schema: schema.clone(),
+            status: SchemaStatus::AsIs,
+            losses: Vec::new(),
+        });
+    }
+    if !schema.is_object() {
+        return Err(SchemaRefusal::new(
+            dialect,
+            "",
+            "type",
+            RefusalReason::RootNotObject,
+            "the parameters must be an object schema",
+        ));
+    }
+    let rules = dialect.rules();
+    let faults = ref_faults(schema);
+    let mut recursive = None;
+    for fault in faults {
+        let why = match fault.reason {
+            RefusalReason::Recursive => {
+                recursive.get_or_insert(fault);
+                continue;
+            }
+            RefusalReason::ExternalRef => format!(
+                "`{}` leaves the schema; only local references (`#/...`) travel",
+                fault.reference
+            ),
+            RefusalReason::RefToNowhere => {
+                format!("`{}` names nothing in the schema", fault.reference)
+            }
+            _ => "references nested too deeply".to_owned(),
+        };
+        return Err(SchemaRefusal::new(
+            dialect,
+            &fault.pointer,
+            "$ref",
+            fault.reason,
+            why,
+        ));
+    }
+    let mut working = match recursive {
+        Some(fault) if rules.refs != RefSupport::LocalAndRecursive => {
+            return Err(SchemaRefusal::new(
+                dialect,
+                &fault.pointer,
+                "$ref",
+                RefusalReason::Recursive,
+                format!(
+                    "`{}` refers to a schema it stands in, and {dialect} has no recursion",
+                    fault.reference
+                ),
+            ))
+        }
+        Some(_) => keep_references(dialect, schema)?,
+        None => {
+            let mut inliner = Inliner {
+                root: schema,
+                dialect,
+                siblings_ignored: siblings_ignored(schema),
+                budget: MAX_NODES,
+            };
+            inliner.inline(schema, "", &mut Vec::new())?
+        }
+    };
+    let mut rewriter = Rewriter::new(dialect, options.notes_in_descriptions);
+    rewriter.node(&mut working, "", Place::Root, 0)?;
+    // What the rewrites could not mend (a size limit, or a case they do not know) is refused
+    // here rather than sent to fail the request.
+    if let Some(problem) = check_schema(dialect, &working).into_iter().next() {
+        let reason = if problem.pointer.is_empty()
+            && rules.limits.is_some()
+            && problem.why.contains("at most")
+        {
+            RefusalReason::TooLarge
+        } else {
+            RefusalReason::Inexpressible
+        };
+        return Err(SchemaRefusal::new(
+            dialect,
+            &problem.pointer,
+            &problem.keyword,
+            reason,
+            format!("{} (left after rewriting)", problem.why),
+        ));
+    }
+    let status = if rewriter.losses.is_empty() {
+        SchemaStatus::Rewritten
+    } else {
+        SchemaStatus::Lossy
+    };
+    Ok(Prepared {
+        schema: working,
+        status,
+        losses: rewriter.losses,
+    })
+}
+
+/// A recursive schema for a dialect that has recursion: references stay, pointing into one
+/// `$defs` at the root (`definitions` moves there); any other local reference cannot travel.
+fn keep_references(dialect: Dialect, schema: &Value) -> Result<Value, SchemaRefusal> {
+    let mut root = schema.clone();
+    if let Value::Object(map) = &mut root {
+        if let Some(Value::Object(old)) = map.remove("definitions") {
+            let defs = map
+                .entry("$defs")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(defs) = defs {
+                for (name, def) in old {
+                    defs.entry(name).or_insert(def);
+                }
+            }
+        }
+    }
+    let defs: Vec<String> = root
+        .get("$defs")
+        .and_then(Value::as_object)
+        .map(|d| d.keys().cloned().collect())
+        .unwrap_or_default();
+    retarget(&mut root, "", &defs, dialect, 0)?;
+    Ok(root)
+}
+
+fn retarget(
+    node: &mut Value,
+    pointer: &str,
+    defs: &[String],
+    dialect: Dialect,
+    depth: usize,
+) -> Result<(), SchemaRefusal> {
+    let Value::Object(map) = node else {
+        return Ok(());
+    };
+    if depth > MAX_DEPTH {
+        return Err(SchemaRefusal::new(
+            dialect,
+            pointer,
+            "",
+            RefusalReason::TooLarge,
+            format!("nested deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    if let Some(Value::String(reference)) = map.get_mut("$ref") {
+        let name = reference
+            .strip_prefix("#/$defs/")
+            .or_else(|| reference.strip_prefix("#/definitions/"));
+        match name {
+            _ if reference == "#" => {}
+            Some(name) if defs.iter().any(|d| d == name) => {
+                *reference = format!("#/$defs/{name}");
+            }
+            _ => {
+                return Err(SchemaRefusal::new(
+                    dialect,
+                    pointer,
+                    "$ref",
+                    RefusalReason::Inexpressible,
+                    format!("{dialect} takes a recursive schema only through `#` or `#/$defs/NAME`, not `{reference}`"),
+                ))
+            }
+        }
+    }
+    let mut result = Ok(());
+    for_each_subschema_mut(map, |segments, sub| {
+        if result.is_ok() {
+            result = retarget(sub, &child(pointer, segments), defs, dialect, depth + 1);
+        }
+    });
+    result
+}

@@ -1,0 +1,1150 @@
+//! The rewrites of one schema node for one dialect (`tool-schema-wire.md`, "Rewrites"): the
+//! exact ones always, the lossy ones recorded with a note, a refusal for what cannot travel.
+//!
+//! Policy: change only what the dialect refuses. A lossy rewrite only widens (drops a
+//! constraint, the tool still enforces it), except the strict dialects' own changes (closing
+//! objects, required-or-null), which the spec lists as losses of the same kind.
+
+use serde_json::{Map, Value};
+
+use super::keywords::{child, is_annotation, note_for, TOLD_ANNOTATIONS};
+use super::merge::merge_into;
+use super::refs::MAX_DEPTH;
+use super::report::{Loss, RefusalReason, SchemaRefusal};
+use crate::dialect_rules::{DialectRules, EnumValues};
+use crate::Dialect;
+
+/// Where a node stands: the root, a required property (which must never be emptied), or
+/// anywhere else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    Root,
+    RequiredProperty,
+    Other,
+}
+
+/// Rewrites nodes for one dialect and keeps the record.
+pub(crate) struct Rewriter {
+    pub dialect: Dialect,
+    pub rules: DialectRules,
+    /// Write each loss's note into the description of the node it stood on.
+    pub notes_in_descriptions: bool,
+    pub losses: Vec<Loss>,
+    pub changed: bool,
+}
+
+const JSON_TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+impl Rewriter {
+    pub(crate) fn new(dialect: Dialect, notes_in_descriptions: bool) -> Rewriter {
+        Rewriter {
+            dialect,
+            rules: dialect.rules(),
+            notes_in_descriptions,
+            losses: Vec::new(),
+            changed: false,
+        }
+    }
+
+    fn refuse(
+        &self,
+        pointer: &str,
+        keyword: &str,
+        reason: RefusalReason,
+        why: impl Into<String>,
+    ) -> SchemaRefusal {
+        SchemaRefusal::new(self.dialect, pointer, keyword, reason, why)
+    }
+
+    fn lose(&mut self, notes: &mut Vec<String>, pointer: &str, keyword: &str, note: String) {
+        self.changed = true;
+        notes.push(note.clone());
+        self.losses.push(Loss {
+            pointer: pointer.to_owned(),
+            keyword: keyword.to_owned(),
+            note,
+        });
+    }
+
+    fn allows(&self, keyword: &str) -> bool {
+        self.rules.keywords.allows(keyword)
+    }
+
+    /// Rewrites `value`, a schema standing at `pointer`, and everything under it.
+    pub(crate) fn node(
+        &mut self,
+        value: &mut Value,
+        pointer: &str,
+        place: Place,
+        depth: usize,
+    ) -> Result<(), SchemaRefusal> {
+        if depth > MAX_DEPTH {
+            return Err(self.refuse(
+                pointer,
+                "",
+                RefusalReason::TooLarge,
+                format!("nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        let narrow = !matches!(self.rules.keywords, crate::Keywords::Any);
+        match value {
+            Value::Bool(true) if narrow || place == Place::Root => {
+                *value = Value::Object(Map::new());
+                self.changed = true;
+            }
+            Value::Bool(false) if narrow || place == Place::Root => {
+                return Err(self.refuse(
+                    pointer,
+                    "",
+                    RefusalReason::Inexpressible,
+                    "a `false` schema accepts nothing",
+                ));
+            }
+            Value::Bool(_) => return Ok(()),
+            Value::Object(_) => {}
+            _ => {
+                return Err(self.refuse(
+                    pointer,
+                    "",
+                    RefusalReason::NotJsonSchema,
+                    "a schema must be an object or a boolean",
+                ));
+            }
+        }
+        let Value::Object(map) = value else {
+            unreachable_object()
+        };
+        let had_validation = map.keys().any(|k| is_validation(k));
+        let mut notes = Vec::new();
+
+        self.flatten_all_of(map, pointer, place, &mut notes)?;
+        self.one_of(map, pointer, &mut notes)?;
+        if place == Place::Root {
+            self.root(map, pointer, &mut notes)?;
+        }
+        self.null_branch(map);
+        self.types(map, pointer, &mut notes)?;
+        self.constant(map, pointer)?;
+        self.enumeration(map, pointer, &mut notes)?;
+        self.exclusive_bounds(map, &mut notes, pointer);
+        self.format(map, pointer, &mut notes);
+        self.min_items(map, pointer, &mut notes);
+        self.objects(map, pointer, place, &mut notes)?;
+        self.typed(map, pointer, &mut notes)?;
+        self.all_required(map, pointer)?;
+        self.unknown_keywords(map, pointer, &mut notes);
+        self.children(map, pointer, depth)?;
+
+        if self.notes_in_descriptions && !notes.is_empty() {
+            add_notes(map, &notes);
+        }
+        if place == Place::RequiredProperty
+            && had_validation
+            && !map.keys().any(|k| is_validation(k))
+        {
+            return Err(self.refuse(
+                pointer,
+                "type",
+                RefusalReason::WouldEmpty,
+                format!(
+                    "{} would leave this required property without a type",
+                    self.dialect
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `allOf` where the dialect refuses it: merged into the node where that is exact; what
+    /// cannot be merged is dropped with a loss (the node only widens).
+    fn flatten_all_of(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        place: Place,
+        notes: &mut Vec<String>,
+    ) -> Result<(), SchemaRefusal> {
+        let refused_here = place == Place::Root && self.rules.root_refused.contains(&"allOf");
+        // A branch may carry an `allOf` of its own: flatten until none is left (bounded).
+        for _ in 0..MAX_DEPTH {
+            if !map.contains_key("allOf") || (self.allows("allOf") && !refused_here) {
+                return Ok(());
+            }
+            let Some(Value::Array(branches)) = map.remove("allOf") else {
+                return Err(self.refuse(
+                    pointer,
+                    "allOf",
+                    RefusalReason::NotJsonSchema,
+                    "`allOf` must be an array of schemas",
+                ));
+            };
+            self.changed = true;
+            for branch in branches {
+                match branch {
+                    Value::Bool(true) => {}
+                    Value::Object(branch) => {
+                        let leftover = merge_into(map, branch);
+                        if !leftover.is_empty() {
+                            let note = note_for("allOf", &Value::Object(leftover));
+                            self.lose(notes, pointer, "allOf", note);
+                        }
+                    }
+                    Value::Bool(false) => {
+                        return Err(self.refuse(
+                            pointer,
+                            "allOf",
+                            RefusalReason::Inexpressible,
+                            "an `allOf` branch that accepts nothing",
+                        ));
+                    }
+                    _ => {
+                        return Err(self.refuse(
+                            pointer,
+                            "allOf",
+                            RefusalReason::NotJsonSchema,
+                            "`allOf` must be an array of schemas",
+                        ))
+                    }
+                }
+            }
+        }
+        Err(self.refuse(
+            pointer,
+            "allOf",
+            RefusalReason::TooLarge,
+            "`allOf` nested too deeply",
+        ))
+    }
+
+    /// `oneOf` where the dialect refuses it: `anyOf` when the branches provably exclude each
+    /// other (exact), otherwise `anyOf` with a loss ("exactly one" is lost).
+    fn one_of(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<(), SchemaRefusal> {
+        if !map.contains_key("oneOf") || self.allows("oneOf") {
+            return Ok(());
+        }
+        let Some(Value::Array(branches)) = map.remove("oneOf") else {
+            return Err(self.refuse(
+                pointer,
+                "oneOf",
+                RefusalReason::NotJsonSchema,
+                "`oneOf` must be an array of schemas",
+            ));
+        };
+        self.changed = true;
+        if map.contains_key("anyOf") {
+            let note = format!(
+                "Must match exactly one of {}.",
+                super::keywords::shown_value(&Value::Array(branches))
+            );
+            self.lose(notes, pointer, "oneOf", note);
+            return Ok(());
+        }
+        let exclusive = provably_exclusive(&branches);
+        map.insert("anyOf".to_owned(), Value::Array(branches));
+        if !exclusive {
+            self.lose(notes, pointer, "oneOf", note_for("oneOf", &Value::Null));
+        }
+        Ok(())
+    }
+
+    /// The root: an object, without the combinators providers refuse there.
+    fn root(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<(), SchemaRefusal> {
+        match map.get("type") {
+            None => {
+                // Arguments are always a JSON object: saying so changes no call.
+                map.insert("type".to_owned(), Value::from("object"));
+                self.changed = true;
+            }
+            Some(t)
+                if type_names(t).is_some_and(|names| {
+                    names.iter().any(|n| n.eq_ignore_ascii_case("object"))
+                }) =>
+            {
+                if !t.is_string() {
+                    map.insert("type".to_owned(), Value::from("object"));
+                    self.changed = true;
+                }
+            }
+            Some(_) => {
+                return Err(self.refuse(
+                    pointer,
+                    "type",
+                    RefusalReason::RootNotObject,
+                    "the parameters must be an object schema",
+                ));
+            }
+        }
+        for keyword in self.rules.root_refused {
+            if let Some(value) = map.remove(*keyword) {
+                let note = match *keyword {
+                    "anyOf" | "oneOf" => format!(
+                        "Must match one of {}.",
+                        super::keywords::shown_value(&value)
+                    ),
+                    other => note_for(other, &value),
+                };
+                self.lose(notes, pointer, keyword, note);
+            }
+        }
+        Ok(())
+    }
+
+    /// `type`: one value where the dialect has no type arrays (`nullable` for `null`, `anyOf`
+    /// for several), in capitals where the dialect writes them so.
+    fn types(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<(), SchemaRefusal> {
+        let Some(t) = map.get("type") else {
+            return Ok(());
+        };
+        let Some(names) = type_names(t) else {
+            return Err(self.refuse(
+                pointer,
+                "type",
+                RefusalReason::NotJsonSchema,
+                "`type` must be a type name or an array of them",
+            ));
+        };
+        let mut names: Vec<String> = names.iter().map(|n| n.to_ascii_lowercase()).collect();
+        if let Some(bad) = names.iter().find(|n| !JSON_TYPES.contains(&n.as_str())) {
+            return Err(self.refuse(
+                pointer,
+                "type",
+                RefusalReason::NotJsonSchema,
+                format!("`{bad}` is not a JSON Schema type"),
+            ));
+        }
+        if names.is_empty() {
+            return Err(self.refuse(
+                pointer,
+                "type",
+                RefusalReason::NotJsonSchema,
+                "an empty `type` array accepts nothing",
+            ));
+        }
+        names.dedup();
+        let was_array = t.is_array();
+        let written = |name: &str| {
+            if self.rules.upper_case_types {
+                name.to_ascii_uppercase()
+            } else {
+                name.to_owned()
+            }
+        };
+        let new_type = if was_array && !self.rules.type_arrays {
+            let nullable = names.iter().any(|n| n == "null");
+            let rest: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
+            match rest.as_slice() {
+                [] => Value::from(written("null")),
+                [one] => {
+                    if nullable {
+                        map.insert("nullable".to_owned(), Value::Bool(true));
+                    }
+                    Value::from(written(one))
+                }
+                several => {
+                    if map.contains_key("anyOf") {
+                        // Both a union of types and an `anyOf`: the types go, loudly.
+                        map.remove("type");
+                        self.lose(
+                            notes,
+                            pointer,
+                            "type",
+                            format!("Type: {}.", names.join(" or ")),
+                        );
+                        return Ok(());
+                    }
+                    let mut branches: Vec<Value> = several
+                        .iter()
+                        .map(|n| {
+                            Value::Object(Map::from_iter([(
+                                "type".to_owned(),
+                                Value::from(written(n)),
+                            )]))
+                        })
+                        .collect();
+                    if nullable {
+                        branches.push(Value::Object(Map::from_iter([(
+                            "type".to_owned(),
+                            Value::from(written("null")),
+                        )])));
+                    }
+                    map.remove("type");
+                    map.insert("anyOf".to_owned(), Value::Array(branches));
+                    self.changed = true;
+                    return Ok(());
+                }
+            }
+        } else if was_array {
+            Value::Array(names.iter().map(|n| Value::from(written(n))).collect())
+        } else {
+            Value::from(written(&names[0]))
+        };
+        if map.get("type") != Some(&new_type) {
+            map.insert("type".to_owned(), new_type);
+            self.changed = true;
+        }
+        Ok(())
+    }
+
+    /// Gemini: `anyOf: [X, {type: null}]` is X with `nullable: true` (exact), when nothing but
+    /// annotations stands beside the `anyOf`.
+    fn null_branch(&mut self, map: &mut Map<String, Value>) {
+        if !self.rules.nullable {
+            return;
+        }
+        let Some(Value::Array(branches)) = map.get("anyOf") else {
+            return;
+        };
+        if branches.len() != 2 || map.keys().any(|k| k != "anyOf" && is_validation(k)) {
+            return;
+        }
+        let Some(null_at) = branches.iter().position(is_null_schema) else {
+            return;
+        };
+        let Value::Object(other) = &branches[1 - null_at] else {
+            return;
+        };
+        if other.get("type").and_then(Value::as_array).is_some() {
+            return;
+        }
+        let other = other.clone();
+        map.remove("anyOf");
+        // Only annotations stand beside it: nothing can conflict.
+        let _ = merge_into(map, other);
+        map.insert("nullable".to_owned(), Value::Bool(true));
+        self.changed = true;
+    }
+
+    /// `const: v` is `enum: [v]` where the dialect has no `const` (exact).
+    fn constant(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+    ) -> Result<(), SchemaRefusal> {
+        if self.allows("const") {
+            return Ok(());
+        }
+        let Some(value) = map.remove("const") else {
+            return Ok(());
+        };
+        self.changed = true;
+        match map.get_mut("enum") {
+            Some(Value::Array(values)) => {
+                values.retain(|v| *v == value);
+                if values.is_empty() {
+                    return Err(self.refuse(
+                        pointer,
+                        "const",
+                        RefusalReason::Inexpressible,
+                        "`const` and `enum` exclude each other: nothing is valid",
+                    ));
+                }
+            }
+            _ => {
+                map.insert("enum".to_owned(), Value::Array(vec![value]));
+            }
+        }
+        Ok(())
+    }
+
+    /// `enum` values the dialect takes: strings only (Gemini, with `type: STRING`), or
+    /// primitives (strict). Others are dropped with a loss.
+    fn enumeration(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<(), SchemaRefusal> {
+        let Some(values) = map.get("enum") else {
+            return Ok(());
+        };
+        let Value::Array(values) = values else {
+            return Err(self.refuse(
+                pointer,
+                "enum",
+                RefusalReason::NotJsonSchema,
+                "`enum` must be an array",
+            ));
+        };
+        let mut values = values.clone();
+        if self.rules.nullable && values.iter().any(Value::is_null) {
+            // `null` travels as `nullable`, which only a typed node can carry.
+            values.retain(|v| !v.is_null());
+            if values.is_empty() {
+                map.remove("enum");
+                map.insert("type".to_owned(), Value::from(self.type_name("null")));
+                self.changed = true;
+                return Ok(());
+            }
+            map.insert("nullable".to_owned(), Value::Bool(true));
+            map.insert("enum".to_owned(), Value::Array(values.clone()));
+            self.changed = true;
+        }
+        let fits = match self.rules.enum_values {
+            EnumValues::Any => true,
+            EnumValues::Primitives => values.iter().all(|v| !v.is_object() && !v.is_array()),
+            EnumValues::Strings => values.iter().all(Value::is_string),
+        };
+        if fits {
+            if self.rules.enum_values == EnumValues::Strings && !map.contains_key("type") {
+                map.insert("type".to_owned(), Value::from(self.type_name("string")));
+                self.changed = true;
+            }
+            return Ok(());
+        }
+        let dropped = map.remove("enum").unwrap_or(Value::Null);
+        // What the values are, when they agree: keeps the node typed (a widening).
+        if !map.contains_key("type") {
+            if let Some(kind) = common_type(&values) {
+                map.insert("type".to_owned(), Value::from(self.type_name(kind)));
+            }
+        }
+        self.lose(notes, pointer, "enum", note_for("enum", &dropped));
+        Ok(())
+    }
+
+    fn type_name(&self, name: &str) -> String {
+        if self.rules.upper_case_types {
+            name.to_ascii_uppercase()
+        } else {
+            name.to_owned()
+        }
+    }
+
+    /// `exclusiveMinimum: n` on an integer is `minimum: n + 1` (exact); on a number it becomes
+    /// `minimum: n` with a loss. Likewise the maximum.
+    fn exclusive_bounds(
+        &mut self,
+        map: &mut Map<String, Value>,
+        notes: &mut Vec<String>,
+        pointer: &str,
+    ) {
+        let integer = map
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case("integer"));
+        for (exclusive, inclusive, up) in [
+            ("exclusiveMinimum", "minimum", true),
+            ("exclusiveMaximum", "maximum", false),
+        ] {
+            if self.allows(exclusive) {
+                continue;
+            }
+            let Some(bound) = map.remove(exclusive) else {
+                continue;
+            };
+            self.changed = true;
+            let Some(n) = bound.as_f64() else {
+                // Draft 4's boolean form: `true` makes `minimum` exclusive.
+                if bound == Value::Bool(true) {
+                    self.lose(
+                        notes,
+                        pointer,
+                        exclusive,
+                        format!("The {inclusive} is excluded."),
+                    );
+                }
+                continue;
+            };
+            let exact = integer && n.is_finite() && n.abs() < 9.0e15;
+            let new = if exact {
+                Value::from(if up {
+                    n.floor() as i64 + 1
+                } else {
+                    n.ceil() as i64 - 1
+                })
+            } else {
+                bound.clone()
+            };
+            if !exact {
+                self.lose(notes, pointer, exclusive, note_for(exclusive, &bound));
+            }
+            if !self.allows(inclusive) {
+                if exact {
+                    self.lose(notes, pointer, exclusive, note_for(exclusive, &bound));
+                }
+                continue;
+            }
+            let tighter = match map.get(inclusive).and_then(Value::as_f64) {
+                Some(old) => {
+                    let new_f = new.as_f64().unwrap_or(n);
+                    if up {
+                        new_f > old
+                    } else {
+                        new_f < old
+                    }
+                }
+                None => true,
+            };
+            if tighter {
+                map.insert(inclusive.to_owned(), new);
+            }
+        }
+    }
+
+    /// A `format` the dialect does not take for the node's type goes, with a loss.
+    fn format(&mut self, map: &mut Map<String, Value>, pointer: &str, notes: &mut Vec<String>) {
+        if !map.contains_key("format") || format_fits(&self.rules, map) {
+            return;
+        }
+        {
+            let format = map.remove("format").unwrap_or(Value::Null);
+            self.lose(notes, pointer, "format", note_for("format", &format));
+        }
+    }
+
+    /// `minItems` over what the dialect takes: lowered to its limit (a widening), with a loss.
+    fn min_items(&mut self, map: &mut Map<String, Value>, pointer: &str, notes: &mut Vec<String>) {
+        let Some(max) = self.rules.max_min_items else {
+            return;
+        };
+        let Some(n) = map.get("minItems").and_then(Value::as_u64) else {
+            return;
+        };
+        if n > max {
+            let old = map
+                .insert("minItems".to_owned(), Value::from(max))
+                .unwrap_or(Value::Null);
+            self.lose(notes, pointer, "minItems", note_for("minItems", &old));
+        }
+    }
+
+    /// Objects: closed where the dialect wants every object closed; `additionalProperties`
+    /// dropped where the dialect refuses it (exactly, when it allowed anything).
+    fn objects(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        place: Place,
+        notes: &mut Vec<String>,
+    ) -> Result<(), SchemaRefusal> {
+        let is_object = map.contains_key("properties") || type_is(map, "object");
+        if self.rules.closed_objects && is_object {
+            if map.get("additionalProperties") == Some(&Value::Bool(false)) {
+                return Ok(());
+            }
+            let declared = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty());
+            if !declared && place != Place::Root {
+                return Err(self.refuse(
+                    pointer,
+                    "additionalProperties",
+                    RefusalReason::Inexpressible,
+                    format!("{} closes every object, and this one declares no properties: nothing could be sent in it", self.dialect),
+                ));
+            }
+            let had = map.insert("additionalProperties".to_owned(), Value::Bool(false));
+            let note = match had {
+                None | Some(Value::Bool(true)) => {
+                    "Closed for strict mode; the tool takes other properties too.".to_owned()
+                }
+                Some(other) => note_for("additionalProperties", &other),
+            };
+            self.lose(notes, pointer, "additionalProperties", note);
+        } else if !self.allows("additionalProperties") {
+            match map.remove("additionalProperties") {
+                None => {}
+                Some(Value::Bool(true)) => self.changed = true,
+                Some(Value::Object(open)) if open.keys().all(|k| is_annotation(k)) => {
+                    self.changed = true
+                }
+                Some(other) => self.lose(
+                    notes,
+                    pointer,
+                    "additionalProperties",
+                    note_for("additionalProperties", &other),
+                ),
+            }
+        }
+        Ok(())
+    }
+
+    /// Strict dialects: every node says what it is, and every array what its items are.
+    fn typed(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<(), SchemaRefusal> {
+        if !self.rules.typed_nodes {
+            return Ok(());
+        }
+        let says = ["type", "enum", "const", "anyOf", "$ref"]
+            .iter()
+            .any(|k| map.contains_key(*k));
+        if !says {
+            if map.contains_key("properties") {
+                map.insert("type".to_owned(), Value::from("object"));
+                self.lose(notes, pointer, "type", "Must be an object.".to_owned());
+            } else {
+                return Err(self.refuse(
+                    pointer,
+                    "type",
+                    RefusalReason::Inexpressible,
+                    format!(
+                        "{} needs a type on every schema, and this one takes any value",
+                        self.dialect
+                    ),
+                ));
+            }
+        }
+        if type_is(map, "array") && !map.contains_key("items") {
+            return Err(self.refuse(
+                pointer,
+                "items",
+                RefusalReason::Inexpressible,
+                format!(
+                    "{} needs `items` on every array, and this one takes any items",
+                    self.dialect
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// OpenAI strict: every property required; an optional one takes `null` instead (the way
+    /// back removes that `null` before the tool sees it).
+    fn all_required(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+    ) -> Result<(), SchemaRefusal> {
+        if !self.rules.all_required {
+            return Ok(());
+        }
+        let Some(Value::Object(properties)) = map.get("properties") else {
+            return Ok(());
+        };
+        let required: Vec<String> = match map.get("required") {
+            None => Vec::new(),
+            Some(Value::Array(list)) => list
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            Some(_) => {
+                return Err(self.refuse(
+                    pointer,
+                    "required",
+                    RefusalReason::NotJsonSchema,
+                    "`required` must be an array of names",
+                ))
+            }
+        };
+        let optional: Vec<String> = properties
+            .keys()
+            .filter(|k| !required.contains(k))
+            .cloned()
+            .collect();
+        if optional.is_empty() {
+            return Ok(());
+        }
+        let mut all: Vec<Value> = required.iter().map(|s| Value::from(s.as_str())).collect();
+        all.extend(optional.iter().map(|s| Value::from(s.as_str())));
+        map.insert("required".to_owned(), Value::Array(all));
+        let Some(Value::Object(properties)) = map.get_mut("properties") else {
+            return Ok(());
+        };
+        for name in optional {
+            let Some(schema) = properties.get_mut(&name) else {
+                continue;
+            };
+            make_nullable(schema);
+            let note = note_for("required", &Value::Null);
+            if self.notes_in_descriptions {
+                if let Value::Object(prop) = schema {
+                    add_notes(prop, std::slice::from_ref(&note));
+                }
+            }
+            self.changed = true;
+            self.losses.push(Loss {
+                pointer: child(pointer, &["properties", &name]),
+                keyword: "required".to_owned(),
+                note,
+            });
+        }
+        Ok(())
+    }
+
+    /// Keywords the dialect does not take: annotations go quietly (a default or an example
+    /// moves into the description), constraints go with a loss.
+    fn unknown_keywords(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        notes: &mut Vec<String>,
+    ) {
+        if matches!(self.rules.keywords, crate::Keywords::Any) {
+            return;
+        }
+        let refused: Vec<String> = map.keys().filter(|k| !self.allows(k)).cloned().collect();
+        for key in refused {
+            let Some(value) = map.remove(&key) else {
+                continue;
+            };
+            self.changed = true;
+            if TOLD_ANNOTATIONS.contains(&key.as_str()) {
+                notes.push(note_for(&key, &value));
+            } else if !is_annotation(&key) && key != "nullable" {
+                // (`nullable` is no JSON Schema keyword: a validator ignores it.)
+                self.lose(notes, pointer, &key, note_for(&key, &value));
+            }
+        }
+    }
+
+    /// Rewrites every subschema the node kept.
+    fn children(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<(), SchemaRefusal> {
+        let required: Vec<String> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|l| {
+                l.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(Value::Array(items)) = map.get("items") {
+            if !matches!(self.rules.keywords, crate::Keywords::Any) {
+                // Draft 7 tuples: each position is one of the listed schemas (a widening).
+                let items = items.clone();
+                let mut notes = Vec::new();
+                self.lose(
+                    &mut notes,
+                    pointer,
+                    "items",
+                    format!(
+                        "Items in order: {}.",
+                        super::keywords::shown_value(&Value::Array(items.clone()))
+                    ),
+                );
+                map.insert(
+                    "items".to_owned(),
+                    Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(items))])),
+                );
+                if self.notes_in_descriptions {
+                    add_notes(map, &notes);
+                }
+            }
+        }
+        for (key, value) in map.iter_mut() {
+            let k = key.as_str();
+            match (k, value) {
+                (
+                    "properties" | "patternProperties" | "$defs" | "dependentSchemas",
+                    Value::Object(subs),
+                ) => {
+                    for (name, sub) in subs.iter_mut() {
+                        let place = if k == "properties" && required.contains(name) {
+                            Place::RequiredProperty
+                        } else {
+                            Place::Other
+                        };
+                        self.node(sub, &child(pointer, &[k, name]), place, depth + 1)?;
+                    }
+                }
+                ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(subs)) => {
+                    for (i, sub) in subs.iter_mut().enumerate() {
+                        self.node(
+                            sub,
+                            &child(pointer, &[k, &i.to_string()]),
+                            Place::Other,
+                            depth + 1,
+                        )?;
+                    }
+                }
+                (
+                    "items"
+                    | "additionalProperties"
+                    | "not"
+                    | "if"
+                    | "then"
+                    | "else"
+                    | "contains"
+                    | "propertyNames"
+                    | "unevaluatedItems"
+                    | "unevaluatedProperties"
+                    | "additionalItems",
+                    sub,
+                ) => {
+                    if sub.is_object() || (k == "items" && sub.is_boolean()) {
+                        self.node(sub, &child(pointer, &[k]), Place::Other, depth + 1)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn unreachable_object() -> ! {
+    unreachable!("matched as an object above")
+}
+
+/// Whether a keyword constrains values (everything but annotations and `nullable`, which only
+/// widens a typed node).
+pub(crate) fn is_validation(keyword: &str) -> bool {
+    !is_annotation(keyword) && keyword != "nullable"
+}
+
+/// Whether the node's `format` (if any) is one the dialect takes for the node's type.
+pub(crate) fn format_fits(rules: &DialectRules, map: &Map<String, Value>) -> bool {
+    let (Some(list), Some(format)) = (rules.formats, map.get("format")) else {
+        return true;
+    };
+    let kinds: Vec<String> = map
+        .get("type")
+        .and_then(type_names)
+        .map(|names| {
+            names
+                .iter()
+                .map(|n| n.to_ascii_lowercase())
+                .filter(|n| n != "null")
+                .collect()
+        })
+        .unwrap_or_default();
+    format.as_str().is_some_and(|f| {
+        list.iter()
+            .any(|(t, allowed)| *allowed == f && (*t == "*" || kinds.iter().any(|k| k == t)))
+    })
+}
+
+pub(crate) fn type_names(t: &Value) -> Option<Vec<&str>> {
+    match t {
+        Value::String(name) => Some(vec![name.as_str()]),
+        Value::Array(list) => list.iter().map(Value::as_str).collect(),
+        _ => None,
+    }
+}
+
+pub(crate) fn type_is(map: &Map<String, Value>, name: &str) -> bool {
+    map.get("type")
+        .and_then(type_names)
+        .is_some_and(|names| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("null"))
+        && schema
+            .as_object()
+            .is_some_and(|m| m.keys().all(|k| k == "type" || is_annotation(k)))
+}
+
+fn common_type(values: &[Value]) -> Option<&'static str> {
+    let kind = |v: &Value| match v {
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let first = kind(values.first()?);
+    values.iter().all(|v| kind(v) == first).then_some(first)
+}
+
+/// Appends notes to a node's description, as sentences after what it already says.
+pub(crate) fn add_notes(map: &mut Map<String, Value>, notes: &[String]) {
+    let mut text = map
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim_end()
+        .to_owned();
+    for note in notes {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(note);
+    }
+    map.insert("description".to_owned(), Value::String(text));
+}
+
+/// Makes `schema` also accept `null` (OpenAI strict's way to say "optional").
+pub(crate) fn make_nullable(schema: &mut Value) {
+    if accepts_null(schema) {
+        return;
+    }
+    let Value::Object(map) = schema else { return };
+    if let Some(value) = map.remove("const") {
+        map.insert("enum".to_owned(), Value::Array(vec![value]));
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        values.push(Value::Null);
+    }
+    let has_enum = map.contains_key("enum");
+    match map.get_mut("type") {
+        Some(Value::String(name)) => {
+            let name = std::mem::take(name);
+            map.insert(
+                "type".to_owned(),
+                Value::Array(vec![Value::from(name), Value::from("null")]),
+            );
+        }
+        Some(Value::Array(names)) => names.push(Value::from("null")),
+        _ if has_enum => {}
+        _ => {
+            let description = map.remove("description");
+            let inner = std::mem::take(map);
+            let mut outer = Map::new();
+            if let Some(description) = description {
+                outer.insert("description".to_owned(), description);
+            }
+            outer.insert(
+                "anyOf".to_owned(),
+                Value::Array(vec![
+                    Value::Object(inner),
+                    Value::Object(Map::from_iter([("type".to_owned(), Value::from("null"))])),
+                ]),
+            );
+            *map = outer;
+        }
+    }
+}
+
+/// Whether `schema` accepts `null`, read without following references.
+pub(crate) fn accepts_null(schema: &Value) -> bool {
+    let map = match schema {
+        Value::Bool(b) => return *b,
+        Value::Object(map) => map,
+        _ => return false,
+    };
+    if map.get("nullable") == Some(&Value::Bool(true)) {
+        return true;
+    }
+    if let Some(t) = map.get("type") {
+        if !type_names(t).is_some_and(|names| names.iter().any(|n| n.eq_ignore_ascii_case("null")))
+        {
+            return false;
+        }
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        if !values.contains(&Value::Null) {
+            return false;
+        }
+    }
+    if let Some(value) = map.get("const") {
+        if !value.is_null() {
+            return false;
+        }
+    }
+    for union in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = map.get(union) {
+            if !branches.iter().any(accepts_null) {
+                return false;
+            }
+        }
+    }
+    if let Some(Value::Array(branches)) = map.get("allOf") {
+        if !branches.iter().all(accepts_null) {
+            return false;
+        }
+    }
+    if map.contains_key("$ref") || map.contains_key("not") {
+        // Unknown without following it: say no, so a `null` is never kept on a guess.
+        return false;
+    }
+    true
+}
+
+/// Whether no value can match two of `branches`: their types are disjoint, or each requires
+/// one property whose allowed values (`const`/`enum`) are disjoint across the branches.
+pub(crate) fn provably_exclusive(branches: &[Value]) -> bool {
+    if branches.len() < 2 {
+        return true;
+    }
+    disjoint_types(branches) || discriminated(branches)
+}
+
+fn disjoint_types(branches: &[Value]) -> bool {
+    let mut seen: Vec<String> = Vec::new();
+    for branch in branches {
+        let Some(names) = branch.get("type").and_then(type_names) else {
+            return false;
+        };
+        for name in names {
+            let name = name.to_ascii_lowercase();
+            let clash = seen.iter().any(|s| {
+                *s == name
+                    || (s == "number" && name == "integer")
+                    || (s == "integer" && name == "number")
+            });
+            if clash {
+                return false;
+            }
+            seen.push(name);
+        }
+    }
+    true
+}
+
+fn discriminated(branches: &[Value]) -> bool {
+    let Some(first) = branches[0].get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    'candidate: for name in first.keys() {
+        let mut seen: Vec<&Value> = Vec::new();
+        for branch in branches {
+            let required = branch
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)));
+            let Some(values) = branch
+                .get("properties")
+                .and_then(|p| p.get(name))
+                .and_then(allowed_values)
+            else {
+                continue 'candidate;
+            };
+            if !required {
+                continue 'candidate;
+            }
+            for value in values {
+                if seen.contains(&value) {
+                    continue 'candidate;
+                }
+                seen.push(value);
+            }
+        }
+        return true;
+    }
+    false
+}
+
+fn allowed_values(schema: &Value) -> Option<Vec<&Value>> {
+    if let Some(value) = schema.get("const") {
+        return Some(vec![value]);
+    }
+    schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|v| v.iter().collect())
+}
