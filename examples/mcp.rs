@@ -67,7 +67,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("== Converse tool list (offered tools only, each under its model-safe form)");
     println!(
         "{}\n",
-        serde_json::to_string_pretty(&request.tools(WireFormat::Converse))?
+        serde_json::to_string_pretty(&request.tools(WireFormat::Converse)?)?
     );
 
     // Dispatch the first offered tool by its real name, then by its form, as two turns of a

@@ -46,10 +46,12 @@
 #![deny(missing_docs)]
 
 mod rail;
+mod schema_rail;
 
 pub use toolwire_core::*;
 
 pub use rail::{check_forms, check_tool_census, FormHolder, SharedForms};
+pub use schema_rail::{check_schemas, check_tool_schemas, SchemaFinding, SchemaFindings};
 
 /// Registers a function as a tool: `#[toolwire::tool]` or
 /// `#[toolwire::tool(name = "...", description = "...")]`.

@@ -60,6 +60,7 @@ impl ObjectSchema {
             Value::Bool(false) => serde_json::json!({"not": {}}),
             other => other,
         };
+        strip_numeric_formats(&mut schema);
         if let (Value::Object(map), false) = (&mut schema, description.is_empty()) {
             map.insert("description".to_owned(), Value::from(description));
         }
@@ -83,6 +84,33 @@ impl ObjectSchema {
             root.insert("$defs".to_owned(), Value::Object(definitions));
         }
         Value::Object(root)
+    }
+}
+
+/// Removes the `format` schemars derives from a Rust number type (`uint8`, `int64`, `double`…)
+/// everywhere in `schema`. No provider needs it (the bounds, where the type has them, stay as
+/// `minimum`/`maximum`, and the handler's own deserialisation enforces the type), and most
+/// dialects refuse it: OpenAI strict and the Messages API strict take string formats only,
+/// Gemini takes `int32`/`int64`/`float`/`double` but not `uint8`. Without it, a `#[tool]`
+/// schema needs no rewrite for them.
+fn strip_numeric_formats(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let numeric = match map.get("type") {
+                Some(Value::String(t)) => t == "integer" || t == "number",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer" || t == "number"),
+                _ => false,
+            };
+            if numeric {
+                map.remove("format");
+            }
+            // Data keywords hold values, not schemas: a default that looks like one stays.
+            map.iter_mut()
+                .filter(|(k, _)| !matches!(k.as_str(), "default" | "examples" | "enum" | "const"))
+                .for_each(|(_, v)| strip_numeric_formats(v));
+        }
+        Value::Array(list) => list.iter_mut().for_each(strip_numeric_formats),
+        _ => {}
     }
 }
 

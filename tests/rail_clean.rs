@@ -26,3 +26,15 @@ fn both_crates_are_linked() {
         ]
     );
 }
+
+#[test]
+fn tool_schemas() -> Result<(), toolwire::SchemaFindings> {
+    use toolwire::Dialect;
+    // Every fixture tool travels to the broad dialects and Gemini without a loss.
+    toolwire::check_tool_schemas(&[
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Converse,
+        Dialect::Gemini,
+    ])
+}

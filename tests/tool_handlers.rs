@@ -23,6 +23,7 @@ fn get_weather(
 
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
 struct Point {
+    /// Across, in pixels.
     x: i32,
     y: i32,
 }
@@ -274,7 +275,7 @@ fn schemas_are_self_contained_objects() {
             "properties": {
                 "city": {"type": "string", "description": "The city."},
                 "days": {
-                    "type": ["integer", "null"], "format": "uint8",
+                    "type": ["integer", "null"],
                     "minimum": 0, "maximum": 255, "description": "Days ahead.",
                 },
             },
@@ -301,6 +302,55 @@ fn schemas_are_self_contained_objects() {
     assert_eq!(
         tree["$defs"]["Tree"]["properties"]["children"]["items"]["$ref"],
         "#/$defs/Tree"
+    );
+}
+
+#[test]
+fn tool_schemas_need_no_rewrite_where_one_can_be_avoided() {
+    use toolwire::{prepare_schema, Dialect, SchemaStatus};
+    let schema = |name: &str| {
+        let tool = registered_tools()
+            .into_iter()
+            .find(|t| t.name == name)
+            .unwrap();
+        tool.definition().parameters_schema()
+    };
+    // A nested type's doc comments travel with its fields.
+    assert_eq!(
+        schema("geo/move")["properties"]["point"]["properties"]["x"]["description"],
+        "Across, in pixels."
+    );
+    for name in ["get_weather", "geo/move"] {
+        let schema = schema(name);
+        // No `format` from a Rust number type: no dialect has to drop one.
+        assert!(!schema.to_string().contains("format"), "{schema}");
+        for dialect in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Converse] {
+            assert_eq!(
+                prepare_schema(dialect, &schema).unwrap().status,
+                SchemaStatus::AsIs,
+                "{name} {dialect}"
+            );
+        }
+        // Gemini has no type arrays: `Option<u8>` is rewritten to `nullable`, exactly.
+        let gemini = prepare_schema(Dialect::Gemini, &schema).unwrap();
+        assert_eq!(
+            gemini.status,
+            SchemaStatus::Rewritten,
+            "{name}: {:?}",
+            gemini.losses
+        );
+        // Strict dialects close objects (and OpenAI makes optionals required-or-null): losses
+        // of their own, but every tool still travels.
+        for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+            assert!(prepare_schema(dialect, &schema).is_ok(), "{name} {dialect}");
+        }
+    }
+    let days = &prepare_schema(Dialect::Gemini, &schema("get_weather"))
+        .unwrap()
+        .schema["properties"]["days"];
+    assert_eq!(
+        days,
+        &json!({"type": "INTEGER", "nullable": true, "minimum": 0, "maximum": 255, "description": "Days ahead."})
     );
 }
 

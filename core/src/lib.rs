@@ -82,9 +82,9 @@ pub use runtime::{
 pub use schema::{
     check_schema, prepare_schema, prepare_schema_cached, prepare_schema_with, restore_arguments,
     Loss, Preparation, PrepareOptions, Prepared, RefusalReason, SchemaProblem, SchemaRefusal,
-    SchemaStatus,
+    SchemaReport, SchemaStatus,
 };
 #[cfg(feature = "runtime")]
 pub use tool_error::ToolError;
 #[cfg(feature = "runtime")]
-pub use wire::{wire_tools, ToolDefinition, WireFormat, WireMismatch};
+pub use wire::{wire_tools, RequestLimit, ToolDefinition, WireError, WireFormat};

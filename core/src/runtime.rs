@@ -4,17 +4,19 @@
 //! Policy: no lock is held across an await; a provider that fails only fails its own tools;
 //! the real name is the identity the approval hook and the switches see.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::census::{Census, LeftOutReason, Resolution, Via};
+use crate::dialect_rules::Dialect;
 use crate::meta_tools::META_TOOLS;
 use crate::provider::{ProviderKind, ToolProvider};
+use crate::schema::{restore_arguments, SchemaReport};
 use crate::tool_error::ToolError;
-use crate::wire::{wire_tools, ToolDefinition, WireFormat};
+use crate::wire::{wire_tools, ToolDefinition, WireError, WireFormat};
 
 /// A problem found when a provider's tools were loaded.
 ///
@@ -400,7 +402,7 @@ impl ToolRuntimeBuilder {
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
 /// let request = runtime.request();
-/// assert_eq!(request.tools(WireFormat::OpenAi)[0]["function"]["name"], "mcp_server_echo");
+/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[0]["function"]["name"], "mcp_server_echo");
 /// let out = request.dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
 /// assert_eq!((out.tool.as_str(), out.route), ("mcp/server/echo", Route::Form));
 /// # });
@@ -729,7 +731,7 @@ impl ToolRuntime {
     /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
     /// let before = runtime.request();
     /// runtime.set_enabled("mcp/server/echo", false);
-    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi), json!([]));
+    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi).unwrap(), json!([]));
     /// let err = before.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
     /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
     /// // A later request no longer offers it, and still says why a call cannot reach it.
@@ -902,12 +904,17 @@ impl ToolRuntime {
                         None => (ReportStatus::LeftOut, None),
                     }
                 };
+                let schema = def.parameters_schema();
                 tools.push(ToolReport {
                     name: def.name.clone(),
                     provider: slot.provider.name().to_owned(),
                     form: crate::naming::model_safe_name(&def.name).into_owned(),
                     status,
                     reason,
+                    schemas: Dialect::ALL
+                        .into_iter()
+                        .map(|d| (d.key(), SchemaReport::of(d, &schema)))
+                        .collect(),
                 });
             }
         }
@@ -974,14 +981,14 @@ pub enum ReportStatus {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
-/// let expected = ToolReport {
-///     name: "mcp/server/echo".into(),
-///     provider: "echo".into(),
-///     form: "mcp_server_echo".into(),
-///     status: ReportStatus::Offered,
-///     reason: None,
-/// };
-/// assert_eq!(runtime.report().tools, [expected]);
+/// let report = runtime.report();
+/// let tool = &report.tools[0];
+/// assert_eq!((tool.name.as_str(), tool.provider.as_str()), ("mcp/server/echo", "echo"));
+/// assert_eq!((tool.form.as_str(), tool.status, tool.reason.as_deref()), ("mcp_server_echo", ReportStatus::Offered, None));
+/// // How its schema travels to each dialect: Gemini writes `OBJECT`, strict closes the object.
+/// assert_eq!(tool.schemas["openai"].status, SchemaStatus::AsIs);
+/// assert_eq!(tool.schemas["gemini"].status, SchemaStatus::Rewritten);
+/// assert_eq!(tool.schemas["openai-strict"].status, SchemaStatus::Lossy);
 /// # });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -996,6 +1003,9 @@ pub struct ToolReport {
     pub status: ReportStatus,
     /// Why it is not offered, when it is not.
     pub reason: Option<String>,
+    /// How its schema travels in each dialect (by [`Dialect::key`]): as is, rewritten, with
+    /// losses (listed), or refused (why).
+    pub schemas: BTreeMap<&'static str, SchemaReport>,
 }
 
 /// One provider in the tools report.
@@ -1082,7 +1092,7 @@ struct Owner {
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
 /// let request = runtime.request();
-/// assert_eq!(request.tools(WireFormat::Anthropic)[0]["name"], "mcp_server_echo");
+/// assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[0]["name"], "mcp_server_echo");
 /// let out = request.dispatch("mcp_server_echo", json!({"text": "hi"})).await.unwrap();
 /// assert_eq!(out.output, json!({"text": "hi"}));
 /// # });
@@ -1160,7 +1170,11 @@ impl Request {
         &self.definitions
     }
 
-    /// The request's tool list in `format`: offered tools only, each under its form.
+    /// The request's tool list in `format`: offered tools only, each under its form, each schema
+    /// prepared for the format's dialect; a tool whose schema the dialect refuses is left out of
+    /// this list only (with a warning), and still answers to its names. An error when the list is
+    /// over the provider's per-request limits ([`WireError::OverLimit`]): such a request would
+    /// fail whole. (The census was built from these very definitions, so they always match.)
     ///
     /// ```
     /// # use std::sync::Arc;
@@ -1180,16 +1194,15 @@ impl Request {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
     /// runtime.add_provider(Arc::new(Echo)).await.unwrap();
-    /// let tools = runtime.request().tools(WireFormat::Gemini);
+    /// let tools = runtime.request().tools(WireFormat::Gemini).unwrap();
     /// assert_eq!(tools, json!([{"functionDeclarations": [{
     ///     "name": "mcp_server_echo", "description": "Echoes.",
-    ///     "parameters": {"type": "object", "properties": {}},
+    ///     "parameters": {"type": "OBJECT", "properties": {}},
     /// }]}]));
     /// # });
     /// ```
-    pub fn tools(&self, format: WireFormat) -> Value {
-        // The census was built from these very definitions, so they always match.
-        wire_tools(&self.census, &self.definitions, format).unwrap_or(Value::Null)
+    pub fn tools(&self, format: WireFormat) -> Result<Value, WireError> {
+        wire_tools(&self.census, &self.definitions, format)
     }
 
     /// Dispatches a call whose arguments came as a JSON text (as OpenAI sends them).
@@ -1301,7 +1314,7 @@ impl Request {
         let tool = hit.name;
         let owner = &self.owners[hit.index];
         let provider_name = owner.provider.name();
-        let arguments = match arguments {
+        let mut arguments = match arguments {
             Value::Null => json!({}),
             Value::Object(map) => Value::Object(map),
             other => {
@@ -1313,6 +1326,9 @@ impl Request {
                 .into())
             }
         };
+        // The way back: a `null` OpenAI strict sends for an optional property the tool's own
+        // schema refuses as `null` is removed, so the tool gets what its schema accepts.
+        restore_arguments(&self.definitions[hit.index].parameters, &mut arguments);
         {
             let state = self.shared.read();
             if !state.slots.iter().any(|s| s.id == owner.slot) {

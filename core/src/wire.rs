@@ -1,13 +1,18 @@
 //! Tool definitions and their provider wire shapes (hops 2 and 3 of the spec).
 //!
-//! Policy: only offered tools travel, each under its model-safe form, with its description and
-//! parameter schema verbatim; shape changes between providers, the name string does not.
+//! Policy: only offered tools travel, each under its model-safe form, with its description
+//! verbatim and its parameter schema prepared for the format's dialect (as it is wherever the
+//! dialect takes it); shape changes between providers, the name string does not.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::census::Census;
+use crate::dialect_rules::{Dialect, OPENAI_MAX_TOOLS};
 use crate::provider_rules::{check_definition_name, Provider};
+use crate::schema::prepare_schema_cached;
 
 /// A tool as the app defines it: its real name, what it does and its parameters' JSON schema.
 ///
@@ -71,21 +76,33 @@ impl ToolDefinition {
     }
 }
 
-/// A provider's request shape for tools.
+/// A provider's request shape for tools, strict or not.
+///
+/// Strict is an option of the OpenAI, Messages API and Converse shapes: the tool carries
+/// `"strict": true` and its schema is prepared for the strict dialect.
 ///
 /// ```
-/// use toolwire_core::WireFormat;
-/// assert_eq!(WireFormat::ALL.len(), 4);
+/// use toolwire_core::{Dialect, WireFormat};
+/// assert_eq!(WireFormat::ALL.len(), 7);
+/// assert_eq!(WireFormat::ConverseStrict.dialect(), Dialect::AnthropicStrict);
+/// assert_eq!(WireFormat::from_key("openai-strict"), Some(WireFormat::OpenAiStrict));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum WireFormat {
     /// OpenAI: `{"type":"function","function":{name, description, parameters}}`.
     OpenAi,
+    /// OpenAI with structured outputs: `function.strict: true`, schema for `openai-strict`.
+    OpenAiStrict,
     /// The Anthropic Messages API: `{name, description, input_schema}`.
     Anthropic,
+    /// The Messages API with `"strict": true` beside `input_schema` (`anthropic-strict`).
+    AnthropicStrict,
     /// Bedrock Converse: `{"toolSpec":{name, description, "inputSchema":{"json":…}}}`. Converse
     /// refuses an empty description, so a tool without one is described by its real name.
     Converse,
+    /// Bedrock Converse with `toolSpec.strict: true` (the `anthropic-strict` dialect).
+    ConverseStrict,
     /// Gemini: one `{"functionDeclarations":[{name, description, parameters}, …]}`.
     Gemini,
 }
@@ -95,44 +112,99 @@ impl WireFormat {
     ///
     /// ```
     /// use toolwire_core::{Provider, WireFormat};
-    /// assert_eq!(WireFormat::ALL.map(WireFormat::provider), Provider::ALL);
+    /// let providers: Vec<Provider> = WireFormat::ALL.iter().map(|f| f.provider()).collect();
+    /// assert!(Provider::ALL.iter().all(|p| providers.contains(p)));
     /// ```
-    pub const ALL: [WireFormat; 4] = [
+    pub const ALL: [WireFormat; 7] = [
         WireFormat::OpenAi,
+        WireFormat::OpenAiStrict,
         WireFormat::Anthropic,
+        WireFormat::AnthropicStrict,
         WireFormat::Converse,
+        WireFormat::ConverseStrict,
         WireFormat::Gemini,
     ];
 
-    /// The provider whose name rule applies to this shape.
+    /// The provider whose name rule and request limits apply to this shape.
     ///
     /// ```
     /// use toolwire_core::{Provider, WireFormat};
     /// assert_eq!(WireFormat::Converse.provider(), Provider::Converse);
+    /// assert_eq!(WireFormat::ConverseStrict.provider(), Provider::Converse);
     /// ```
-    pub fn provider(self) -> Provider {
+    pub const fn provider(self) -> Provider {
         match self {
-            WireFormat::OpenAi => Provider::OpenAi,
-            WireFormat::Anthropic => Provider::Anthropic,
-            WireFormat::Converse => Provider::Converse,
+            WireFormat::OpenAi | WireFormat::OpenAiStrict => Provider::OpenAi,
+            WireFormat::Anthropic | WireFormat::AnthropicStrict => Provider::Anthropic,
+            WireFormat::Converse | WireFormat::ConverseStrict => Provider::Converse,
             WireFormat::Gemini => Provider::Gemini,
         }
     }
 
-    /// One definition in this shape, under `form`.
-    fn one(self, form: &str, def: &ToolDefinition) -> Value {
-        let schema = def.parameters_schema();
+    /// The schema dialect of this shape's parameter field.
+    ///
+    /// ```
+    /// use toolwire_core::{Dialect, WireFormat};
+    /// assert_eq!(WireFormat::Gemini.dialect(), Dialect::Gemini);
+    /// assert_eq!(WireFormat::AnthropicStrict.dialect(), Dialect::AnthropicStrict);
+    /// ```
+    pub const fn dialect(self) -> Dialect {
         match self {
-            WireFormat::OpenAi => json!({
+            WireFormat::OpenAi => Dialect::OpenAi,
+            WireFormat::OpenAiStrict => Dialect::OpenAiStrict,
+            WireFormat::Anthropic => Dialect::Anthropic,
+            WireFormat::AnthropicStrict | WireFormat::ConverseStrict => Dialect::AnthropicStrict,
+            WireFormat::Converse => Dialect::Converse,
+            WireFormat::Gemini => Dialect::Gemini,
+        }
+    }
+
+    /// Whether tools carry `"strict": true` in this shape.
+    ///
+    /// ```
+    /// assert!(toolwire_core::WireFormat::OpenAiStrict.is_strict());
+    /// ```
+    pub const fn is_strict(self) -> bool {
+        self.dialect().is_strict()
+    }
+
+    /// The stable key (`openai`, `openai-strict`, `anthropic`, `anthropic-strict`, `converse`,
+    /// `converse-strict`, `gemini`).
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::WireFormat::ConverseStrict.key(), "converse-strict");
+    /// ```
+    pub const fn key(self) -> &'static str {
+        match self {
+            WireFormat::ConverseStrict => "converse-strict",
+            other => other.dialect().key(),
+        }
+    }
+
+    /// The format of `key`, if it is one.
+    ///
+    /// ```
+    /// use toolwire_core::WireFormat;
+    /// assert_eq!(WireFormat::from_key("gemini"), Some(WireFormat::Gemini));
+    /// assert_eq!(WireFormat::from_key("bard"), None);
+    /// ```
+    pub fn from_key(key: &str) -> Option<WireFormat> {
+        WireFormat::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    /// One definition in this shape, under `form`, with its prepared `schema`.
+    fn one(self, form: &str, def: &ToolDefinition, schema: &Value) -> Value {
+        let mut tool = match self {
+            WireFormat::OpenAi | WireFormat::OpenAiStrict => json!({
                 "type": "function",
                 "function": {"name": form, "description": def.description, "parameters": schema},
             }),
-            WireFormat::Anthropic => json!({
+            WireFormat::Anthropic | WireFormat::AnthropicStrict => json!({
                 "name": form, "description": def.description, "input_schema": schema,
             }),
             // Converse refuses an empty description, and one bad tool fails the whole request:
             // an undescribed tool travels described by its real name.
-            WireFormat::Converse => json!({
+            WireFormat::Converse | WireFormat::ConverseStrict => json!({
                 "toolSpec": {
                     "name": form,
                     "description": if def.description.is_empty() { &def.name } else { &def.description },
@@ -142,15 +214,39 @@ impl WireFormat {
             WireFormat::Gemini => json!({
                 "name": form, "description": def.description, "parameters": schema,
             }),
+        };
+        if self.is_strict() {
+            // Where each shape takes the flag: OpenAI `function.strict`, Messages API `strict`
+            // beside `input_schema`, Converse `toolSpec.strict`.
+            let holder = match self {
+                WireFormat::OpenAiStrict => &mut tool["function"],
+                WireFormat::ConverseStrict => &mut tool["toolSpec"],
+                _ => &mut tool,
+            };
+            if let Value::Object(map) = holder {
+                map.insert("strict".to_owned(), Value::Bool(true));
+            }
         }
+        tool
+    }
+}
+
+impl fmt::Display for WireFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
     }
 }
 
 /// The value of a request's tool list in `format`: the offered tools of `census`, each under its
-/// model-safe form, in census order, except a form the format's provider refuses (Gemini wants
-/// a letter or `_` first), which is left out of that list with a warning. `definitions` are the census input, in the same order.
-/// Gemini's list is one `{"functionDeclarations":[…]}` object (an empty list when nothing is
-/// offered).
+/// model-safe form with its schema prepared for the format's dialect ([`prepare_schema_cached`]),
+/// in census order. A tool whose form the provider refuses (Gemini wants a letter or `_`
+/// first), or whose schema the dialect refuses, is left out of this list only, with one warning
+/// naming tool, provider and reason; it stays in the census, so its names still reach it and
+/// never another tool. `definitions` are the census input, in the same order. Gemini's list is
+/// one `{"functionDeclarations":[…]}` object (an empty list when nothing is offered).
+///
+/// A list over the provider's per-request limits (OpenAI: 128 tools; strict Messages API and
+/// Converse: 20 strict tools, 24 optional and 16 union parameters) is an error, not a request.
 ///
 /// ```
 /// use serde_json::json;
@@ -163,22 +259,27 @@ impl WireFormat {
 ///     "name": "mcp_server_echo", "description": "Echoes.",
 ///     "input_schema": {"type": "object", "properties": {}},
 /// }]));
+/// let strict = wire_tools(&census, &defs, WireFormat::OpenAiStrict).unwrap();
+/// assert_eq!(strict[0]["function"]["strict"], true);
+/// assert_eq!(strict[0]["function"]["parameters"]["additionalProperties"], false);
 /// ```
 pub fn wire_tools(
     census: &Census,
     definitions: &[ToolDefinition],
     format: WireFormat,
-) -> Result<Value, WireMismatch> {
+) -> Result<Value, WireError> {
     if census.tools().len() != definitions.len() {
-        return Err(WireMismatch::Count {
+        return Err(WireError::Count {
             census: census.tools().len(),
             definitions: definitions.len(),
         });
     }
+    let dialect = format.dialect();
     let mut list = Vec::new();
+    let mut prepared_schemas = Vec::new();
     for (index, (tool, def)) in census.tools().iter().zip(definitions).enumerate() {
         if tool.name() != def.name {
-            return Err(WireMismatch::Name {
+            return Err(WireError::Name {
                 index,
                 census: tool.name().to_owned(),
                 definition: def.name.clone(),
@@ -189,16 +290,30 @@ pub fn wire_tools(
         }
         // One refused name fails the whole request: a form this provider refuses (Gemini
         // wants a letter or `_` first) stays out of its list, loudly.
-        match check_definition_name(format.provider(), tool.form()) {
-            Ok(()) => list.push(format.one(tool.form(), def)),
-            Err(why) => tracing::warn!(
+        if let Err(why) = check_definition_name(format.provider(), tool.form()) {
+            tracing::warn!(
                 tool = tool.name(),
                 form = tool.form(),
                 "tool left out of the {} tool list: {why}; rename it",
                 format.provider()
+            );
+            continue;
+        }
+        let prepared = prepare_schema_cached(dialect, &def.parameters_schema());
+        match &*prepared {
+            Ok(ready) => {
+                list.push(format.one(tool.form(), def, &ready.schema));
+                prepared_schemas.push(prepared.clone());
+            }
+            // Likewise a schema the dialect refuses: the tool is left out of this list only.
+            Err(refusal) => tracing::warn!(
+                tool = tool.name(),
+                provider = format.key(),
+                "tool left out of the {format} tool list: {refusal}"
             ),
         }
     }
+    check_request_limits(format, &prepared_schemas)?;
     Ok(match format {
         WireFormat::Gemini if list.is_empty() => json!([]),
         WireFormat::Gemini => json!([{"functionDeclarations": list}]),
@@ -206,7 +321,128 @@ pub fn wire_tools(
     })
 }
 
-/// The definitions handed to [`wire_tools`] are not the census's input.
+/// The per-request limits of `format`, over the schemas about to be sent.
+fn check_request_limits(
+    format: WireFormat,
+    schemas: &[std::sync::Arc<crate::Preparation>],
+) -> Result<(), WireError> {
+    let over = |limit: RequestLimit, found: usize| {
+        if found > limit.most() {
+            Err(WireError::OverLimit {
+                format,
+                limit,
+                found,
+            })
+        } else {
+            Ok(())
+        }
+    };
+    if format.provider() == Provider::OpenAi {
+        over(RequestLimit::OpenAiTools, schemas.len())?;
+    }
+    if format.dialect().rules().strict_request.is_some() {
+        let (mut optional, mut unions) = (0, 0);
+        for schema in schemas.iter().filter_map(|p| p.as_ref().as_ref().ok()) {
+            count_parameters(&schema.schema, &mut optional, &mut unions, 0);
+        }
+        over(RequestLimit::StrictTools, schemas.len())?;
+        over(RequestLimit::StrictOptionalParameters, optional)?;
+        over(RequestLimit::StrictUnionParameters, unions)?;
+    }
+    Ok(())
+}
+
+/// Counts the optional parameters and the parameters with a union type (`anyOf` or a type
+/// array) of a schema, at every level of nesting.
+fn count_parameters(schema: &Value, optional: &mut usize, unions: &mut usize, depth: usize) {
+    let Some(map) = schema.as_object() else {
+        return;
+    };
+    if depth > 64 {
+        return;
+    }
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        let required = map.get("required").and_then(Value::as_array);
+        for (name, property) in properties {
+            if !required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name))) {
+                *optional += 1;
+            }
+            if property.get("anyOf").is_some() || property.get("type").is_some_and(Value::is_array)
+            {
+                *unions += 1;
+            }
+            count_parameters(property, optional, unions, depth + 1);
+        }
+    }
+    for key in ["items", "anyOf", "$defs"] {
+        match map.get(key) {
+            Some(Value::Array(list)) => list
+                .iter()
+                .for_each(|s| count_parameters(s, optional, unions, depth + 1)),
+            Some(Value::Object(defs)) if key == "$defs" => defs
+                .values()
+                .for_each(|s| count_parameters(s, optional, unions, depth + 1)),
+            Some(other) if key == "items" => count_parameters(other, optional, unions, depth + 1),
+            _ => {}
+        }
+    }
+}
+
+/// A per-request limit of a provider: over it, the provider refuses the whole request.
+///
+/// ```
+/// use toolwire_core::RequestLimit;
+/// assert_eq!(RequestLimit::OpenAiTools.most(), 128);
+/// assert_eq!(RequestLimit::StrictTools.most(), 20);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RequestLimit {
+    /// OpenAI: at most 128 tools per request.
+    OpenAiTools,
+    /// Strict Messages API and Converse: at most 20 strict tools.
+    StrictTools,
+    /// Strict: at most 24 optional parameters over all strict tools.
+    StrictOptionalParameters,
+    /// Strict: at most 16 parameters with `anyOf` or a type array over all strict tools.
+    StrictUnionParameters,
+}
+
+impl RequestLimit {
+    /// The most the provider takes.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::RequestLimit::StrictUnionParameters.most(), 16);
+    /// ```
+    pub fn most(self) -> usize {
+        let strict = Dialect::AnthropicStrict.rules().strict_request;
+        match (self, strict) {
+            (RequestLimit::OpenAiTools, _) => OPENAI_MAX_TOOLS,
+            (RequestLimit::StrictTools, Some(s)) => s.tools,
+            (RequestLimit::StrictOptionalParameters, Some(s)) => s.optional_parameters,
+            (RequestLimit::StrictUnionParameters, Some(s)) => s.union_parameters,
+            (_, None) => usize::MAX,
+        }
+    }
+
+    /// What is counted, in words.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::RequestLimit::OpenAiTools.what(), "tools");
+    /// ```
+    pub fn what(self) -> &'static str {
+        match self {
+            RequestLimit::OpenAiTools => "tools",
+            RequestLimit::StrictTools => "strict tools",
+            RequestLimit::StrictOptionalParameters => "optional parameters over all strict tools",
+            RequestLimit::StrictUnionParameters => {
+                "parameters with anyOf or a type array over all strict tools"
+            }
+        }
+    }
+}
+
+/// Why [`wire_tools`] gives no list.
 ///
 /// ```
 /// use toolwire_core::{wire_tools, Census, ToolDefinition, WireFormat};
@@ -215,7 +451,8 @@ pub fn wire_tools(
 /// assert!(err.unwrap_err().to_string().contains("`b`"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum WireMismatch {
+#[non_exhaustive]
+pub enum WireError {
     /// Different counts.
     #[error("the census has {census} tools but {definitions} definitions were given")]
     Count {
@@ -233,5 +470,15 @@ pub enum WireMismatch {
         census: String,
         /// The definition's name there.
         definition: String,
+    },
+    /// The list is over one of the provider's per-request limits: sent, it would fail whole.
+    #[error("the {format} tool list has {found} {}; the provider takes at most {}", limit.what(), limit.most())]
+    OverLimit {
+        /// The wire format.
+        format: WireFormat,
+        /// The limit passed.
+        limit: RequestLimit,
+        /// What the list has.
+        found: usize,
     },
 }

@@ -78,7 +78,7 @@ async fn census_of_a_real_server_with_hard_names() {
     assert!(offered.contains(&long_form.as_str()));
 
     // Converse refuses an empty description: the undescribed tool still travels, verbatim.
-    let converse = request.tools(WireFormat::Converse);
+    let converse = request.tools(WireFormat::Converse).unwrap();
     let names: Vec<&str> = converse
         .as_array()
         .unwrap()

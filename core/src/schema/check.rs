@@ -51,7 +51,12 @@ pub fn check_schema(dialect: Dialect, schema: &Value) -> Vec<SchemaProblem> {
     } else {
         "object"
     };
-    if root.get("type").and_then(Value::as_str) != Some(object_word) {
+    // (How the type name is written is the walk's to say, once.)
+    if !root
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("object"))
+    {
         say(
             "",
             "type",
@@ -272,7 +277,7 @@ impl Walk {
             );
         };
         if t.is_array() && !self.rules.type_arrays {
-            self.say(
+            return self.say(
                 pointer,
                 "type",
                 format!("{dialect} takes one type, not an array of them"),

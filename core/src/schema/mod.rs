@@ -24,5 +24,5 @@ mod rewrite;
 pub use cache::{prepare_schema_cached, Preparation};
 pub use check::check_schema;
 pub use prepare::{prepare_schema, prepare_schema_with, PrepareOptions, Prepared};
-pub use report::{Loss, RefusalReason, SchemaProblem, SchemaRefusal, SchemaStatus};
+pub use report::{Loss, RefusalReason, SchemaProblem, SchemaRefusal, SchemaReport, SchemaStatus};
 pub use restore::restore_arguments;

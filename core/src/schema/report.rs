@@ -220,3 +220,50 @@ pub(crate) fn shown(pointer: &str) -> &str {
         pointer
     }
 }
+
+/// How one tool's schema travels in one dialect, for reports: the status, the losses, and the
+/// reason when refused.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{Dialect, SchemaReport, SchemaStatus};
+/// let schema = json!({"type": "object", "properties": {"n": {"$ref": "#/$defs/n"}}});
+/// let report = SchemaReport::of(Dialect::Gemini, &schema);
+/// assert_eq!(report.status, SchemaStatus::Refused);
+/// assert!(report.reason.unwrap().contains("#/$defs/n"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SchemaReport {
+    /// As is, rewritten, lossy or refused.
+    pub status: SchemaStatus,
+    /// What a lossy rewrite lost.
+    pub losses: Vec<Loss>,
+    /// Why it is refused, when it is.
+    pub reason: Option<String>,
+}
+
+impl SchemaReport {
+    /// The report of `schema` (a tool's parameter schema, as [`crate::ToolDefinition::parameters_schema`]
+    /// gives it) in `dialect`, from the same cached preparation the wire uses.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::{Dialect, SchemaReport, SchemaStatus};
+    /// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    /// assert_eq!(SchemaReport::of(Dialect::OpenAi, &schema).status, SchemaStatus::AsIs);
+    /// ```
+    pub fn of(dialect: crate::Dialect, schema: &serde_json::Value) -> SchemaReport {
+        match &*crate::prepare_schema_cached(dialect, schema) {
+            Ok(prepared) => SchemaReport {
+                status: prepared.status,
+                losses: prepared.losses.clone(),
+                reason: None,
+            },
+            Err(refusal) => SchemaReport {
+                status: SchemaStatus::Refused,
+                losses: Vec::new(),
+                reason: Some(refusal.to_string()),
+            },
+        }
+    }
+}

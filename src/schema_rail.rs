@@ -1,0 +1,184 @@
+//! The schema rail (`tool-schema-wire.md`: "the census rail also checks every registered tool's
+//! schema against the dialects the app names"): a test that fails when a `#[tool]`'s schema
+//! would be refused by, or lose something on the way to, a provider the app sends to.
+//!
+//! Policy: one finding per tool, dialect and loss (or refusal), all at once, each naming the
+//! tool, the dialect, the JSON pointer and the problem, so one run shows everything to fix.
+
+use std::fmt;
+
+use toolwire_core::{
+    prepare_schema, registered_tools, Dialect, RefusalReason, SchemaStatus, ToolRegistration,
+};
+
+/// Checks the schema of every `#[tool]` linked into this binary against each of `dialects`:
+/// `Err` lists every refused or lossy schema, naming tool, dialect, pointer and problem.
+///
+/// ```
+/// use toolwire::Dialect;
+///
+/// /// Looks a word up.
+/// #[toolwire::tool]
+/// fn define(
+///     /// The word.
+///     word: String,
+/// ) -> String { word }
+///
+/// # /*
+/// #[test]
+/// # */
+/// fn tool_schemas() -> Result<(), toolwire::SchemaFindings> {
+///     toolwire::check_tool_schemas(&[Dialect::OpenAi, Dialect::Anthropic, Dialect::Gemini])
+/// }
+/// # tool_schemas().unwrap();
+/// ```
+pub fn check_tool_schemas(dialects: &[Dialect]) -> Result<(), SchemaFindings> {
+    check_schemas(registered_tools(), dialects)
+}
+
+/// Checks the schemas of `tools` against each of `dialects`: `Err` lists every refused or
+/// lossy schema.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::{check_schemas, Dialect, ToolRegistration};
+/// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+/// fn tagged() -> serde_json::Value {
+///     json!({"type": "object", "properties": {"tag": {"type": "string", "pattern": "^[a-z]+$"}}})
+/// }
+/// let tool = ToolRegistration {
+///     name: "tag", form: "tag", description: "Tags.", schema: tagged, handler,
+///     module_path: "demo", file: "demo.rs", line: 1,
+/// };
+/// assert!(check_schemas([&tool], &[Dialect::OpenAi, Dialect::Gemini]).is_ok());
+/// let findings = check_schemas([&tool], &[Dialect::AnthropicStrict]).unwrap_err();
+/// let text = findings.to_string();
+/// assert!(text.contains("`tag`") && text.contains("anthropic-strict") && text.contains("/properties/tag"));
+/// ```
+pub fn check_schemas<'a>(
+    tools: impl IntoIterator<Item = &'a ToolRegistration>,
+    dialects: &[Dialect],
+) -> Result<(), SchemaFindings> {
+    let mut findings = Vec::new();
+    for tool in tools {
+        let schema = tool.definition().parameters_schema();
+        for &dialect in dialects {
+            match prepare_schema(dialect, &schema) {
+                Ok(prepared) if prepared.status == SchemaStatus::Lossy => {
+                    findings.extend(prepared.losses.into_iter().map(|loss| SchemaFinding {
+                        tool: tool.name.to_owned(),
+                        file: tool.file.to_owned(),
+                        line: tool.line,
+                        dialect,
+                        pointer: loss.pointer,
+                        problem: format!("`{}` is lost: {}", loss.keyword, loss.note),
+                        refused: None,
+                    }));
+                }
+                Ok(_) => {}
+                Err(refusal) => findings.push(SchemaFinding {
+                    tool: tool.name.to_owned(),
+                    file: tool.file.to_owned(),
+                    line: tool.line,
+                    dialect,
+                    pointer: refusal.pointer.clone(),
+                    problem: format!("refused: {}", refusal.why),
+                    refused: Some(refusal.reason),
+                }),
+            }
+        }
+    }
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(SchemaFindings { findings })
+    }
+}
+
+/// One refused or lossy schema, found by [`check_schemas`].
+///
+/// ```
+/// # use toolwire::{Dialect, SchemaFinding};
+/// let finding = SchemaFinding {
+///     tool: "tag".into(), file: "src/tools.rs".into(), line: 3, dialect: Dialect::Gemini,
+///     pointer: "/properties/tag".into(), problem: "`format` is lost: Format: uri.".into(), refused: None,
+/// };
+/// assert!(finding.to_string().starts_with("`tag` (src/tools.rs:3) in gemini at `/properties/tag`"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaFinding {
+    /// The tool's real name.
+    pub tool: String,
+    /// Where it is written.
+    pub file: String,
+    /// Its line.
+    pub line: u32,
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The JSON pointer of the node at fault (`""` is the root).
+    pub pointer: String,
+    /// What is refused or lost, in words.
+    pub problem: String,
+    /// The kind of refusal, when the whole schema is refused for this dialect.
+    pub refused: Option<RefusalReason>,
+}
+
+impl fmt::Display for SchemaFinding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pointer = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        write!(
+            f,
+            "`{}` ({}:{}) in {} at `{pointer}`: {}",
+            self.tool, self.file, self.line, self.dialect, self.problem
+        )
+    }
+}
+
+/// Every refused or lossy `#[tool]` schema: the rail's failure.
+///
+/// ```
+/// let none = toolwire::check_schemas([], &toolwire::Dialect::ALL);
+/// assert!(none.is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaFindings {
+    findings: Vec<SchemaFinding>,
+}
+
+impl SchemaFindings {
+    /// The findings, tool by tool, in dialect order.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # use toolwire::{check_schemas, Dialect, ToolRegistration};
+    /// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+    /// # fn looped() -> serde_json::Value { json!({"type": "object", "properties": {"n": {"$ref": "#"}}}) }
+    /// # let tool = ToolRegistration { name: "loop", form: "loop", description: "d", schema: looped, handler, module_path: "m", file: "f.rs", line: 1 };
+    /// let findings = check_schemas([&tool], &[Dialect::Gemini]).unwrap_err();
+    /// assert_eq!(findings.findings()[0].refused, Some(toolwire::RefusalReason::Recursive));
+    /// ```
+    pub fn findings(&self) -> &[SchemaFinding] {
+        &self.findings
+    }
+}
+
+impl fmt::Display for SchemaFindings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} schema finding(s): a provider would refuse these tools or lose what they say; \
+             change the argument types (or drop the dialect from the rail) until none is left:",
+            self.findings.len()
+        )?;
+        for finding in &self.findings {
+            writeln!(f, "  {finding}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SchemaFindings {}

@@ -1,0 +1,81 @@
+//! The schema rail fails, naming tool, dialect, pointer and problem, for a `#[tool]` whose
+//! schema a named dialect would refuse or lose part of.
+
+use serde::Deserialize;
+use toolwire::{check_tool_schemas, tool, Dialect, RefusalReason};
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Label {
+    /// The label's text.
+    #[schemars(length(min = 3))]
+    text: String,
+}
+
+/// Labels a thing.
+#[tool]
+fn label(what: Label) -> String {
+    what.text
+}
+
+/// A tree of labels: its schema recurses.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Tree {
+    children: Vec<Tree>,
+}
+
+/// Counts a tree.
+#[tool]
+fn count_nodes(tree: Tree) -> usize {
+    fn count(tree: &Tree) -> usize {
+        1 + tree.children.iter().map(count).sum::<usize>()
+    }
+    count(&tree)
+}
+
+#[test]
+fn the_rail_names_every_lossy_and_refused_schema() {
+    // The broad dialects take both schemas as they are.
+    assert_eq!(
+        check_tool_schemas(&[Dialect::OpenAi, Dialect::Converse]),
+        Ok(())
+    );
+
+    let findings = check_tool_schemas(&[Dialect::Gemini, Dialect::AnthropicStrict]).unwrap_err();
+    let text = findings.to_string();
+    // The recursive tree: Gemini and the Messages API strict have no recursion.
+    let refused: Vec<(&str, Dialect)> = findings
+        .findings()
+        .iter()
+        .filter(|f| f.refused == Some(RefusalReason::Recursive))
+        .map(|f| (f.tool.as_str(), f.dialect))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            ("count_nodes", Dialect::Gemini),
+            ("count_nodes", Dialect::AnthropicStrict)
+        ]
+    );
+    // The label: strict Messages API drops `minLength`; the finding says where and what.
+    let lost = findings
+        .findings()
+        .iter()
+        .find(|f| f.tool == "label" && f.problem.contains("minLength"))
+        .unwrap_or_else(|| panic!("no minLength finding in:\n{text}"));
+    assert_eq!(
+        (lost.dialect, lost.pointer.as_str()),
+        (Dialect::AnthropicStrict, "/properties/what/properties/text")
+    );
+    assert!(
+        text.contains("`label`") && text.contains("At least 3 characters."),
+        "{text}"
+    );
+    // Gemini takes `minLength`: the label is no finding there.
+    assert!(
+        !findings
+            .findings()
+            .iter()
+            .any(|f| f.tool == "label" && f.dialect == Dialect::Gemini),
+        "{text}"
+    );
+}
