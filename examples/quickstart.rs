@@ -1,6 +1,7 @@
 //! toolwire's main job in one run: three `#[tool]` functions (one whose real name no provider
-//! accepts), the census of their names, the tool list on the wire for OpenAI, the Messages API
-//! and Bedrock Converse, and two calls dispatched back: one by real name, one by form.
+//! accepts), the census of their names, the tool list on the wire for OpenAI, the Messages API,
+//! Bedrock Converse and Gemini (each schema prepared for its dialect), and calls dispatched
+//! back: by real name and by form.
 //!
 //! Run it with `cargo run --example quickstart`.
 
@@ -57,10 +58,13 @@ async fn main() {
         println!("  {:<14} -> {:<14} {status}", tool.name(), tool.form());
     }
 
+    // Each schema is prepared for its dialect: as it is where the dialect takes it, rewritten
+    // where not (Gemini has no type arrays: `Option<u8>` travels as `nullable`).
     for (title, format) in [
         ("OpenAI", WireFormat::OpenAi),
         ("Messages API", WireFormat::Anthropic),
         ("Bedrock Converse", WireFormat::Converse),
+        ("Gemini", WireFormat::Gemini),
     ] {
         let wire =
             wire_tools(&census, &definitions, format).expect("the census is of these definitions");

@@ -11,7 +11,7 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use toolwire_core::{
-    check_definition_name, wire_tools, Census, Provider, ToolDefinition, WireFormat, WireMismatch,
+    check_definition_name, wire_tools, Census, Provider, ToolDefinition, WireFormat, WireError,
     META_TOOLS,
 };
 use toolwire_fuzz::{ArbJson, FuzzName};
@@ -109,13 +109,13 @@ fuzz_target!(|input: Input| {
     if let Some((last, rest)) = defs.split_last() {
         assert!(matches!(
             wire_tools(&census, rest, WireFormat::OpenAi),
-            Err(WireMismatch::Count { .. })
+            Err(WireError::Count { .. })
         ));
         let mut renamed = defs.clone();
         renamed[rest.len()].name = format!("{}/", last.name);
         assert!(matches!(
             wire_tools(&census, &renamed, WireFormat::Anthropic),
-            Err(WireMismatch::Name { .. })
+            Err(WireError::Name { .. })
         ));
     }
 });

@@ -1,0 +1,278 @@
+//! Schemas on the wire through the runtime (issue point "On the wire"): prepared per dialect,
+//! a refused tool left out of that provider's list only and still reached by its names, the
+//! providers' request limits as typed errors, the way back for strict nulls, and the report.
+
+use std::sync::{Arc, Mutex};
+
+use futures::future::BoxFuture;
+use serde_json::{json, Value};
+use toolwire_core::{
+    DispatchError, ProviderError, RequestLimit, SchemaStatus, ToolDefinition, ToolError,
+    ToolProvider, ToolRuntime, WireError, WireFormat,
+};
+
+/// A provider of fixed definitions that answers every call with the arguments it received.
+struct Recorder {
+    tools: Vec<ToolDefinition>,
+    received: Mutex<Vec<Value>>,
+}
+
+impl ToolProvider for Recorder {
+    fn name(&self) -> &str {
+        "recorder"
+    }
+    fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+        let tools = self.tools.clone();
+        Box::pin(async move { Ok(tools) })
+    }
+    fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
+        self.received.lock().unwrap().push(args.clone());
+        Box::pin(async move { Ok(args) })
+    }
+}
+
+fn recorder(tools: Vec<ToolDefinition>) -> Arc<Recorder> {
+    Arc::new(Recorder {
+        tools,
+        received: Mutex::new(Vec::new()),
+    })
+}
+
+/// A `tracing` writer that keeps what is logged.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn names(list: &Value, format: WireFormat) -> Vec<String> {
+    let list = match format {
+        WireFormat::Gemini => &list[0]["functionDeclarations"],
+        _ => list,
+    };
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let name = match format {
+                WireFormat::OpenAi | WireFormat::OpenAiStrict => &t["function"]["name"],
+                WireFormat::Converse | WireFormat::ConverseStrict => &t["toolSpec"]["name"],
+                _ => &t["name"],
+            };
+            name.as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names() {
+    // A free-form object cannot be closed for OpenAI strict; every other dialect takes it.
+    let free_form = ToolDefinition::new(
+        "mcp/notes/tag",
+        "Tags a note.",
+        json!({"type": "object", "properties": {"labels": {"type": "object"}}, "required": ["labels"]}),
+    );
+    let plain = ToolDefinition::new(
+        "mcp/notes/find",
+        "Finds notes.",
+        json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
+    );
+    let provider = recorder(vec![free_form, plain]);
+    let runtime = ToolRuntime::new();
+    runtime.add_provider(provider.clone()).await.unwrap();
+    let request = runtime.request();
+
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let strict = tracing::subscriber::with_default(subscriber, || {
+        request.tools(WireFormat::OpenAiStrict).unwrap()
+    });
+    assert_eq!(names(&strict, WireFormat::OpenAiStrict), ["mcp_notes_find"]);
+    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let warnings: Vec<&str> = log.lines().filter(|l| l.contains("WARN")).collect();
+    assert_eq!(warnings.len(), 1, "{log}");
+    assert!(
+        warnings[0].contains("mcp/notes/tag")
+            && warnings[0].contains("openai-strict")
+            && warnings[0].contains("/properties/labels"),
+        "{log}"
+    );
+
+    for format in [
+        WireFormat::OpenAi,
+        WireFormat::Anthropic,
+        WireFormat::Converse,
+        WireFormat::Gemini,
+    ] {
+        let list = request.tools(format).unwrap();
+        assert_eq!(
+            names(&list, format),
+            ["mcp_notes_tag", "mcp_notes_find"],
+            "{format}"
+        );
+    }
+    // Still in the census, and its names still reach it (never another tool).
+    assert!(request
+        .census()
+        .offered()
+        .any(|t| t.name() == "mcp/notes/tag"));
+    for called in ["mcp/notes/tag", "mcp_notes_tag"] {
+        let out = request
+            .dispatch(called, json!({"labels": {"a": 1}}))
+            .await
+            .unwrap();
+        assert_eq!(out.tool, "mcp/notes/tag");
+    }
+    // The report says so, per dialect.
+    let report = runtime.report();
+    let tag = report
+        .tools
+        .iter()
+        .find(|t| t.name == "mcp/notes/tag")
+        .unwrap();
+    assert_eq!(tag.schemas["openai-strict"].status, SchemaStatus::Refused);
+    assert!(tag.schemas["openai-strict"]
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("/properties/labels"));
+    assert_eq!(tag.schemas["openai"].status, SchemaStatus::AsIs);
+    assert_eq!(tag.schemas["gemini"].status, SchemaStatus::Rewritten);
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(
+        json["tools"][0]["schemas"]["openai-strict"]["status"],
+        "refused"
+    );
+}
+
+#[tokio::test]
+async fn lists_over_the_providers_request_limits_are_typed_errors() {
+    let tool = |i: usize| {
+        ToolDefinition::new(
+            format!("mcp/bulk/t{i}"),
+            "One of many.",
+            json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
+        )
+    };
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(recorder((0..129).map(tool).collect()))
+        .await
+        .unwrap();
+    let request = runtime.request();
+    for format in [WireFormat::OpenAi, WireFormat::OpenAiStrict] {
+        assert_eq!(
+            request.tools(format),
+            Err(WireError::OverLimit {
+                format,
+                limit: RequestLimit::OpenAiTools,
+                found: 129
+            })
+        );
+    }
+    let err = request.tools(WireFormat::AnthropicStrict).unwrap_err();
+    assert!(matches!(
+        err,
+        WireError::OverLimit {
+            limit: RequestLimit::StrictTools,
+            found: 129,
+            ..
+        }
+    ));
+    assert!(err.to_string().contains("at most 20"), "{err}");
+    // The other shapes have no such limit: 129 tools travel.
+    assert_eq!(
+        names(
+            &request.tools(WireFormat::Anthropic).unwrap(),
+            WireFormat::Anthropic
+        )
+        .len(),
+        129
+    );
+
+    // Strict: 25 optional parameters over all strict tools is one too many.
+    let optional = ToolDefinition::new(
+        "mcp/wide/t",
+        "Many options.",
+        json!({"type": "object", "properties": (0..25).map(|i| (format!("o{i}"), json!({"type": "string"}))).collect::<serde_json::Map<_, _>>()}),
+    );
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(recorder(vec![optional]))
+        .await
+        .unwrap();
+    let err = runtime
+        .request()
+        .tools(WireFormat::ConverseStrict)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            WireError::OverLimit {
+                limit: RequestLimit::StrictOptionalParameters,
+                found: 25,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(runtime.request().tools(WireFormat::Converse).is_ok());
+}
+
+#[tokio::test]
+async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool() {
+    let search = ToolDefinition::new(
+        "mcp/docs/search",
+        "Searches.",
+        json!({"type": "object", "properties": {
+            "q": {"type": "string"},
+            "limit": {"type": "integer"},
+            "after": {"type": ["string", "null"]},
+        }, "required": ["q"]}),
+    );
+    let provider = recorder(vec![search]);
+    let runtime = ToolRuntime::new();
+    runtime.add_provider(provider.clone()).await.unwrap();
+    let request = runtime.request();
+    // On the wire, strict: every property required, the optional ones nullable.
+    let strict = request.tools(WireFormat::OpenAiStrict).unwrap();
+    let parameters = &strict[0]["function"]["parameters"];
+    // (Properties in key order: serde_json keeps objects sorted.)
+    assert_eq!(parameters["required"], json!(["q", "after", "limit"]));
+    assert_eq!(
+        parameters["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
+    // The model sends null for "no limit": the tool gets what its own schema accepts.
+    request
+        .dispatch(
+            "mcp_docs_search",
+            json!({"q": "wire", "limit": null, "after": null}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        provider.received.lock().unwrap().as_slice(),
+        [json!({"q": "wire", "after": null})]
+    );
+    // A null the schema refuses where it is required is left for the tool to refuse.
+    let err = request
+        .dispatch("mcp_docs_search", json!({"q": null}))
+        .await;
+    assert!(err.is_ok() || matches!(err, Err(DispatchError::Tool(_))));
+    assert_eq!(
+        provider.received.lock().unwrap().last(),
+        Some(&json!({"q": null}))
+    );
+}
