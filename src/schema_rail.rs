@@ -44,7 +44,7 @@ pub fn check_tool_schemas(dialects: &[Dialect]) -> Result<(), SchemaFindings> {
 /// use toolwire::{check_schemas, Dialect, ToolRegistration};
 /// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
 /// fn tagged() -> serde_json::Value {
-///     json!({"type": "object", "properties": {"tag": {"type": "string", "pattern": "^[a-z]+$"}}})
+///     json!({"type": "object", "properties": {"tag": {"type": "string", "minLength": 3}}})
 /// }
 /// let tool = ToolRegistration {
 ///     name: "tag", form: "tag", description: "Tags.", schema: tagged, handler,
