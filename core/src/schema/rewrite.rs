@@ -889,10 +889,8 @@ impl Rewriter {
                     | "unevaluatedProperties"
                     | "additionalItems",
                     sub,
-                ) => {
-                    if sub.is_object() || (k == "items" && sub.is_boolean()) {
-                        self.node(sub, &child(pointer, &[k]), Place::Other, depth + 1)?;
-                    }
+                ) if sub.is_object() || (k == "items" && sub.is_boolean()) => {
+                    self.node(sub, &child(pointer, &[k]), Place::Other, depth + 1)?;
                 }
                 _ => {}
             }
