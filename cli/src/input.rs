@@ -7,7 +7,8 @@
 //!
 //! Speed: a tool set can be large (100,000 tools with descriptions and schemas), so the text is
 //! parsed into [`Json`], which keeps only the keys a tool name can sit under and skips every
-//! other value (descriptions, schemas) without building it.
+//! other value (descriptions, schemas) without building it. Whole definitions, for the commands
+//! that need schemas, are `definitions.rs`, which reads the names here first.
 
 use std::fmt;
 use std::io::{IsTerminal, Read};
@@ -42,8 +43,8 @@ pub fn read_names(path: Option<&Path>, server: Option<&str>) -> Result<Vec<Strin
     names_from_json(&label, &bytes, server)
 }
 
-/// The label messages use for `path`, and its bytes.
-fn read_source(path: Option<&Path>) -> Result<(String, Vec<u8>), UnusableInput> {
+/// The label messages use for `path` (`-` or `None`: standard input), and its bytes.
+pub fn read_source(path: Option<&Path>) -> Result<(String, Vec<u8>), UnusableInput> {
     match path {
         None => read_stdin(),
         Some(p) if p.as_os_str() == "-" => read_stdin(),
@@ -57,19 +58,25 @@ fn read_source(path: Option<&Path>) -> Result<(String, Vec<u8>), UnusableInput> 
     }
 }
 
-/// Reads `path`, or standard input for `None` unless it is a terminal: a person who runs
-/// `toolwire census` with no file gets told what to give, not a silent wait.
-pub fn read_names_or_piped(
-    path: Option<&Path>,
-    server: Option<&str>,
-) -> Result<Vec<String>, UnusableInput> {
+/// [`read_source`], but for `None` only when standard input is not a terminal: a person who
+/// runs `toolwire census` with no file gets told what to give, not a silent wait.
+pub fn read_source_or_piped(path: Option<&Path>) -> Result<(String, Vec<u8>), UnusableInput> {
     if path.is_none() && std::io::stdin().is_terminal() {
         return Err(UnusableInput(
             "no tool set given: name a JSON FILE, pipe one in (or give `-`), or use --mcp-stdio"
                 .to_owned(),
         ));
     }
-    read_names(path, server)
+    read_source(path)
+}
+
+/// [`read_names`] through [`read_source_or_piped`].
+pub fn read_names_or_piped(
+    path: Option<&Path>,
+    server: Option<&str>,
+) -> Result<Vec<String>, UnusableInput> {
+    let (label, bytes) = read_source_or_piped(path)?;
+    names_from_json(&label, &bytes, server)
 }
 
 /// Standard input, labelled `<stdin>` for messages.
@@ -88,8 +95,7 @@ pub fn names_from_json(
     bytes: &[u8],
     server: Option<&str>,
 ) -> Result<Vec<String>, UnusableInput> {
-    // Editors on Windows write a byte-order mark; it is not JSON but says nothing wrong.
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = without_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(UnusableInput(format!(
             "{label}: the input is empty; expected JSON: an array of tool names or tool objects, \
@@ -151,8 +157,14 @@ pub fn names_from_json(
     Ok(names)
 }
 
+/// `bytes` without a leading byte-order mark: editors on Windows write one; it is not JSON but
+/// says nothing wrong.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
 /// A syntax error with its place: `label:line:column: not valid JSON: what`.
-fn syntax_error(label: &str, err: &serde_json::Error) -> UnusableInput {
+pub fn syntax_error(label: &str, err: &serde_json::Error) -> UnusableInput {
     // serde_json's message ends with " at line L column C"; say the place once, up front.
     let message = err.to_string();
     let what = match message.rfind(" at line ") {

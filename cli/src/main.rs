@@ -1,33 +1,45 @@
-//! `toolwire`: check a tool set's name census (hop 1 of `tool-name-wire.md`) and dispatch
-//! (hop 5), for tool sets that exist only at run time: JSON files and live MCP servers.
+//! `toolwire`: check a tool set's name census (hop 1 of `tool-name-wire.md`), its schemas
+//! (`tool-schema-wire.md`), the tool list a provider receives, and dispatch (hop 5), for tool
+//! sets that exist only at run time: JSON files and live MCP servers.
 //!
 //! This file is the command line only: parsing, reading, and the exit status. The formats are
-//! `input.rs`, the output `report.rs` and `resolve.rs`, the MCP client `mcp.rs`.
+//! `input.rs` (names) and `definitions.rs` (whole definitions), the output `report.rs`,
+//! `schemas.rs`, `wire.rs` and `resolve.rs`, the MCP client `mcp.rs`.
 
+mod definitions;
 mod input;
 mod mcp;
 mod report;
 mod resolve;
+mod schemas;
+mod wire;
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use toolwire_core::{Census, META_TOOLS};
+use toolwire_core::{
+    wire_tools, Census, Dialect, RequestLimit, ToolDefinition, WireError, WireFormat, META_TOOLS,
+};
 
 use crate::input::UnusableInput;
 use crate::report::CensusReport;
+use crate::schemas::SchemaReport;
 
-/// Every tool is offered (census), or every call reaches a tool (resolve).
+/// Every tool is offered (census), travels without loss (wire), or every call reaches a tool
+/// (resolve).
 const EXIT_OK: u8 = 0;
-/// A tool is left out of the request (census), or a call reaches nothing (resolve).
+/// A tool is left out of the request or, where asked, its schema is lossy or refused (census,
+/// wire), or a call reaches nothing (resolve).
 const EXIT_FOUND: u8 = 1;
-/// The input is unusable (or the output cannot be written).
+/// The input is unusable, the list is over a provider's per-request limit, or the output
+/// cannot be written.
 const EXIT_UNUSABLE: u8 = 2;
 
-/// Make LLM tool names survive the wire: check a tool set's model-safe forms, which tools a
-/// request leaves out, and where a called name is dispatched.
+/// Make LLM tools survive the wire: check a tool set's model-safe forms, which tools a request
+/// leaves out, how each schema travels to each provider, the exact tool list a provider
+/// receives, and where a called name is dispatched.
 #[derive(Parser, Debug)]
 #[command(name = "toolwire", version, propagate_version = true)]
 struct Cli {
@@ -41,15 +53,15 @@ struct Cli {
 enum Command {
     // `toolwire census`.
     Census(CensusArgs),
+    // `toolwire wire`.
+    Wire(WireArgs),
     // `toolwire resolve`.
     Resolve(ResolveArgs),
 }
 
-/// Check a tool set's name census: each tool's model-safe form, whether a request offers it or
-/// leaves it out and why, and whether each provider accepts the form.
+/// Where the tool set comes from: a JSON file, standard input or a live MCP server.
 #[derive(Args, Debug)]
-#[command(after_long_help = CENSUS_HELP)]
-struct CensusArgs {
+struct SourceArgs {
     /// The JSON file to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE", conflicts_with = "mcp_stdio")]
     file: Option<PathBuf>,
@@ -57,6 +69,35 @@ struct CensusArgs {
     /// backslash escapes), list its tools and check them.
     #[arg(long, value_name = "COMMAND ARGS")]
     mcp_stdio: Option<String>,
+}
+
+impl SourceArgs {
+    /// The tools' real names only: the fast path, which skips descriptions and schemas.
+    fn read_names(&self, server: Option<&str>) -> Result<Vec<String>, UnusableInput> {
+        match &self.mcp_stdio {
+            Some(command) => mcp::list_tool_names(command, server),
+            None => input::read_names_or_piped(self.file.as_deref(), server),
+        }
+    }
+
+    /// The tools' whole definitions, named as [`SourceArgs::read_names`] names them.
+    fn read_definitions(&self, server: Option<&str>) -> Result<Vec<ToolDefinition>, UnusableInput> {
+        match &self.mcp_stdio {
+            Some(command) => mcp::list_tool_definitions(command, server),
+            None => definitions::read_definitions(self.file.as_deref(), server),
+        }
+    }
+}
+
+/// Check a tool set's name census: each tool's model-safe form, whether a request offers it or
+/// leaves it out and why, and whether each provider accepts the form; with --json or
+/// --provider, also how each tool's schema travels in each dialect.
+#[derive(Args, Debug)]
+#[command(after_long_help = CENSUS_HELP)]
+struct CensusArgs {
+    // FILE, --mcp-stdio.
+    #[command(flatten)]
+    source: SourceArgs,
     // --taken, --no-taken, --server.
     #[command(flatten)]
     names: NameArgs,
@@ -66,6 +107,11 @@ struct CensusArgs {
     /// Show only tools left out or whose form a provider refuses (and the summary).
     #[arg(long, conflicts_with = "json")]
     only_problems: bool,
+    /// A schema dialect whose verdicts count toward the exit status (repeatable): openai,
+    /// openai-strict, anthropic, anthropic-strict, converse or gemini (converse-strict is
+    /// anthropic-strict).
+    #[arg(long = "provider", value_name = "DIALECT", value_parser = dialect_key)]
+    providers: Vec<Dialect>,
 }
 
 /// The long help of `census`: formats, duplicates, the `--json` contract and exit statuses.
@@ -84,10 +130,64 @@ summary, and a duplicate alone does not make the exit status 1.
 healing (form -> real name), duplicates (sorted), tools (one object per distinct name, in
 input order: name, form, status \"offered\"|\"left_out\", reason (null when offered),
 reason_key, providers {openai, anthropic, converse, gemini} -> whether each accepts the
-form).
+form), schemas (real name -> dialect {openai, openai-strict, anthropic, anthropic-strict,
+converse, gemini} -> {status \"as_is\"|\"rewritten\"|\"lossy\"|\"refused\", losses [{pointer,
+keyword, note}], reason (null unless refused)}: how each distinct tool's parameter schema
+travels in each dialect, as `toolwire wire` sends it).
 
-Exit status: 0 every tool is offered; 1 a tool is left out; 2 the input is unusable (the
-message names the file, line and column, or the entry at fault).";
+A tool object's schema is read from function.parameters (OpenAI), input_schema (Messages
+API), inputSchema (MCP), parameters (OpenAI Responses) or toolSpec.inputSchema.json
+(Converse); a bare name has no arguments. --json and --provider read whole definitions;
+the table alone reads names only.
+
+--provider DIALECT (repeatable) makes a lossy or refused schema in that dialect count:
+the exit status is then 1 also when a tool's schema is lossy or refused there, and the
+table's summary ends with each named dialect's counts.
+
+Exit status: 0 every tool is offered (and, with --provider, travels without loss in each
+named dialect); 1 a tool is left out (or, with --provider, a schema is lossy or refused
+in a named dialect); 2 the input is unusable (the message names the file, line and
+column, or the entry at fault).";
+
+/// Print the tool list one provider request carries (what the runtime sends): the offered
+/// tools under their model-safe forms, each schema prepared for the format's dialect. Losses,
+/// refusals and tools left out go to stderr, one line each.
+#[derive(Args, Debug)]
+#[command(after_long_help = WIRE_HELP)]
+struct WireArgs {
+    /// The request shape: openai, openai-strict, anthropic, anthropic-strict, converse,
+    /// converse-strict or gemini.
+    #[arg(long, value_name = "FORMAT", value_parser = wire_format)]
+    format: WireFormat,
+    // FILE, --mcp-stdio.
+    #[command(flatten)]
+    source: SourceArgs,
+    // --taken, --no-taken, --server.
+    #[command(flatten)]
+    names: NameArgs,
+}
+
+/// The long help of `wire`: input, output, the stderr lines and exit statuses.
+const WIRE_HELP: &str = "\
+Input: any format `toolwire census` reads, with each tool's description and parameter
+schema (function.parameters, input_schema, inputSchema, parameters or
+toolSpec.inputSchema.json); a bare name is a tool with no arguments.
+
+Output: the value of the request's tool list, one JSON document on one line: an array of
+tools in the format's shape (Gemini: [{\"functionDeclarations\": [...]}]). A schema
+rewritten with losses carries each loss in a description the model reads.
+
+Stderr, one line per tool that does not travel exactly:
+  left out: tool \"NAME\": REASON                      (the name census)
+  left out: tool \"NAME\", FORMAT: WHY; rename it       (the provider refuses the form)
+  lossy: tool \"NAME\", DIALECT, at POINTER, KEYWORD: NOTE   (one line per loss)
+  refused: tool \"NAME\", DIALECT, at POINTER, KEYWORD: WHY
+POINTER is a JSON pointer into the tool's own schema, (root) for the root.
+
+Exit status: 0 every offered tool travels without loss; 1 a tool is left out, or its
+schema is lossy or refused; 2 the input is unusable, or the list is over one of the
+provider's per-request limits (OpenAI: 128 tools; strict Messages API and Converse: 20
+strict tools, 24 optional and 16 union parameters), which would fail the whole request.";
 
 /// Which names the tools are checked against, and how bare names are qualified.
 #[derive(Args, Debug)]
@@ -115,6 +215,25 @@ impl NameArgs {
             self.taken.iter().map(String::as_str).collect()
         }
     }
+}
+
+/// Parses `--format`: a wire format's key.
+fn wire_format(key: &str) -> Result<WireFormat, String> {
+    WireFormat::from_key(key).ok_or_else(|| {
+        let keys: Vec<&str> = WireFormat::ALL.iter().map(|f| f.key()).collect();
+        format!("expected one of {}", keys.join(", "))
+    })
+}
+
+/// Parses `--provider`: a dialect's key, or a wire format's (`converse-strict` is the
+/// `anthropic-strict` dialect).
+fn dialect_key(key: &str) -> Result<Dialect, String> {
+    WireFormat::from_key(key)
+        .map(WireFormat::dialect)
+        .ok_or_else(|| {
+            let keys: Vec<&str> = Dialect::ALL.iter().map(|d| d.key()).collect();
+            format!("expected one of {} (or converse-strict)", keys.join(", "))
+        })
 }
 
 /// Parses `--server`: any name but the empty one.
@@ -147,6 +266,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Census(args) => census(&args),
+        Command::Wire(args) => wire(&args),
         Command::Resolve(args) => resolve(&args),
     };
     match outcome {
@@ -182,29 +302,94 @@ impl From<UnusableInput> for Failure {
 
 /// `toolwire census`: reads the tool set, prints the report, returns the exit status.
 fn census(args: &CensusArgs) -> Result<u8, Failure> {
-    let names = match &args.mcp_stdio {
-        Some(command) => mcp::list_tool_names(command, args.names.server.as_deref())?,
-        None => input::read_names_or_piped(args.file.as_deref(), args.names.server.as_deref())?,
+    let server = args.names.server.as_deref();
+    let taken = args.names.taken();
+    // Schemas only when asked for: the table alone keeps the names-only reader.
+    let needs_schemas = args.json || !args.providers.is_empty();
+    let definitions = needs_schemas
+        .then(|| args.source.read_definitions(server))
+        .transpose()?;
+    let names = match &definitions {
+        Some(_) => Vec::new(),
+        None => args.source.read_names(server)?,
     };
-    let census = Census::build(&names, &args.names.taken());
+    let census = match &definitions {
+        Some(definitions) => Census::build(definitions.iter().map(|d| &d.name), &taken),
+        None => Census::build(&names, &taken),
+    };
     let report = CensusReport::new(&census);
-    let status = if report.all_offered() {
+    // `--json` carries every dialect; the table's summary only the named ones.
+    let dialects: &[Dialect] = if args.json {
+        &Dialect::ALL
+    } else {
+        &args.providers
+    };
+    let schemas = definitions
+        .as_deref()
+        .map(|definitions| SchemaReport::new(&census, definitions, dialects));
+    let lossless = schemas
+        .as_ref()
+        .is_none_or(|s| s.all_lossless_in(&args.providers));
+    let status = if report.all_offered() && lossless {
         EXIT_OK
     } else {
         EXIT_FOUND
     };
     let mut out = BufWriter::new(io::stdout().lock());
-    let written = if args.json {
-        report.write_json(&mut out)
-    } else {
-        report.write_table(&mut out, args.only_problems)
+    let written = match (&schemas, args.json) {
+        (Some(schemas), true) => report.write_json(&mut out, schemas),
+        _ => report.write_table(&mut out, args.only_problems, schemas.as_ref()),
     };
     written
         .and_then(|()| out.flush())
         .map_err(|err| Failure::Output(err, status))?;
     // The process ends here: freeing 100,000 tools one by one would only cost time.
+    std::mem::forget(schemas);
     std::mem::forget(census);
     std::mem::forget(names);
+    std::mem::forget(definitions);
+    Ok(status)
+}
+
+/// `toolwire wire`: reads the tool definitions, prints the tool list of `--format` and one
+/// stderr line per tool that does not travel exactly, returns the exit status.
+fn wire(args: &WireArgs) -> Result<u8, Failure> {
+    let definitions = args.source.read_definitions(args.names.server.as_deref())?;
+    // The census exactly as `census` builds it: the same names, the same taken names.
+    let census = Census::build(definitions.iter().map(|d| &d.name), &args.names.taken());
+    let tools = wire_tools(&census, &definitions, args.format).map_err(|err| match err {
+        WireError::OverLimit { limit, .. } => {
+            let fix = match limit {
+                RequestLimit::StrictOptionalParameters => "make fewer parameters optional",
+                RequestLimit::StrictUnionParameters => "use fewer anyOf or type-array parameters",
+                _ => "send fewer tools",
+            };
+            UnusableInput(format!(
+                "{err}, and refuses the whole request over it: {fix}"
+            ))
+        }
+        // Count and Name cannot happen (the census is built from these definitions); said
+        // plainly all the same.
+        other => UnusableInput(format!("cannot build the tool list: {other}")),
+    })?;
+    let findings = wire::findings(&census, &definitions, args.format);
+    let status = if findings.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FOUND
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    serde_json::to_writer(&mut out, &tools)
+        .map_err(io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|err| Failure::Output(err, status))?;
+    let mut err = BufWriter::new(io::stderr().lock());
+    for line in &findings {
+        // stderr is best effort: a closed stderr must not change what stdout said.
+        let _ = writeln!(err, "toolwire: {line}");
+    }
+    let _ = err.flush();
     Ok(status)
 }
 

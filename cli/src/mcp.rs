@@ -1,16 +1,31 @@
 //! `--mcp-stdio`: start an MCP server, list its tools with the real client
-//! (`toolwire_core::list_server_tools`, over `rmcp`) and hand their names to the census.
+//! (`toolwire_core::list_server_tools`, over `rmcp`) and hand their definitions (or only their
+//! names) to the command.
 //!
 //! Policy: the command line is split like a shell would for the simple cases (whitespace
 //! separates words; single quotes keep everything; double quotes keep everything but `\"` and
 //! `\\`; a backslash outside quotes escapes the next character) and refused when it is not
 //! closed; no variables, globs or pipes, since nothing here runs a shell.
 
+use toolwire_core::ToolDefinition;
+
 use crate::input::UnusableInput;
 
 /// The tools of the MCP server that `command` starts, as real names: bare as the server gives
 /// them, or `mcp/<server>/<tool>` when `server` is given.
 pub fn list_tool_names(command: &str, server: Option<&str>) -> Result<Vec<String>, UnusableInput> {
+    Ok(list_tool_definitions(command, server)?
+        .into_iter()
+        .map(|tool| tool.name)
+        .collect())
+}
+
+/// The tools of the MCP server that `command` starts, whole (description and input schema as
+/// the server gives them), named as [`list_tool_names`] names them.
+pub fn list_tool_definitions(
+    command: &str,
+    server: Option<&str>,
+) -> Result<Vec<ToolDefinition>, UnusableInput> {
     let words = split_command(command)
         .map_err(|why| UnusableInput(format!("--mcp-stdio {command:?}: {why}")))?;
     let (program, args) = words
@@ -20,16 +35,15 @@ pub fn list_tool_names(command: &str, server: Option<&str>) -> Result<Vec<String
         .enable_all()
         .build()
         .map_err(|err| UnusableInput(format!("cannot start the async runtime: {err}")))?;
-    let tools = runtime
+    let mut tools = runtime
         .block_on(toolwire_core::list_server_tools(program, args))
         .map_err(|err| UnusableInput(format!("--mcp-stdio {command:?}: {err}")))?;
-    Ok(tools
-        .into_iter()
-        .map(|tool| match server {
-            Some(server) => toolwire_core::mcp_tool_name(server, &tool.name),
-            None => tool.name,
-        })
-        .collect())
+    if let Some(server) = server {
+        for tool in &mut tools {
+            tool.name = toolwire_core::mcp_tool_name(server, &tool.name);
+        }
+    }
+    Ok(tools)
 }
 
 /// Splits a command line into words (see the module policy).

@@ -2,15 +2,18 @@
 //! for a script.
 //!
 //! Policy: the JSON object is a contract (CI parses it): exactly the keys `offered`,
-//! `left_out`, `collisions`, `healing`, `duplicates` and `tools`, maps and lists sorted, `tools`
-//! in input order. A tool is one per distinct real name: a name given twice is one tool, judged
-//! at its first occurrence, and is reported in `duplicates`, never as left out.
+//! `left_out`, `collisions`, `healing`, `duplicates`, `tools` and `schemas` (`schemas.rs`), maps
+//! and lists sorted, `tools` in input order. A tool is one per distinct real name: a name given
+//! twice is one tool, judged at its first occurrence, and is reported in `duplicates`, never as
+//! left out.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
 use toolwire_core::{check_definition_name, Census, CensusTool, LeftOutReason, Provider};
+
+use crate::schemas::SchemaReport;
 
 /// The census seen as distinct tools.
 pub struct CensusReport<'a> {
@@ -23,16 +26,7 @@ pub struct CensusReport<'a> {
 impl<'a> CensusReport<'a> {
     /// The report of `census`.
     pub fn new(census: &'a Census) -> CensusReport<'a> {
-        let distinct = census
-            .tools()
-            .iter()
-            .filter(|t| {
-                !matches!(
-                    t.left_out_reason(),
-                    Some(LeftOutReason::DuplicateName { .. })
-                )
-            })
-            .collect();
+        let distinct = census.tools().iter().filter(|t| !is_repeat(t)).collect();
         CensusReport { census, distinct }
     }
 
@@ -41,8 +35,8 @@ impl<'a> CensusReport<'a> {
         self.distinct.iter().all(|t| t.is_offered())
     }
 
-    /// Writes the `--json` object and a newline.
-    pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+    /// Writes the `--json` object, with `schemas` as its `schemas` key, and a newline.
+    pub fn write_json(&self, out: &mut impl Write, schemas: &SchemaReport<'_>) -> io::Result<()> {
         let mut offered: Vec<&str> = self
             .distinct
             .iter()
@@ -62,14 +56,21 @@ impl<'a> CensusReport<'a> {
             healing: self.census.healing(),
             duplicates: self.census.duplicates(),
             tools: self.distinct.iter().map(|t| ToolJson::new(t)).collect(),
+            schemas,
         };
         serde_json::to_writer(&mut *out, &object)?;
         out.write_all(b"\n")
     }
 
     /// Writes the table (every tool, or with `only_problems` only tools left out or refused by
-    /// a provider) and the summary line.
-    pub fn write_table(&self, out: &mut impl Write, only_problems: bool) -> io::Result<()> {
+    /// a provider) and the summary line, which ends with the schema counts of `schemas` (the
+    /// dialects `--provider` names) when given.
+    pub fn write_table(
+        &self,
+        out: &mut impl Write,
+        only_problems: bool,
+        schemas: Option<&SchemaReport<'_>>,
+    ) -> io::Result<()> {
         let rows: Vec<Row> = self
             .distinct
             .iter()
@@ -101,7 +102,8 @@ impl<'a> CensusReport<'a> {
                 }
             }
         }
-        writeln!(out, "{}", self.summary())
+        let schemas = schemas.map(SchemaReport::summary).unwrap_or_default();
+        writeln!(out, "{}{schemas}", self.summary())
     }
 
     /// The one-line summary.
@@ -143,6 +145,15 @@ impl<'a> CensusReport<'a> {
         }
         line
     }
+}
+
+/// Whether `tool` is a later occurrence of a name given before: one tool, judged at its first
+/// occurrence, so it is reported under duplicates and nowhere else.
+pub fn is_repeat(tool: &CensusTool) -> bool {
+    matches!(
+        tool.left_out_reason(),
+        Some(LeftOutReason::DuplicateName { .. })
+    )
 }
 
 /// Table headers, in [`Provider::ALL`] order.
@@ -251,6 +262,7 @@ struct CensusJson<'a> {
     healing: BTreeMap<&'a str, &'a str>,
     duplicates: &'a [String],
     tools: Vec<ToolJson<'a>>,
+    schemas: &'a SchemaReport<'a>,
 }
 
 /// One entry of `tools` in the `--json` object.
@@ -301,11 +313,20 @@ struct ProvidersJson {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolwire_core::META_TOOLS;
+    use toolwire_core::{Dialect, ToolDefinition, META_TOOLS};
 
+    /// The `--json` object of `census`, every tool with no schema.
     fn json_of(census: &Census) -> serde_json::Value {
+        let definitions: Vec<ToolDefinition> = census
+            .tools()
+            .iter()
+            .map(|t| ToolDefinition::new(t.name(), "", serde_json::Value::Null))
+            .collect();
+        let schemas = SchemaReport::new(census, &definitions, &Dialect::ALL);
         let mut out = Vec::new();
-        CensusReport::new(census).write_json(&mut out).unwrap();
+        CensusReport::new(census)
+            .write_json(&mut out, &schemas)
+            .unwrap();
         assert_eq!(out.iter().filter(|b| **b == b'\n').count(), 1);
         serde_json::from_slice(&out).unwrap()
     }
@@ -340,6 +361,7 @@ mod tests {
                 "healing",
                 "left_out",
                 "offered",
+                "schemas",
                 "tools"
             ]
         );
@@ -358,6 +380,10 @@ mod tests {
             &serde_json::json!({"openai": true, "anthropic": true, "converse": true, "gemini": false})
         );
         assert_eq!(json["tools"][3]["reason"], serde_json::Value::Null);
+        // Every distinct tool, left out or not, says how its schema travels in each dialect.
+        assert_eq!(json["schemas"].as_object().unwrap().len(), 4);
+        assert_eq!(json["schemas"]["mcp/a/b"]["openai"]["status"], "as_is");
+        assert_eq!(json["schemas"]["3d"]["gemini"]["status"], "rewritten");
     }
 
     #[test]
@@ -365,7 +391,7 @@ mod tests {
         let census = Census::build(["ok", "tool/search", "bad\nname", "9lives"], &META_TOOLS);
         let mut out = Vec::new();
         CensusReport::new(&census)
-            .write_table(&mut out, true)
+            .write_table(&mut out, true, None)
             .unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
@@ -382,7 +408,7 @@ mod tests {
         );
         let mut out = Vec::new();
         CensusReport::new(&Census::build(["bad\nname"], &[]))
-            .write_table(&mut out, false)
+            .write_table(&mut out, false, None)
             .unwrap();
         assert!(String::from_utf8(out).unwrap().contains("bad\\nname"));
     }

@@ -1,6 +1,6 @@
 //! The built `toolwire` binary, run as a person or a CI script would: every input format, bad
-//! input, both exit paths of `census`, `resolve`, and `--mcp-stdio` against the workspace's
-//! fixture MCP server.
+//! input, both exit paths of `census`, its `schemas` key and `--provider`, `wire` in every
+//! format, `resolve`, and `--mcp-stdio` against the workspace's fixture MCP server.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,6 +8,7 @@ use std::process::Output;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
+use toolwire_core::{wire_tools, Census, ToolDefinition, WireFormat, META_TOOLS};
 
 /// `toolwire ARGS` with `stdin`, and its output.
 fn toolwire(args: &[&str], stdin: &str) -> Output {
@@ -90,8 +91,45 @@ fn an_array_of_names_all_offered_exits_0_with_the_whole_contract() {
                 {"name": "3d-render", "form": "3d-render", "status": "offered", "reason": null,
                  "reason_key": null,
                  "providers": {"openai": true, "anthropic": true, "converse": true, "gemini": false}},
-            ]
+            ],
+            "schemas": {
+                "3d-render": NO_ARGUMENTS.clone(),
+                "get_weather": NO_ARGUMENTS.clone(),
+                "mcp/s/echo": NO_ARGUMENTS.clone(),
+            }
         })
+    );
+}
+
+/// The `schemas` entry of a tool with no arguments (a bare name), as core prepares the schema
+/// the wire sends for it, `{"type":"object","properties":{}}`.
+static NO_ARGUMENTS: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| verdicts_of(&json!({"type": "object", "properties": {}})));
+
+/// What `schemas` says of a tool whose wire schema is `schema`: core's own preparation in
+/// each dialect, in the contract's shape.
+fn verdicts_of(schema: &Value) -> Value {
+    let mut verdicts = serde_json::Map::new();
+    for dialect in toolwire_core::Dialect::ALL {
+        let verdict = match toolwire_core::prepare_schema(dialect, schema) {
+            Ok(prepared) => json!({"status": prepared.status.key(), "losses": prepared.losses,
+                                   "reason": null}),
+            Err(refusal) => json!({"status": "refused", "losses": [],
+                                   "reason": refusal.to_string()}),
+        };
+        verdicts.insert(dialect.key().to_owned(), verdict);
+    }
+    Value::Object(verdicts)
+}
+
+#[test]
+fn a_tool_with_no_arguments_travels_as_is_or_exactly_except_where_strict_closes_it() {
+    assert_eq!(NO_ARGUMENTS["openai"]["status"], "as_is");
+    assert_eq!(NO_ARGUMENTS["gemini"]["status"], "rewritten");
+    assert_eq!(NO_ARGUMENTS["openai-strict"]["status"], "lossy");
+    assert_eq!(
+        NO_ARGUMENTS["anthropic-strict"]["losses"][0]["keyword"],
+        "additionalProperties"
     );
 }
 
@@ -553,4 +591,367 @@ fn a_server_that_cannot_start_is_unusable_input() {
     let output = toolwire(&["census", "--mcp-stdio", "  "], "");
     assert_eq!(status(&output), 2);
     assert!(stderr(&output).contains("the command is empty"));
+}
+
+/// A small tool set in the Messages API shape: `search.web` has a type array, a local `$ref`
+/// and a pattern; `files/tree` is recursive.
+const SMALL_SET: &str = r##"[
+  {"name": "search.web", "description": "Searches the web.", "input_schema": {
+    "type": "object",
+    "properties": {
+      "q": {"type": "string", "pattern": "^[a-z]+$"},
+      "limit": {"type": ["integer", "null"]},
+      "near": {"$ref": "#/$defs/Place"}
+    },
+    "required": ["q"],
+    "$defs": {"Place": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+  }},
+  {"name": "files/tree", "description": "Walks a tree.", "input_schema": {
+    "type": "object",
+    "properties": {"root": {"$ref": "#/$defs/Node"}},
+    "$defs": {"Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}
+  }}
+]"##;
+
+/// The definitions of a Messages API tool array, read the plain way.
+fn messages_definitions(text: &str) -> Vec<ToolDefinition> {
+    let tools: Vec<Value> = serde_json::from_str(text).unwrap();
+    tools
+        .iter()
+        .map(|t| {
+            ToolDefinition::new(
+                t["name"].as_str().unwrap(),
+                t["description"].as_str().unwrap_or(""),
+                t["input_schema"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// What `wire_tools` gives for `definitions` in `format`, with the default taken names.
+fn expected_wire(definitions: &[ToolDefinition], format: WireFormat) -> Value {
+    let census = Census::build(definitions.iter().map(|d| &d.name), &META_TOOLS);
+    wire_tools(&census, definitions, format).unwrap()
+}
+
+/// Runs `wire --format FORMAT ARGS` and returns the status, stdout parsed as one JSON document
+/// (nothing after it but the newline), and stderr.
+fn wire(format: &str, args: &[&str], stdin: &str) -> (i32, Value, String) {
+    let mut all = vec!["wire", "--format", format];
+    all.extend_from_slice(args);
+    let output = toolwire(&all, stdin);
+    let out = stdout(&output);
+    assert_eq!(
+        out.lines().count(),
+        1,
+        "one JSON line: {out}\n{}",
+        stderr(&output)
+    );
+    let document: Value = serde_json::from_str(&out)
+        .unwrap_or_else(|err| panic!("not one JSON document ({err}): {out}"));
+    (status(&output), document, stderr(&output))
+}
+
+/// The model-safe names in a wire list of any format.
+fn wire_names(list: &Value, format: WireFormat) -> Vec<String> {
+    let tools = match format {
+        WireFormat::Gemini => list[0]["functionDeclarations"].clone(),
+        _ => list.clone(),
+    };
+    let tools = tools.as_array().cloned().unwrap_or_default();
+    tools
+        .iter()
+        .map(|t| {
+            let name = match format {
+                WireFormat::OpenAi | WireFormat::OpenAiStrict => &t["function"]["name"],
+                WireFormat::Converse | WireFormat::ConverseStrict => &t["toolSpec"]["name"],
+                _ => &t["name"],
+            };
+            name.as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn wire_prints_exactly_what_wire_tools_gives_in_every_format() {
+    let f = file(SMALL_SET);
+    let definitions = messages_definitions(SMALL_SET);
+    for format in WireFormat::ALL {
+        let (code, list, err) = wire(format.key(), &[path(&f)], "");
+        assert_eq!(list, expected_wire(&definitions, format), "{format}");
+        let names = wire_names(&list, format);
+        // The pattern travels wherever `search.web` does: no dialect drops it.
+        assert!(
+            names.contains(&"search_web".to_owned()),
+            "{format}: {names:?}"
+        );
+        assert!(
+            list.to_string().contains(r#""pattern":"^[a-z]+$""#),
+            "{format}"
+        );
+        let dialect = format.dialect().key();
+        if names.contains(&"files_tree".to_owned()) {
+            assert!(!err.contains("files/tree\", {dialect}"), "{format}: {err}");
+        } else {
+            // Left out of the list: refused, said on stderr with dialect, pointer and keyword.
+            assert_eq!(code, 1, "{format}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "toolwire: refused: tool \"files/tree\", {dialect}, at /$defs/Node/properties/children/items, $ref: "
+                )),
+                "{format}: {err}"
+            );
+        }
+        // Every stderr line is one finding, and exit 0 means there are none.
+        assert!(err.lines().all(|l| l.starts_with("toolwire: ")), "{err}");
+        assert_eq!(code == 0, err.is_empty(), "{format}: {err}");
+    }
+}
+
+#[test]
+fn wire_says_what_each_dialect_refuses_or_loses() {
+    let f = file(SMALL_SET);
+    // Gemini has no `$ref` and no recursion: the tree is refused, the rest is rewritten exactly.
+    let (code, list, err) = wire("gemini", &[path(&f)], "");
+    assert_eq!(code, 1);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let search = &list[0]["functionDeclarations"][0]["parameters"];
+    assert_eq!(
+        search["properties"]["limit"],
+        json!({"type": "INTEGER", "nullable": true})
+    );
+    assert_eq!(
+        search["properties"]["near"]["properties"]["city"]["type"],
+        "STRING"
+    );
+    // Strict dialects close objects and record it: lossy lines name tool, dialect, pointer.
+    let (code, _, err) = wire("openai-strict", &[path(&f)], "");
+    assert_eq!(code, 1);
+    assert!(err.contains(
+        "toolwire: lossy: tool \"search.web\", openai-strict, at (root), additionalProperties: "
+    ));
+    assert!(err.contains(
+        "toolwire: lossy: tool \"search.web\", openai-strict, at /properties/limit, required: "
+    ));
+    let (code, list, err) = wire("converse-strict", &[path(&f)], "");
+    assert_eq!(code, 1);
+    assert_eq!(list[0]["toolSpec"]["strict"], true);
+    assert!(
+        err.contains("refused: tool \"files/tree\", anthropic-strict, at "),
+        "{err}"
+    );
+}
+
+#[test]
+fn wire_exits_0_when_every_tool_travels_without_loss() {
+    let set = r#"[{"name": "mcp/s/get", "description": "Gets.", "input_schema":
+        {"type": "object", "properties": {"days": {"type": ["integer", "null"]}}}}]"#;
+    let f = file(set);
+    for format in ["openai", "anthropic", "converse", "gemini"] {
+        let (code, list, err) = wire(format, &[path(&f)], "");
+        assert_eq!((code, err.as_str()), (0, ""), "{format}");
+        let format = WireFormat::from_key(format).unwrap();
+        assert_eq!(list, expected_wire(&messages_definitions(set), format));
+    }
+    // Standard input, and every input format census reads.
+    let (code, list, _) = wire(
+        "anthropic",
+        &["-"],
+        r#"{"tools": [{"name": "a.b", "inputSchema": {"type": "object"}}]}"#,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        list,
+        json!([{"name": "a_b", "description": "", "input_schema": {"type": "object", "properties": {}}}])
+    );
+    let (_, list, _) = wire(
+        "openai",
+        &[],
+        r#"{"servers": [{"server": "s", "tools": [{"name": "t", "description": "T."}]}]}"#,
+    );
+    assert_eq!(list[0]["function"]["name"], "mcp_s_t");
+    assert_eq!(list[0]["function"]["description"], "T.");
+}
+
+#[test]
+fn wire_exits_1_for_a_tool_left_out_by_the_name_rules() {
+    let (code, list, err) = wire(
+        "gemini",
+        &["-"],
+        r#"["search.web", "search_web", "3d", "ok"]"#,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(wire_names(&list, WireFormat::Gemini), ["search_web", "ok"]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("toolwire: left out: tool \"search.web\": its form is the real name")
+    );
+    assert!(lines[1].starts_with("toolwire: left out: tool \"3d\", gemini: "));
+    // A name given twice is one tool, sent once: not a finding.
+    let (code, list, err) = wire(
+        "openai",
+        &["--no-taken", "-"],
+        r#"["a", "a", "tool_search"]"#,
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(wire_names(&list, WireFormat::OpenAi), ["a", "tool_search"]);
+}
+
+#[test]
+fn wire_exits_2_on_unusable_input_or_over_a_request_limit() {
+    let bad = file(r#"{"tools": [{"name": "a"}, {"name": "b", "inputSchema": "object"}]}"#);
+    let output = toolwire(&["wire", "--format", "openai", path(&bad)], "");
+    assert_eq!(status(&output), 2);
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "toolwire: {}: tools[1].inputSchema is a string, not a parameter schema (an object)\n",
+            path(&bad)
+        )
+    );
+    let output = toolwire(&["wire", "--format", "bard", "-"], "[]");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("openai, openai-strict, anthropic"));
+
+    let names = |n: usize| {
+        serde_json::to_string(&(0..n).map(|i| format!("t{i}")).collect::<Vec<_>>()).unwrap()
+    };
+    let output = toolwire(&["wire", "--format", "openai", "-"], &names(129));
+    assert_eq!(status(&output), 2);
+    assert!(output.stdout.is_empty());
+    let err = stderr(&output);
+    assert!(
+        err.contains("the openai tool list has 129 tools; the provider takes at most 128"),
+        "{err}"
+    );
+    let (code, list, _) = wire("openai", &["-"], &names(128));
+    assert_eq!((code, list.as_array().unwrap().len()), (0, 128));
+    let output = toolwire(&["wire", "--format", "anthropic-strict", "-"], &names(21));
+    assert_eq!(status(&output), 2);
+    assert!(
+        stderr(&output).contains("21 strict tools; the provider takes at most 20"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn census_json_says_how_each_schema_travels_in_each_dialect() {
+    let (code, object) = census_json(SMALL_SET, &[]);
+    assert_eq!(
+        code, 0,
+        "without --provider, schemas do not change the status"
+    );
+    let schemas = &object["schemas"];
+    assert_eq!(schemas.as_object().unwrap().len(), 2);
+    for definition in messages_definitions(SMALL_SET) {
+        assert_eq!(
+            schemas[&definition.name],
+            verdicts_of(&definition.parameters_schema()),
+            "{}",
+            definition.name
+        );
+    }
+    let tree = &schemas["files/tree"];
+    assert_eq!(tree["gemini"]["status"], "refused");
+    assert!(tree["gemini"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("no recursion"));
+    assert_ne!(
+        tree["openai-strict"]["status"], "refused",
+        "openai-strict has recursion"
+    );
+    let search = &schemas["search.web"];
+    assert_eq!(
+        search["gemini"],
+        json!({"status": "rewritten", "losses": [], "reason": null})
+    );
+    assert_eq!(search["openai-strict"]["status"], "lossy");
+    assert!(search["openai-strict"]["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["pointer"] == "/properties/limit" && l["keyword"] == "required"));
+}
+
+#[test]
+fn census_provider_counts_lossy_and_refused_schemas_in_the_named_dialects() {
+    let (code, _) = census_json(SMALL_SET, &["--provider", "gemini"]);
+    assert_eq!(code, 1, "the tree is refused in gemini");
+    let typed = r#"[{"name": "get", "input_schema": {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}}]"#;
+    let (code, _) = census_json(typed, &["--provider", "gemini", "--provider", "openai"]);
+    assert_eq!(code, 0, "rewritten exactly is not a loss");
+    let (code, _) = census_json(typed, &["--provider", "converse-strict"]);
+    assert_eq!(code, 1, "anthropic-strict closes the object");
+
+    // The table reads definitions too when --provider is given, and says why in the summary.
+    let f = file(SMALL_SET);
+    let output = toolwire(
+        &[
+            "census",
+            "--provider",
+            "gemini",
+            "--provider",
+            "openai",
+            path(&f),
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 1);
+    assert_eq!(
+        stdout(&output).lines().last().unwrap(),
+        "2 tools: 2 offered, 0 left out; openai schemas: none lossy or refused; gemini schemas: 0 lossy, 1 refused"
+    );
+    let output = toolwire(&["census", "--provider", "gemini!", path(&f)], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("expected one of openai, openai-strict"));
+}
+
+#[test]
+fn wire_lists_a_live_mcp_servers_tools_as_wire_tools_does() {
+    let command = fixture_command("");
+    let (code, list, err) = wire("converse", &["--mcp-stdio", &command], "");
+    assert_eq!(code, 1, "search.web and tool_search are left out: {err}");
+    let definitions = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(toolwire_core::list_server_tools(
+            fixture_server().to_str().unwrap(),
+            &[],
+        ))
+        .unwrap();
+    assert_eq!(list, expected_wire(&definitions, WireFormat::Converse));
+    assert!(
+        err.contains("toolwire: left out: tool \"search.web\": "),
+        "{err}"
+    );
+    assert!(
+        err.contains("toolwire: left out: tool \"tool_search\": "),
+        "{err}"
+    );
+    // The undescribed tool travels described by its real name (Converse refuses an empty one).
+    let undescribed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["toolSpec"]["name"] == "undescribed")
+        .unwrap();
+    assert_eq!(undescribed["toolSpec"]["description"], "undescribed");
+
+    let (_, list, err) = wire(
+        "openai-strict",
+        &["--server", "fx", "--mcp-stdio", &command],
+        "",
+    );
+    assert!(wire_names(&list, WireFormat::OpenAiStrict).contains(&"mcp_fx_files_read".to_owned()));
+    assert!(
+        err.contains(
+            "lossy: tool \"mcp/fx/files/read\", openai-strict, at (root), additionalProperties: "
+        ),
+        "{err}"
+    );
 }

@@ -1,0 +1,219 @@
+//! How each tool's parameter schema travels in each dialect (`tool-schema-wire.md`): the
+//! `schemas` key of `census --json`, the summary of `census --provider`, and its exit status.
+//!
+//! Policy: every verdict is `prepare_schema_cached` on the schema `wire_tools` would send
+//! (`ToolDefinition::parameters_schema`), so what the census says about a schema is what the
+//! wire does with it. One tool per distinct real name, judged at its first occurrence, as the
+//! rest of the census report.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use toolwire_core::{
+    prepare_schema_cached, Census, Dialect, Loss, Preparation, SchemaStatus, ToolDefinition,
+};
+
+use crate::report::is_repeat;
+
+/// The schema verdicts of every distinct tool in some dialects.
+pub struct SchemaReport<'a> {
+    /// The dialects judged, in [`Dialect::ALL`] order, without repeats.
+    dialects: Vec<Dialect>,
+    /// One per distinct real name, in input order: the name and one preparation per dialect
+    /// (in the order of `dialects`).
+    tools: Vec<(&'a str, Vec<Arc<Preparation>>)>,
+}
+
+impl<'a> SchemaReport<'a> {
+    /// The verdicts of `census`'s distinct tools in `dialects`; `definitions` are the census
+    /// input, in the same order.
+    pub fn new(
+        census: &'a Census,
+        definitions: &[ToolDefinition],
+        dialects: &[Dialect],
+    ) -> SchemaReport<'a> {
+        let dialects: Vec<Dialect> = Dialect::ALL
+            .into_iter()
+            .filter(|d| dialects.contains(d))
+            .collect();
+        let tools = census
+            .tools()
+            .iter()
+            .zip(definitions)
+            .filter(|(tool, _)| !is_repeat(tool))
+            .map(|(tool, definition)| {
+                let schema = definition.parameters_schema();
+                let verdicts = dialects
+                    .iter()
+                    .map(|d| prepare_schema_cached(*d, &schema))
+                    .collect();
+                (tool.name(), verdicts)
+            })
+            .collect();
+        SchemaReport { dialects, tools }
+    }
+
+    /// How many tools are lossy, and how many refused, in `dialect` (zero when it is not
+    /// judged).
+    pub fn troubles(&self, dialect: Dialect) -> (usize, usize) {
+        let Some(d) = self.dialects.iter().position(|x| *x == dialect) else {
+            return (0, 0);
+        };
+        let mut lossy = 0;
+        let mut refused = 0;
+        for (_, verdicts) in &self.tools {
+            match status(&verdicts[d]) {
+                SchemaStatus::Lossy => lossy += 1,
+                SchemaStatus::Refused => refused += 1,
+                SchemaStatus::AsIs | SchemaStatus::Rewritten => {}
+            }
+        }
+        (lossy, refused)
+    }
+
+    /// Whether every tool travels without loss in each of `dialects`.
+    pub fn all_lossless_in(&self, dialects: &[Dialect]) -> bool {
+        dialects.iter().all(|d| self.troubles(*d) == (0, 0))
+    }
+
+    /// The end of the table's summary line: per dialect judged, how many schemas are lossy or
+    /// refused (`; openai-strict schemas: 3 lossy, 1 refused`).
+    pub fn summary(&self) -> String {
+        let mut line = String::new();
+        for dialect in &self.dialects {
+            let (lossy, refused) = self.troubles(*dialect);
+            let key = dialect.key();
+            if lossy + refused == 0 {
+                line.push_str(&format!("; {key} schemas: none lossy or refused"));
+            } else {
+                line.push_str(&format!(
+                    "; {key} schemas: {lossy} lossy, {refused} refused"
+                ));
+            }
+        }
+        line
+    }
+}
+
+/// The status of one preparation.
+fn status(preparation: &Preparation) -> SchemaStatus {
+    match preparation {
+        Ok(prepared) => prepared.status,
+        Err(_) => SchemaStatus::Refused,
+    }
+}
+
+/// The `schemas` value: real name → dialect key → verdict, both maps sorted (as every map of
+/// the census object is).
+impl Serialize for SchemaReport<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut by_name: Vec<&(&str, Vec<Arc<Preparation>>)> = self.tools.iter().collect();
+        by_name.sort_unstable_by_key(|(name, _)| *name);
+        let mut map = serializer.serialize_map(Some(by_name.len()))?;
+        for (name, verdicts) in by_name {
+            let per_dialect: BTreeMap<&str, VerdictJson<'_>> = self
+                .dialects
+                .iter()
+                .zip(verdicts)
+                .map(|(dialect, preparation)| (dialect.key(), VerdictJson::new(preparation)))
+                .collect();
+            map.serialize_entry(name, &per_dialect)?;
+        }
+        map.end()
+    }
+}
+
+/// One tool's verdict in one dialect, as `--json` writes it.
+#[derive(serde::Serialize)]
+struct VerdictJson<'a> {
+    /// `as_is`, `rewritten`, `lossy` or `refused`.
+    status: &'static str,
+    /// What a lossy rewrite lost (`pointer`, `keyword`, `note`); empty otherwise.
+    losses: &'a [Loss],
+    /// Why the dialect refuses the schema; `null` unless refused.
+    reason: Option<String>,
+}
+
+impl<'a> VerdictJson<'a> {
+    /// The verdict of `preparation`.
+    fn new(preparation: &'a Preparation) -> VerdictJson<'a> {
+        match preparation {
+            Ok(prepared) => VerdictJson {
+                status: prepared.status.key(),
+                losses: &prepared.losses,
+                reason: None,
+            },
+            Err(refusal) => VerdictJson {
+                status: SchemaStatus::Refused.key(),
+                losses: &[],
+                reason: Some(refusal.to_string()),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+    use toolwire_core::META_TOOLS;
+
+    /// Definitions of `tools` (name, schema), and their census.
+    fn census_of(tools: &[(&str, Value)]) -> (Vec<ToolDefinition>, Census) {
+        let defs: Vec<ToolDefinition> = tools
+            .iter()
+            .map(|(name, schema)| ToolDefinition::new(*name, "d", schema.clone()))
+            .collect();
+        let census = Census::build(defs.iter().map(|d| &d.name), &META_TOOLS);
+        (defs, census)
+    }
+
+    #[test]
+    fn each_dialect_says_how_each_schema_travels() {
+        let typed = json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}});
+        let (defs, census) = census_of(&[("typed", typed), ("empty", Value::Null)]);
+        let report = SchemaReport::new(&census, &defs, &Dialect::ALL);
+        let json = serde_json::to_value(&report).unwrap();
+        let names: Vec<&String> = json.as_object().unwrap().keys().collect();
+        assert_eq!(names, ["empty", "typed"]);
+        assert_eq!(json["typed"].as_object().unwrap().len(), 6);
+        assert_eq!(
+            json["typed"]["gemini"],
+            json!({"status": "rewritten", "losses": [], "reason": null})
+        );
+        assert_eq!(json["typed"]["openai"]["status"], "as_is");
+        assert_eq!(json["empty"]["anthropic"]["status"], "as_is");
+        assert_eq!(report.troubles(Dialect::Gemini), (0, 0));
+    }
+
+    #[test]
+    fn refusals_and_losses_are_counted_per_dialect() {
+        let recursive = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+        let pattern =
+            json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^a$"}}});
+        let (defs, census) = census_of(&[("tree", recursive), ("pat", pattern)]);
+        let report = SchemaReport::new(&census, &defs, &[Dialect::Gemini, Dialect::OpenAi]);
+        assert_eq!(report.troubles(Dialect::Gemini), (0, 1));
+        assert_eq!(report.troubles(Dialect::OpenAiStrict), (0, 0), "not judged");
+        assert!(!report.all_lossless_in(&[Dialect::Gemini]));
+        assert_eq!(
+            report.summary(),
+            "; openai schemas: none lossy or refused; gemini schemas: 0 lossy, 1 refused"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["tree"]["gemini"]["status"], "refused");
+        assert!(json["tree"]["gemini"]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("gemini refuses the schema"));
+    }
+
+    #[test]
+    fn a_repeated_name_is_judged_once_at_its_first_occurrence() {
+        let (defs, census) = census_of(&[("a", Value::Null), ("a", json!({"type": "string"}))]);
+        let report = SchemaReport::new(&census, &defs, &[Dialect::OpenAi]);
+        assert_eq!(report.tools.len(), 1);
+        assert_eq!(report.troubles(Dialect::OpenAi), (0, 0));
+    }
+}
