@@ -174,6 +174,8 @@ pub struct DialectRules {
     pub typed_nodes: bool,
     /// The largest `minItems` it takes, if limited.
     pub max_min_items: Option<u64>,
+    /// Only "simple" regular expressions in `pattern`: no lookaround, no backreference.
+    pub simple_patterns: bool,
     /// Size limits of one schema.
     pub limits: Option<SizeLimits>,
     /// Per-request limits of strict tools.
@@ -395,11 +397,14 @@ impl Dialect {
             nullable: false,
             enum_values: EnumValues::Any,
             formats: None,
-            refs: RefSupport::LocalAndRecursive,
+            // `tool-schema-wire.md`: a recursive `$ref` is refused "where the dialect has no
+            // recursion (everything but `openai-strict`)".
+            refs: RefSupport::Local,
             closed_objects: false,
             all_required: false,
             typed_nodes: false,
             max_min_items: None,
+            simple_patterns: false,
             limits: None,
             strict_request: None,
             min_description_chars: 0,
@@ -445,6 +450,8 @@ impl Dialect {
                 enum_values: EnumValues::Primitives,
                 // "minItems values of 0 and 1".
                 max_min_items: Some(1),
+                // "simple `pattern`": no lookaround or backreference.
+                simple_patterns: true,
                 // "at most 20 strict tools per request, 24 optional parameters and 16
                 // parameters with union types (anyOf or type arrays) across all strict tools".
                 strict_request: Some(StrictRequestLimits {

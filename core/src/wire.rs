@@ -54,7 +54,8 @@ impl ToolDefinition {
 
     /// The parameter schema the wire carries: the tool's own object schema verbatim, or
     /// `{"type":"object","properties":{}}` for a tool with no arguments (a missing, null or
-    /// empty schema; an object schema with no `properties` gets an empty one).
+    /// empty schema; an object schema with no `properties` gets an empty one). Anything else
+    /// (`false`, a string) is handed on as it is, and every dialect refuses it.
     ///
     /// ```
     /// use serde_json::json;
@@ -71,7 +72,10 @@ impl ToolDefinition {
                 }
                 Value::Object(map)
             }
-            _ => json!({"type": "object", "properties": {}}),
+            Value::Object(_) | Value::Null => json!({"type": "object", "properties": {}}),
+            // Not a schema of arguments at all: sent on as it is, for the dialects to refuse
+            // loudly, never turned into "any arguments".
+            other => other.clone(),
         }
     }
 }

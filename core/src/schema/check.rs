@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::keywords::{child, for_each_subschema};
 use super::refs::{ref_faults, MAX_DEPTH};
 use super::report::{RefusalReason, SchemaProblem};
-use super::rewrite::{format_fits, type_is, type_names};
+use super::rewrite::{format_fits, is_simple_pattern, type_is, type_names};
 use crate::dialect_rules::{DialectRules, EnumValues, Keywords, RefSupport};
 use crate::Dialect;
 
@@ -177,6 +177,18 @@ impl Walk {
                 pointer,
                 "format",
                 format!("{dialect} does not take this format here"),
+            );
+        }
+        if self.rules.simple_patterns
+            && map
+                .get("pattern")
+                .and_then(Value::as_str)
+                .is_some_and(|p| !is_simple_pattern(p))
+        {
+            self.say(
+                pointer,
+                "pattern",
+                format!("{dialect} takes only simple patterns (no lookaround, no backreference)"),
             );
         }
         if let (Some(max), Some(n)) = (

@@ -265,3 +265,86 @@ fn retarget(
     });
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn recursion_travels_to_openai_strict_only() {
+        let tree = json!({"type": "object", "properties": {
+            "node": {"$ref": "#/$defs/Node"}}, "required": ["node"],
+            "$defs": {"Node": {"type": "object", "properties": {
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                "required": ["children"]}}});
+        for dialect in Dialect::ALL {
+            let prepared = prepare_schema(dialect, &tree);
+            if dialect == Dialect::OpenAiStrict {
+                let prepared = prepared.unwrap();
+                assert_eq!(
+                    prepared.schema["$defs"]["Node"]["additionalProperties"],
+                    false
+                );
+                assert_eq!(
+                    prepared.schema["properties"]["node"]["$ref"],
+                    "#/$defs/Node"
+                );
+            } else {
+                let refusal = prepared.unwrap_err();
+                assert_eq!(refusal.reason, RefusalReason::Recursive, "{dialect}");
+                assert_eq!(
+                    refusal.pointer, "/$defs/Node/properties/children/items",
+                    "{dialect}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_schema_that_is_not_an_object_is_refused_never_emptied() {
+        for schema in [json!(false), json!("object"), json!([1])] {
+            for dialect in Dialect::ALL {
+                let refusal = prepare_schema(dialect, &schema).unwrap_err();
+                assert_eq!(
+                    refusal.reason,
+                    RefusalReason::RootNotObject,
+                    "{schema} {dialect}"
+                );
+            }
+        }
+        let def = crate::ToolDefinition::new("t", "d", json!(false));
+        assert_eq!(def.parameters_schema(), json!(false));
+    }
+
+    #[test]
+    fn only_simple_patterns_reach_strict_messages_api() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string", "pattern": "^(?!x)[a-z]+$"},
+            "b": {"type": "string", "pattern": "^(a)\\1$"},
+            "c": {"type": "string", "pattern": "^[a-z]+\\\\1$"},
+        }, "required": ["a", "b", "c"]});
+        let prepared = prepare_schema(Dialect::AnthropicStrict, &schema).unwrap();
+        let props = &prepared.schema["properties"];
+        assert_eq!(props["a"].get("pattern"), None);
+        assert_eq!(props["a"]["description"], "Must match ^(?!x)[a-z]+$.");
+        assert_eq!(props["b"].get("pattern"), None);
+        assert_eq!(
+            props["c"]["pattern"], "^[a-z]+\\\\1$",
+            "an escaped backslash is no backreference"
+        );
+        // Gemini and OpenAI strict take them.
+        assert!(check_schema(
+            Dialect::OpenAiStrict,
+            &prepare_schema(Dialect::OpenAiStrict, &schema)
+                .unwrap()
+                .schema
+        )
+        .is_empty());
+        assert_eq!(
+            prepare_schema(Dialect::Gemini, &schema).unwrap().schema["properties"]["a"]["pattern"],
+            "^(?!x)[a-z]+$"
+        );
+    }
+}

@@ -131,6 +131,7 @@ impl Rewriter {
         self.exclusive_bounds(map, &mut notes, pointer);
         self.format(map, pointer, &mut notes);
         self.min_items(map, pointer, &mut notes);
+        self.pattern(map, pointer, &mut notes);
         self.objects(map, pointer, place, &mut notes)?;
         self.typed(map, pointer, &mut notes)?;
         self.all_required(map, pointer)?;
@@ -609,6 +610,21 @@ impl Rewriter {
         }
     }
 
+    /// A `pattern` the dialect finds too complex goes, with a loss.
+    fn pattern(&mut self, map: &mut Map<String, Value>, pointer: &str, notes: &mut Vec<String>) {
+        if !self.rules.simple_patterns {
+            return;
+        }
+        if map
+            .get("pattern")
+            .and_then(Value::as_str)
+            .is_some_and(|p| !is_simple_pattern(p))
+        {
+            let pattern = map.remove("pattern").unwrap_or(Value::Null);
+            self.lose(notes, pointer, "pattern", note_for("pattern", &pattern));
+        }
+    }
+
     /// `minItems` over what the dialect takes: lowered to its limit (a widening), with a loss.
     fn min_items(&mut self, map: &mut Map<String, Value>, pointer: &str, notes: &mut Vec<String>) {
         let Some(max) = self.rules.max_min_items else {
@@ -907,6 +923,20 @@ fn unreachable_object() -> ! {
 /// widens a typed node).
 pub(crate) fn is_validation(keyword: &str) -> bool {
     !is_annotation(keyword) && keyword != "nullable"
+}
+
+/// Whether a regular expression is "simple": no lookahead or lookbehind, no backreference.
+pub(crate) fn is_simple_pattern(pattern: &str) -> bool {
+    let lookaround = ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|l| pattern.contains(l));
+    let bytes = pattern.as_bytes();
+    let backreference = bytes.windows(2).enumerate().any(|(i, w)| {
+        w[0] == b'\\'
+            && (w[1].is_ascii_digit() && w[1] != b'0' || w[1] == b'k')
+            && (i == 0 || bytes[i - 1] != b'\\')
+    });
+    !lookaround && !backreference
 }
 
 /// Whether the node's `format` (if any) is one the dialect takes for the node's type.
