@@ -195,11 +195,13 @@ mod tests {
         let (defs, census) = census_of(&[("tree", recursive), ("pat", pattern)]);
         let report = SchemaReport::new(&census, &defs, &[Dialect::Gemini, Dialect::OpenAi]);
         assert_eq!(report.troubles(Dialect::Gemini), (0, 1));
+        // Recursion travels to openai-strict only (`tool-schema-wire.md`).
+        assert_eq!(report.troubles(Dialect::OpenAi), (0, 1));
         assert_eq!(report.troubles(Dialect::OpenAiStrict), (0, 0), "not judged");
         assert!(!report.all_lossless_in(&[Dialect::Gemini]));
         assert_eq!(
             report.summary(),
-            "; openai schemas: none lossy or refused; gemini schemas: 0 lossy, 1 refused"
+            "; openai schemas: 0 lossy, 1 refused; gemini schemas: 0 lossy, 1 refused"
         );
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["tree"]["gemini"]["status"], "refused");
