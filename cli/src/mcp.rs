@@ -2,10 +2,9 @@
 //! (`toolwire_core::list_server_tools`, over `rmcp`) and hand their definitions (or only their
 //! names) to the command.
 //!
-//! Policy: the command line is split like a shell would for the simple cases (whitespace
-//! separates words; single quotes keep everything; double quotes keep everything but `\"` and
-//! `\\`; a backslash outside quotes escapes the next character) and refused when it is not
-//! closed; no variables, globs or pipes, since nothing here runs a shell.
+//! Policy: the command line is split into words as a POSIX shell splits them (`shlex`: quotes
+//! group words, a backslash escapes a character, `#` starts a comment) and refused when a quote
+//! is not closed; no variables, globs or pipes, since nothing here runs a shell.
 
 use toolwire_core::ToolDefinition;
 
@@ -48,64 +47,8 @@ pub fn list_tool_definitions(
 
 /// Splits a command line into words (see the module policy).
 fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    // Whether a word has started: `''` is an empty word, not nothing.
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err("a single quote is not closed".to_owned()),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err("a double quote is not closed".to_owned()),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err("a double quote is not closed".to_owned()),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => return Err("it ends with a lone backslash".to_owned()),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(line)
+        .ok_or_else(|| "a quote is not closed, or the line ends with a lone backslash".to_owned())
 }
 
 #[cfg(test)]
@@ -113,7 +56,7 @@ mod tests {
     use super::split_command;
 
     #[test]
-    fn splits_like_a_shell_for_the_simple_cases() {
+    fn splits_like_a_shell() {
         assert_eq!(
             split_command("  npx -y  @scope/server-x ").unwrap(),
             ["npx", "-y", "@scope/server-x"]
@@ -132,16 +75,16 @@ mod tests {
         );
         assert_eq!(split_command("a'b'\"c\"").unwrap(), ["abc"]);
         assert!(split_command("   ").unwrap().is_empty());
+        assert_eq!(split_command("srv a#b #note").unwrap(), ["srv", "a#b"]);
     }
 
     #[test]
-    fn an_unclosed_quote_is_refused() {
-        assert!(split_command("srv 'x")
-            .unwrap_err()
-            .contains("single quote"));
-        assert!(split_command("srv \"x")
-            .unwrap_err()
-            .contains("double quote"));
-        assert!(split_command("srv \\").unwrap_err().contains("backslash"));
+    fn an_unclosed_quote_or_a_lone_backslash_is_refused() {
+        for line in ["srv 'x", "srv \"x", "srv \\"] {
+            assert!(
+                split_command(line).unwrap_err().contains("not closed"),
+                "{line}"
+            );
+        }
     }
 }

@@ -10,8 +10,10 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use toolwire_core::{check_definition_name, Census, CensusTool, LeftOutReason, Provider};
+use unicode_width::UnicodeWidthStr;
 
 use crate::schemas::SchemaReport;
 
@@ -81,7 +83,8 @@ impl<'a> CensusReport<'a> {
             let name_width = column_width("NAME", rows.iter().map(|r| r.name));
             let form_width = column_width("FORM", rows.iter().map(|r| r.form));
             write!(out, "{:<name_width$}  {:<form_width$}", "NAME", "FORM")?;
-            for header in PROVIDER_HEADERS {
+            let headers = Provider::ALL.map(|p| p.key().to_ascii_uppercase());
+            for header in &headers {
                 write!(out, "  {header}")?;
             }
             writeln!(out, "  STATUS")?;
@@ -92,7 +95,7 @@ impl<'a> CensusReport<'a> {
                     Padded(row.name, name_width),
                     Padded(row.form, form_width)
                 )?;
-                for (accepted, header) in row.accepted.iter().zip(PROVIDER_HEADERS) {
+                for (accepted, header) in row.accepted.iter().zip(&headers) {
                     let cell = if *accepted { "yes" } else { "NO" };
                     write!(out, "  {cell:<width$}", width = header.len())?;
                 }
@@ -129,16 +132,15 @@ impl<'a> CensusReport<'a> {
                 plural(duplicates, "name", "names")
             ));
         }
-        for (p, provider) in Provider::ALL.iter().enumerate() {
+        for provider in Provider::ALL {
             let refused = self
                 .distinct
                 .iter()
-                .filter(|t| t.is_offered() && !accepts(*provider, t.form()))
+                .filter(|t| t.is_offered() && !accepts(provider, t.form()))
                 .count();
             if refused > 0 {
                 line.push_str(&format!(
-                    "; {} refuses {refused} offered {}",
-                    PROVIDER_NAMES[p],
+                    "; {provider} refuses {refused} offered {}",
                     plural(refused, "form", "forms")
                 ));
             }
@@ -155,11 +157,6 @@ pub fn is_repeat(tool: &CensusTool) -> bool {
         Some(LeftOutReason::DuplicateName { .. })
     )
 }
-
-/// Table headers, in [`Provider::ALL`] order.
-const PROVIDER_HEADERS: [&str; 4] = ["OPENAI", "MESSAGES", "CONVERSE", "GEMINI"];
-/// Provider names for the summary, in [`Provider::ALL`] order.
-const PROVIDER_NAMES: [&str; 4] = ["OpenAI", "the Messages API", "Converse", "Gemini"];
 
 /// Whether `provider` accepts a tool definition named `form`.
 fn accepts(provider: Provider, form: &str) -> bool {
@@ -204,33 +201,32 @@ impl<'a> Row<'a> {
     }
 }
 
-/// The widest cell of a column, in shown characters, capped so one huge name cannot push the
-/// rest of the table off every screen (longer cells overflow their column).
+/// The widest cell of a column, in terminal cells, capped so one huge name cannot push the rest
+/// of the table off every screen (longer cells overflow their column).
 fn column_width<'a>(header: &str, cells: impl Iterator<Item = &'a str>) -> usize {
     cells
-        .map(|c| shown_len(c).min(80))
-        .chain([header.len()])
+        .map(|c| shown_width(c).min(80))
+        .chain([header.width()])
         .max()
         .unwrap_or(0)
 }
 
-/// How many characters [`Padded`] shows for `cell`.
-fn shown_len(cell: &str) -> usize {
+/// How many terminal cells [`Padded`] takes for `cell`: a CJK character or an emoji takes two,
+/// a combining mark none (`unicode-width`), an escaped control character its escape's length.
+fn shown_width(cell: &str) -> usize {
     if cell.is_empty() {
         return 2;
     }
-    cell.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().count()
-            } else {
-                1
-            }
-        })
-        .sum()
+    let escapes: usize = cell
+        .chars()
+        .filter(|c| c.is_control())
+        .map(|c| c.escape_default().count())
+        .sum();
+    // Measured between control characters, so emoji sequences keep their width.
+    escapes + cell.split(char::is_control).map(str::width).sum::<usize>()
 }
 
-/// A cell padded to `.1` characters, with control characters escaped so a name cannot break
+/// A cell padded to `.1` terminal cells, with control characters escaped so a name cannot break
 /// the table or the terminal, and the empty name shown as `""`.
 struct Padded<'a>(&'a str, usize);
 
@@ -246,7 +242,7 @@ impl std::fmt::Display for Padded<'_> {
                 write!(f, "{c}")?;
             }
         }
-        for _ in shown_len(self.0)..self.1 {
+        for _ in shown_width(self.0)..self.1 {
             f.write_str(" ")?;
         }
         Ok(())
@@ -291,23 +287,23 @@ impl<'a> ToolJson<'a> {
             },
             reason: reason.map(ToString::to_string),
             reason_key: reason.map(LeftOutReason::key),
-            providers: ProvidersJson {
-                openai: accepts(Provider::OpenAi, form),
-                anthropic: accepts(Provider::Anthropic, form),
-                converse: accepts(Provider::Converse, form),
-                gemini: accepts(Provider::Gemini, form),
-            },
+            providers: ProvidersJson(Provider::ALL.map(|p| accepts(p, form))),
         }
     }
 }
 
-/// Whether each provider accepts the form a request would carry.
-#[derive(Serialize)]
-struct ProvidersJson {
-    openai: bool,
-    anthropic: bool,
-    converse: bool,
-    gemini: bool,
+/// Whether each provider accepts the form a request would carry, in [`Provider::ALL`] order:
+/// an object keyed by [`Provider::key`].
+struct ProvidersJson([bool; 4]);
+
+impl Serialize for ProvidersJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(Provider::ALL.len()))?;
+        for (provider, accepted) in Provider::ALL.iter().zip(self.0) {
+            map.serialize_entry(provider.key(), &accepted)?;
+        }
+        map.end()
+    }
 }
 
 #[cfg(test)]
@@ -411,5 +407,36 @@ mod tests {
             .write_table(&mut out, false, None)
             .unwrap();
         assert!(String::from_utf8(out).unwrap().contains("bad\\nname"));
+    }
+
+    #[test]
+    fn cjk_and_emoji_names_keep_the_columns_aligned() {
+        let census = Census::build(["天气/查询", "🔍search", "plain"], &META_TOOLS);
+        let mut out = Vec::new();
+        CensusReport::new(&census)
+            .write_table(&mut out, false, None)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        // Where each column starts on a line, in terminal cells: cells are two spaces apart.
+        let starts = |line: &str| -> Vec<usize> {
+            let mut starts = vec![0];
+            for (at, c) in line.char_indices() {
+                if c != ' ' && line[..at].ends_with("  ") {
+                    starts.push(line[..at].width());
+                }
+            }
+            starts
+        };
+        let header = starts(lines[0]);
+        assert_eq!(header.len(), 7, "{text}");
+        assert_eq!(header[1], "天气/查询".width() + 2, "{text}");
+        for row in &lines[1..4] {
+            assert_eq!(starts(row), header, "{text}");
+        }
+        assert_eq!(shown_width("天气"), 4);
+        assert_eq!(shown_width("🔍"), 2);
+        assert_eq!(shown_width("a\nb"), 4);
     }
 }

@@ -268,7 +268,7 @@ fn the_table_shows_each_tool_its_form_status_and_providers() {
     let header: Vec<&str> = lines[0].split_whitespace().collect();
     assert_eq!(
         header,
-        ["NAME", "FORM", "OPENAI", "MESSAGES", "CONVERSE", "GEMINI", "STATUS"]
+        ["NAME", "FORM", "OPENAI", "ANTHROPIC", "CONVERSE", "GEMINI", "STATUS"]
     );
     let cells = |line: &str| {
         line.split_whitespace()
@@ -586,7 +586,7 @@ fn a_server_that_cannot_start_is_unusable_input() {
 
     let output = toolwire(&["census", "--mcp-stdio", "server 'unclosed"], "");
     assert_eq!(status(&output), 2);
-    assert!(stderr(&output).contains("single quote is not closed"));
+    assert!(stderr(&output).contains("a quote is not closed"));
 
     let output = toolwire(&["census", "--mcp-stdio", "  "], "");
     assert_eq!(status(&output), 2);
