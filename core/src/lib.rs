@@ -33,7 +33,6 @@ mod dialect_rules;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod meta_tools;
-mod name_table;
 mod naming;
 #[cfg(feature = "runtime")]
 mod provider;

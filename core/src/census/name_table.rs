@@ -6,9 +6,11 @@ use std::hash::BuildHasher;
 
 use hashbrown::hash_table::{Entry as Slot, HashTable};
 
+use super::tool::CensusTool;
+
 /// Where an entry's string lives in the census.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Key {
+pub(super) enum Key {
     /// The real name of tool `i`.
     Name(u32),
     /// The form of tool `i` (when it is not the tool's whole name).
@@ -20,40 +22,40 @@ pub(crate) enum Key {
 }
 
 /// No index.
-pub(crate) const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// What a string is in a census: a taken name, a real name, the form a group of tools travels
 /// as, or several of these at once.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Entry {
-    pub(crate) key: Key,
+pub(super) struct Entry {
+    pub(super) key: Key,
     hash: u64,
     /// The taken (meta) name this is, or travels as, or `NONE`.
-    pub(crate) meta: u32,
+    pub(super) meta: u32,
     /// The reachable tool whose real name this is, or `NONE`.
-    pub(crate) exact: u32,
+    pub(super) exact: u32,
     /// The one tool a call by this form heals to, or `NONE`.
-    pub(crate) heal: u32,
+    pub(super) heal: u32,
     /// The tools whose form this is: the newest, linked through the census's `next_in_group`.
-    pub(crate) head: u32,
+    pub(super) head: u32,
     /// How many tools travel as this form.
-    pub(crate) len: u32,
+    pub(super) len: u32,
 }
 
 /// Resolves a [`Key`] to its string.
-pub(crate) trait KeyText {
+pub(super) trait KeyText {
     fn text(&self, key: Key) -> &str;
 }
 
 #[derive(Clone, Debug, Default)]
-pub(crate) struct NameTable {
+pub(super) struct NameTable {
     table: HashTable<u32>,
-    pub(crate) entries: Vec<Entry>,
+    pub(super) entries: Vec<Entry>,
     hasher: foldhash::fast::RandomState,
 }
 
 impl NameTable {
-    pub(crate) fn with_capacity(capacity: usize) -> NameTable {
+    pub(super) fn with_capacity(capacity: usize) -> NameTable {
         NameTable {
             table: HashTable::with_capacity(capacity),
             entries: Vec::with_capacity(capacity),
@@ -62,7 +64,7 @@ impl NameTable {
     }
 
     /// The entry for `text` (whose string is at `key`), added if it is new.
-    pub(crate) fn slot(&mut self, key: Key, text: &str, strings: &impl KeyText) -> &mut Entry {
+    pub(super) fn slot(&mut self, key: Key, text: &str, strings: &impl KeyText) -> &mut Entry {
         let hash = self.hasher.hash_one(text);
         let entries = &self.entries;
         let index = match self.table.entry(
@@ -90,7 +92,7 @@ impl NameTable {
     }
 
     /// The position of the entry for `text`, if there is one.
-    pub(crate) fn find(&self, text: &str, strings: &impl KeyText) -> Option<usize> {
+    pub(super) fn find(&self, text: &str, strings: &impl KeyText) -> Option<usize> {
         let hash = self.hasher.hash_one(text);
         self.table
             .find(hash, |&e| {
@@ -98,5 +100,30 @@ impl NameTable {
                 entry.hash == hash && strings.text(entry.key) == text
             })
             .map(|&e| e as usize)
+    }
+}
+
+/// The census's strings, for the name table's keys.
+pub(super) struct Strings<'a> {
+    pub(super) tools: &'a [CensusTool],
+    pub(super) taken: &'a [Box<str>],
+    pub(super) taken_forms: &'a [Box<str>],
+}
+
+impl<'a> Strings<'a> {
+    /// The string at `key`, borrowed from the census itself (not from this view).
+    pub(super) fn get(&self, key: Key) -> &'a str {
+        match key {
+            Key::Name(i) => &self.tools[i as usize].name,
+            Key::Form(i) => self.tools[i as usize].form(),
+            Key::Taken(i) => &self.taken[i as usize],
+            Key::TakenForm(i) => &self.taken_forms[i as usize],
+        }
+    }
+}
+
+impl KeyText for Strings<'_> {
+    fn text(&self, key: Key) -> &str {
+        self.get(key)
     }
 }

@@ -1,0 +1,32 @@
+//! The name census of one request (hop 1 of the spec) and dispatch resolution (hop 5).
+//!
+//! Policy: never guess. A form maps back to a real name only when exactly one tool of the
+//! census travels as it; of the tools that share a form, only the one whose real name IS the
+//! form is offered; the taken (meta-tool) names beat every tool. Building is linear in the
+//! number of tools; resolving is one hash lookup and never allocates on success.
+//!
+//! Read in this order:
+//! - `build.rs`: the [`Census`], built from real names (and ranks) beside the taken names, and
+//!   what it answers once built;
+//! - `rules.rs`: one function per rule of the spec, each quoting the sentence it implements;
+//! - `reasons.rs`: why a tool is left out ([`LeftOutReason`]), and its [`ToolStatus`];
+//! - `tool.rs`: one tool of a census ([`CensusTool`]);
+//! - `resolve.rs`: a called name back to its tool ([`Resolution`], [`Via`], [`UnknownTool`]);
+//! - `suggestions.rs`: the offered forms closest to a name no tool answers to;
+//! - `sanitized_index.rs`: the spec's `build_sanitized_index` as a value;
+//! - `name_table.rs`: the one hash table every name and form is entered in, once.
+
+mod build;
+mod name_table;
+mod reasons;
+mod resolve;
+mod rules;
+mod sanitized_index;
+mod suggestions;
+mod tool;
+
+pub use build::Census;
+pub use reasons::{LeftOutReason, ToolStatus};
+pub use resolve::{Resolution, ResolvedTool, UnknownTool, Via};
+pub use sanitized_index::{build_sanitized_index, SanitizedIndex};
+pub use tool::CensusTool;

@@ -1,0 +1,147 @@
+//! Hop 5 of the spec: a called name back to exactly one tool, or an error, never a guess.
+//!
+//! Policy: a meta-tool's name first, then an exact real name, always; only a name that is
+//! neither consults the healing map. One hash lookup; success never allocates.
+
+use std::fmt;
+
+use super::name_table::NONE;
+use super::Census;
+
+/// How a called name reached its tool.
+///
+/// ```
+/// use toolwire_core::{Census, Resolution, Via};
+/// let census = Census::build(["mcp/server/echo"], &[]);
+/// let via = |called| match census.resolve(called) {
+///     Ok(Resolution::Tool(hit)) => hit.via,
+///     _ => panic!(),
+/// };
+/// assert_eq!(via("mcp/server/echo"), Via::Exact);
+/// assert_eq!(via("mcp_server_echo"), Via::Form);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Via {
+    /// The call named the tool's real name.
+    Exact,
+    /// The call named the tool's model-safe form, and exactly one tool travels as it.
+    Form,
+}
+
+impl Via {
+    /// `"exact"` or `"form"`.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::Via::Form.key(), "form");
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            Via::Exact => "exact",
+            Via::Form => "form",
+        }
+    }
+}
+
+/// What a called name resolves to.
+///
+/// ```
+/// use toolwire_core::{Census, Resolution, Via, META_TOOLS};
+/// let census = Census::build(["mcp/server/echo"], &META_TOOLS);
+/// assert_eq!(census.resolve("tool_search"), Ok(Resolution::Meta("tool_search")));
+/// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_server_echo") else { panic!() };
+/// assert_eq!((hit.name, hit.via), ("mcp/server/echo", Via::Form));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution<'a> {
+    /// A meta-tool: the runtime answers it.
+    Meta(&'a str),
+    /// A tool of the census.
+    Tool(ResolvedTool<'a>),
+}
+
+/// A tool a call reached.
+///
+/// ```
+/// use toolwire_core::{Census, Resolution, ResolvedTool, Via};
+/// let census = Census::build(["a", "mcp/server/echo"], &[]);
+/// let hit = ResolvedTool { index: 1, name: "mcp/server/echo", via: Via::Form };
+/// assert_eq!(census.resolve("mcp_server_echo"), Ok(Resolution::Tool(hit)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedTool<'a> {
+    /// The tool's position in the census input.
+    pub index: usize,
+    /// The tool's real name.
+    pub name: &'a str,
+    /// How the call reached it.
+    pub via: Via,
+}
+
+/// A called name that is no meta-tool, no real name and no unique form: never a guess.
+///
+/// ```
+/// use toolwire_core::Census;
+/// let census = Census::build(["mcp/a/b", "mcp/a_b"], &[]);
+/// let err = census.resolve("mcp_a_b").unwrap_err();
+/// assert_eq!(err.called, "mcp_a_b");
+/// assert!(err.to_string().contains("mcp_a_b"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownTool<'c> {
+    /// The name the call used.
+    pub called: &'c str,
+}
+
+impl fmt::Display for UnknownTool<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no tool answers to `{}`: it is neither a meta-tool, a real tool name, nor the form of exactly one tool",
+            self.called
+        )
+    }
+}
+
+impl std::error::Error for UnknownTool<'_> {}
+
+impl Census {
+    /// Resolves a called name (hop 5): a meta-tool's name is the runtime's; then an exact real
+    /// name, always (a tool left out of the request is still that tool, unless a higher rank
+    /// refused it); only a name that is neither consults the healing map. Anything else is
+    /// [`UnknownTool`]. One hash lookup; no allocation.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, Resolution, Via};
+    /// let census = Census::build(["mcp/x", "mcp_x"], &[]);
+    /// // `mcp_x` is a real name: it is never remapped to `mcp/x`.
+    /// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_x") else { panic!() };
+    /// assert_eq!((hit.name, hit.via), ("mcp_x", Via::Exact));
+    /// ```
+    pub fn resolve<'c>(&self, called: &'c str) -> Result<Resolution<'_>, UnknownTool<'c>> {
+        match self
+            .table
+            .find(called, &self.strings())
+            .map(|e| &self.table.entries[e])
+        {
+            Some(entry) if entry.meta != NONE => {
+                Ok(Resolution::Meta(&self.taken[entry.meta as usize]))
+            }
+            Some(entry) if entry.exact != NONE => {
+                Ok(Resolution::Tool(self.resolved(entry.exact, Via::Exact)))
+            }
+            Some(entry) if entry.heal != NONE => {
+                Ok(Resolution::Tool(self.resolved(entry.heal, Via::Form)))
+            }
+            _ => Err(UnknownTool { called }),
+        }
+    }
+
+    fn resolved(&self, index: u32, via: Via) -> ResolvedTool<'_> {
+        let index = index as usize;
+        ResolvedTool {
+            index,
+            name: &self.tools[index].name,
+            via,
+        }
+    }
+}
