@@ -8,34 +8,15 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../core/tests/support/workspace_binary.rs"]
+mod workspace_binary;
+
 /// Random census sets compared per run (about two `toolwire` processes each).
 const SETS: &str = "2000";
 
-/// The `toolwire` binary of this build: `target/<profile>/toolwire`, built if it is not there.
+/// The `toolwire` binary, built by cargo for this test run (see `workspace_binary.rs`).
 fn toolwire_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's own path");
-    // target/<profile>/deps/model_agreement-<hash> -> target/<profile>/
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test binary lives in target/<profile>/deps");
-    let binary = profile_dir.join(format!("toolwire{}", std::env::consts::EXE_SUFFIX));
-    if !binary.exists() {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "-p", "toolwire-cli"]);
-        if profile_dir.file_name().is_some_and(|p| p == "release") {
-            build.arg("--release");
-        }
-        let status = build.status().expect("run cargo to build toolwire-cli");
-        assert!(status.success(), "cargo build -p toolwire-cli failed");
-    }
-    assert!(
-        binary.exists(),
-        "no toolwire binary at {}",
-        binary.display()
-    );
-    binary
+    workspace_binary::workspace_binary("toolwire-cli", "toolwire")
 }
 
 /// Runs `differential.py` with `args` against the built CLI.

@@ -3,9 +3,8 @@
 //! format, `resolve`, and `--mcp-stdio` against the workspace's fixture MCP server.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
-use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 use toolwire_core::{wire_tools, Census, ToolDefinition, WireFormat, META_TOOLS};
@@ -268,7 +267,15 @@ fn the_table_shows_each_tool_its_form_status_and_providers() {
     let header: Vec<&str> = lines[0].split_whitespace().collect();
     assert_eq!(
         header,
-        ["NAME", "FORM", "OPENAI", "ANTHROPIC", "CONVERSE", "GEMINI", "STATUS"]
+        [
+            "NAME",
+            "FORM",
+            "OPENAI",
+            "ANTHROPIC",
+            "CONVERSE",
+            "GEMINI",
+            "STATUS"
+        ]
     );
     let cells = |line: &str| {
         line.split_whitespace()
@@ -459,62 +466,19 @@ fn resolve_reads_the_tools_like_census() {
     assert!(stderr(&output).contains("[0] is a number"));
 }
 
-/// The fixture MCP server binary, built if this test run has not built it (a plain
-/// `cargo test -p toolwire-cli` builds only this package's binaries).
-fn fixture_server() -> &'static Path {
-    static FIXTURE: OnceLock<PathBuf> = OnceLock::new();
-    FIXTURE.get_or_init(|| {
-        let name = format!(
-            "toolwire-fixture-mcp-server{}",
-            std::env::consts::EXE_SUFFIX
-        );
-        // target/<profile>/deps/cli-<hash> → target/<profile>/
-        let exe = std::env::current_exe().unwrap();
-        let beside = exe
-            .parent()
-            .and_then(Path::parent)
-            .map(|dir| dir.join(&name));
-        if let Some(found) = beside.filter(|p| p.is_file()) {
-            return found;
-        }
-        build_fixture_server()
-    })
+#[path = "../../core/tests/support/workspace_binary.rs"]
+mod workspace_binary;
+
+/// The fixture MCP server binary, built by cargo for this test run (see `workspace_binary.rs`).
+fn fixture_server() -> PathBuf {
+    workspace_binary::workspace_binary("toolwire-fixture-mcp-server", "toolwire-fixture-mcp-server")
 }
 
-/// Builds the fixture with the cargo running this test and returns the executable cargo names
-/// (read from its JSON messages, so any target directory or profile works).
-fn build_fixture_server() -> PathBuf {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = std::process::Command::new(cargo)
-        .args([
-            "build",
-            "-p",
-            "toolwire-fixture-mcp-server",
-            "--message-format=json",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "building the fixture MCP server failed"
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| {
-            message["reason"] == "compiler-artifact"
-                && message["target"]["name"] == "toolwire-fixture-mcp-server"
-        })
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo reports the fixture's executable")
-}
-
-/// A `--mcp-stdio` command line for the fixture, quoted as a shell would.
+/// A `--mcp-stdio` command line for the fixture, its path quoted for the command's splitter.
 fn fixture_command(extra: &str) -> String {
-    let path = fixture_server().to_str().unwrap().replace('\'', r"'\''");
-    format!("'{path}' {extra}")
+    let path = fixture_server();
+    let path = shlex::try_quote(path.to_str().unwrap()).unwrap();
+    format!("{path} {extra}")
 }
 
 #[test]
