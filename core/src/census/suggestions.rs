@@ -3,8 +3,12 @@
 
 use super::Census;
 
+/// How much of a called name is compared: a model that sends a whole paragraph as a tool name
+/// costs a bounded amount of work per offered tool.
+const MAX_COMPARED_CHARS: usize = 256;
+
 impl Census {
-    /// The offered forms closest to `called` (by edit distance over characters), at most
+    /// The offered forms closest to `called` (by Levenshtein distance over characters), at most
     /// `limit`, closest first: for an unknown-tool error that helps the model retry.
     ///
     /// ```
@@ -12,29 +16,15 @@ impl Census {
     /// assert_eq!(census.closest_offered("serch_web", 1), ["search_web"]);
     /// ```
     pub fn closest_offered(&self, called: &str, limit: usize) -> Vec<&str> {
-        let called: Vec<char> = called.chars().take(256).collect();
+        let called = match called.char_indices().nth(MAX_COMPARED_CHARS) {
+            Some((cut, _)) => &called[..cut],
+            None => called,
+        };
         let mut scored: Vec<(usize, &str)> = self
             .offered()
-            .map(|t| (edit_distance(&called, t.form()), t.form()))
+            .map(|t| (strsim::levenshtein(called, t.form()), t.form()))
             .collect();
         scored.sort();
         scored.into_iter().take(limit).map(|(_, f)| f).collect()
     }
-}
-
-fn edit_distance(a: &[char], b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
