@@ -13,7 +13,18 @@ use toolwire_core::*;
 
 const LONG: &str = "a_tool_name_that_is_seventy_characters_long_so_the_form_must_cut_it_xy";
 
+/// The call timeout of every fixture provider but one: a bound on a hang, never a duration a
+/// test measures (a shared 2-core machine can be slow, but not a minute slow).
+const HANG_BOUND: Duration = Duration::from_secs(60);
+
+/// A `sleep` that never ends within a test: the fixture's stand-in for a server that hangs.
+const FOREVER_MS: u64 = 24 * 60 * 60 * 1000;
+
 async fn fixture(server: &str, args: &[&str]) -> Arc<McpProvider> {
+    fixture_with_timeout(server, args, HANG_BOUND).await
+}
+
+async fn fixture_with_timeout(server: &str, args: &[&str], timeout: Duration) -> Arc<McpProvider> {
     let mut command = McpCommand::new(support::fixture_server().to_string_lossy());
     for a in args {
         command = command.arg(*a);
@@ -22,7 +33,7 @@ async fn fixture(server: &str, args: &[&str]) -> Arc<McpProvider> {
         McpProvider::spawn(server, command)
             .await
             .expect("the fixture server starts")
-            .with_call_timeout(Duration::from_millis(1500)),
+            .with_call_timeout(timeout),
     )
 }
 
@@ -253,10 +264,21 @@ async fn a_crashed_server_fails_only_its_tools_and_can_be_reloaded() {
 
 #[tokio::test]
 async fn a_hung_server_times_out_and_is_marked_failed() {
-    let runtime = runtime_with(&["slow", "quick"]).await;
+    // The one short timeout: this test needs it to fire, on a call that never ends. The calls
+    // after the reload answer at once, so for them it is still a generous bound on a hang.
+    let timeout = Duration::from_secs(5);
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(fixture_with_timeout("slow", &[], timeout).await)
+        .await
+        .unwrap();
+    runtime
+        .add_provider(fixture("quick", &[]).await)
+        .await
+        .unwrap();
     let request = runtime.request();
     let err = request
-        .dispatch("mcp_slow_sleep", json!({"ms": 60_000}))
+        .dispatch("mcp_slow_sleep", json!({"ms": FOREVER_MS}))
         .await
         .unwrap_err();
     assert_eq!(
@@ -264,7 +286,7 @@ async fn a_hung_server_times_out_and_is_marked_failed() {
         DispatchError::Tool(ToolError::TimedOut {
             tool: "mcp/slow/sleep".into(),
             provider: "mcp/slow".into(),
-            millis: 1500
+            millis: 5000
         })
     );
     assert!(request
@@ -520,6 +542,14 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
 async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails_cleanly() {
     let runtime = runtime_with(&["base"]).await;
     let extra = fixture("extra", &[]).await;
+    // What loading the extra server says every time it is running: its two search tools share a
+    // form (the fixture's hard names).
+    let extra_loaded = LoadStatus::Failed {
+        problems: vec![LoadProblem::SharedForm {
+            form: "mcp_extra_search_web".into(),
+            tools: vec!["mcp/extra/search.web".into(), "mcp/extra/search_web".into()],
+        }],
+    };
     let wrong = Arc::new(AtomicUsize::new(0));
     let mut calls = Vec::new();
     for i in 0..40 {
@@ -533,7 +563,7 @@ async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails
             } else {
                 "mcp_extra_echo"
             };
-            match request.dispatch(called, json!({"i": i})).await {
+            let reached = match request.dispatch(called, json!({"i": i})).await {
                 Ok(out) => {
                     let expected = if i % 2 == 0 {
                         "mcp/base/echo"
@@ -555,26 +585,48 @@ async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails
                     false
                 }
                 Err(other) => panic!("unclean failure: {other}"),
-            }
+            };
+            (i, reached)
         }));
         if i % 5 == 0 {
-            runtime.remove_provider("mcp/extra");
+            // Absent before the first add; every later time, added back at i % 5 == 2.
+            assert_eq!(runtime.remove_provider("mcp/extra"), i > 0);
         } else if i % 5 == 2 {
-            // Removal shut the server down: adding the provider back restarts it.
-            let _ = runtime.add_provider(extra.clone()).await;
-            let _ = runtime.reload_provider("mcp/extra").await;
+            // Removed just before (or never added), so the name is free.
+            let added = runtime.add_provider(extra.clone()).await.unwrap();
+            if i == 2 {
+                assert_eq!(added, extra_loaded);
+            } else {
+                // Removal shut the server down: the add finds it stopped...
+                assert!(
+                    matches!(&added, LoadStatus::Failed { problems }
+                        if matches!(problems[..], [LoadProblem::Unreachable { .. }])),
+                    "{added:?}"
+                );
+            }
+            // ...and a reload restarts it.
+            assert_eq!(
+                runtime.reload_provider("mcp/extra").await,
+                Ok(extra_loaded.clone())
+            );
         }
     }
-    let mut ok = 0;
+    let mut base_failed = Vec::new();
     for call in calls {
-        ok += usize::from(call.await.unwrap());
+        let (i, reached) = call.await.unwrap();
+        if i % 2 == 0 && !reached {
+            base_failed.push(i);
+        }
     }
     assert_eq!(
         wrong.load(Ordering::SeqCst),
         0,
         "a call reached the wrong tool"
     );
-    assert!(ok >= 20, "every base call succeeds: {ok}");
+    assert!(
+        base_failed.is_empty(),
+        "every base call succeeds; these did not: {base_failed:?}"
+    );
 }
 
 /// A provider of plain in-process tools, for the runtime rules that need no server.
@@ -705,16 +757,42 @@ async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_car
 }
 
 #[tokio::test]
-async fn a_call_that_times_out_after_a_reload_does_not_fail_the_reloaded_server() {
-    let runtime = runtime_with(&["reloading"]).await;
+async fn a_call_that_fails_after_a_reload_does_not_fail_the_reloaded_server() {
+    // The order is made by events, not by a clock: `hold` connects to this listener once the
+    // old server has the call, and that server exits mid-call only when the test closes the
+    // connection, after the reload.
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(fixture("reloading", &["--hold"]).await)
+        .await
+        .unwrap();
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
     let request = runtime.request();
-    let slow = request.dispatch("mcp_reloading_sleep", json!({"ms": 5000}));
+    let stale = request.dispatch("mcp_reloading_hold", json!({"port": port}));
+    // A plain thread, not `spawn_blocking`: if the test fails, nothing waits for it to end.
+    let (accepted, connected) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || accepted.send(listener.accept()));
     let reload = async {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        runtime.reload_provider("mcp/reloading").await.unwrap()
+        let (connection, _) = connected
+            .await
+            .unwrap()
+            .expect("the old server connects once it has the call");
+        let reloaded = runtime.reload_provider("mcp/reloading").await.unwrap();
+        drop(connection); // The old server exits: the call in flight on it fails now.
+        reloaded
     };
-    let (slow, reloaded) = tokio::join!(slow, reload);
-    assert!(matches!(slow, Err(DispatchError::Tool(_))), "{slow:?}");
+    let (stale, reloaded) = tokio::time::timeout(HANG_BOUND, async { tokio::join!(stale, reload) })
+        .await
+        .expect("the stale call ends once its server exits");
+    assert!(
+        matches!(
+            &stale,
+            Err(DispatchError::Tool(ToolError::Unavailable { tool, .. }))
+                if tool == "mcp/reloading/hold"
+        ),
+        "{stale:?}"
+    );
     assert_eq!(
         reloaded,
         LoadStatus::Failed {
