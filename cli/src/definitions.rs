@@ -1,9 +1,10 @@
 //! Whole tool definitions from JSON (real name, description, parameter schema), for the
 //! commands that look at schemas: `wire`, and `census --json` or `--provider`.
 //!
-//! Policy: the names, their order and every message about them come from `input.rs`, so `census`
-//! and `wire` can never disagree on which tools a file holds. This file then parses the whole
-//! value and reads each tool's description and schema where that tool's name stood. A
+//! Policy: the names, their order and every message about them come from `input/names.rs`, so
+//! `census` and `wire` can never disagree on which tools a file holds, and the formats are told
+//! apart by `input/layout.rs` for both. This file then parses the whole value and reads each
+//! tool's description and schema where that tool's name stood. A
 //! description is a string and a schema an object; either may be missing or `null` (no
 //! description; no arguments). Anything else is refused with the entry's path, never guessed:
 //! a schema quietly replaced by an empty one would hand the model a tool it cannot call.
@@ -11,12 +12,12 @@
 //! Speed: `census` without `--json` or `--provider` never comes here; it keeps the names-only
 //! reader. Descriptions and schemas are moved out of the parsed value, not copied.
 
-use std::fmt;
 use std::path::Path;
 
 use serde_json::{Map, Value};
 use toolwire_core::ToolDefinition;
 
+use crate::input::layout::{At, JsonView, Layout, List, ToolShape};
 use crate::input::{self, UnusableInput};
 
 /// Reads `path` (`-` or `None`: standard input, unless it is a terminal) and returns its tool
@@ -60,109 +61,67 @@ pub fn definitions_from_json(
         .collect()
 }
 
-/// Where an entry stood, for messages: `[2]`, `tools[3]`, `result.tools[0]`,
-/// `servers[0].tools[1]`.
-#[derive(Clone, Copy)]
-struct At {
-    /// The array it stands in.
-    list: List,
-    /// Its index there.
-    index: usize,
-}
-
-/// The arrays tool entries stand in.
-#[derive(Clone, Copy)]
-enum List {
-    /// The input itself.
-    Root,
-    /// `tools`.
-    Tools,
-    /// `result.tools` (a whole JSON-RPC answer).
-    ResultTools,
-    /// `servers[i].tools` (the corpus format).
-    Server(usize),
-}
-
-impl fmt::Display for At {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.list {
-            List::Root => write!(f, "[{}]", self.index),
-            List::Tools => write!(f, "tools[{}]", self.index),
-            List::ResultTools => write!(f, "result.tools[{}]", self.index),
-            List::Server(server) => write!(f, "servers[{server}].tools[{}]", self.index),
+/// Every tool entry of a value [`input::names_from_json`] accepted, with its place, in input
+/// order.
+fn tool_entries(value: &mut Value) -> Vec<(At, &mut Value)> {
+    fn push<'v>(all: &mut Vec<(At, &'v mut Value)>, entries: Option<&'v mut Value>, list: List) {
+        if let Some(Value::Array(entries)) = entries {
+            let places = (0..).map(|index| At { list, index });
+            all.extend(places.zip(entries.iter_mut()));
         }
     }
-}
-
-/// Every tool entry of a value [`input::names_from_json`] accepted, with its place, in input
-/// order: the layouts are tried in the same order there (`servers` first, then `tools`, then
-/// `result.tools`).
-fn tool_entries(value: &mut Value) -> Vec<(At, &mut Value)> {
-    fn each(entries: &mut [Value], list: List) -> impl Iterator<Item = (At, &mut Value)> {
-        entries
-            .iter_mut()
-            .enumerate()
-            .map(move |(index, entry)| (At { list, index }, entry))
-    }
-    match value {
-        Value::Array(entries) => each(entries, List::Root).collect(),
-        Value::Object(object) => {
-            if object.contains_key("servers") {
-                let Some(Value::Array(servers)) = object.get_mut("servers") else {
-                    return Vec::new();
-                };
-                let mut all = Vec::new();
+    let mut all = Vec::new();
+    match Layout::of(value) {
+        Some(Layout::Root) => push(&mut all, Some(value), List::Root),
+        Some(Layout::Tools) => push(&mut all, value.get_mut("tools"), List::Tools),
+        Some(Layout::ResultTools) => {
+            push(
+                &mut all,
+                value.pointer_mut("/result/tools"),
+                List::ResultTools,
+            );
+        }
+        Some(Layout::Servers) => {
+            if let Some(Value::Array(servers)) = value.get_mut("servers") {
                 for (i, server) in servers.iter_mut().enumerate() {
-                    if let Some(Value::Array(tools)) = server.get_mut("tools") {
-                        all.extend(each(tools, List::Server(i)));
-                    }
-                }
-                all
-            } else if object.contains_key("tools") {
-                match object.get_mut("tools") {
-                    Some(Value::Array(tools)) => each(tools, List::Tools).collect(),
-                    _ => Vec::new(),
-                }
-            } else {
-                match object.get_mut("result").and_then(|r| r.get_mut("tools")) {
-                    Some(Value::Array(tools)) => each(tools, List::ResultTools).collect(),
-                    _ => Vec::new(),
+                    push(&mut all, server.get_mut("tools"), List::Server(i));
                 }
             }
         }
-        _ => Vec::new(),
+        None => {}
     }
+    all
 }
 
 /// The keys a flat tool object (Messages API, MCP, OpenAI Responses, a Gemini function
 /// declaration) may hold its schema under.
 const FLAT_SCHEMA_KEYS: [&str; 3] = ["input_schema", "inputSchema", "parameters"];
 
-/// The description and schema of one entry, moved out of it (a name alone has neither). The
-/// shapes are told apart exactly as `input::tool_object_name` tells them apart.
+/// The description and schema of one entry, moved out of it (a name alone has neither), from
+/// where its [`ToolShape`] holds them.
 fn described(entry: &mut Value, at: &At) -> Result<(String, Value), String> {
-    let Value::Object(tool) = entry else {
+    let Some(shape) = ToolShape::of(entry) else {
+        // A name alone; `input/names.rs` refuses any other entry before this runs.
         return Ok((String::new(), Value::Null));
     };
-    if tool.get("type").and_then(Value::as_str) == Some("function") {
-        if let Some(Value::Object(function)) = tool.get_mut("function") {
-            let at = format!("{at}.function");
-            let description = description(function, &at)?;
-            return Ok((description, flat_schema(function, &["parameters"], &at)?));
-        }
-    }
-    if tool.contains_key("name") {
-        let at = at.to_string();
-        let description = description(tool, &at)?;
-        return Ok((description, flat_schema(tool, &FLAT_SCHEMA_KEYS, &at)?));
-    }
-    if let Some(Value::Object(spec)) = tool.get_mut("toolSpec") {
-        let at = format!("{at}.toolSpec");
-        let description = description(spec, &at)?;
-        return Ok((description, converse_schema(spec, &at)?));
-    }
-    // `input::tool_object_name` refuses anything else before this runs.
-    Ok((String::new(), Value::Null))
+    let (holder, at) = match shape.inner() {
+        None => (entry.as_object_mut(), at.to_string()),
+        Some(inner) => (
+            entry.get_mut(inner).and_then(Value::as_object_mut),
+            format!("{at}.{inner}"),
+        ),
+    };
+    // `input/names.rs` refused a holder that is no object before this runs.
+    let Some(holder) = holder else {
+        return Ok((String::new(), Value::Null));
+    };
+    let description = description(holder, &at)?;
+    let schema = match shape {
+        ToolShape::ChatFunction => flat_schema(holder, &["parameters"], &at)?,
+        ToolShape::Flat => flat_schema(holder, &FLAT_SCHEMA_KEYS, &at)?,
+        ToolShape::ToolSpec => converse_schema(holder, &at)?,
+    };
+    Ok((description, schema))
 }
 
 /// The `description` member of `object`: a string, or empty when missing or `null`.
@@ -172,7 +131,7 @@ fn description(object: &mut Map<String, Value>, at: &str) -> Result<String, Stri
         Some(Value::String(text)) => Ok(text),
         Some(other) => Err(format!(
             "{at}.description is {}, not a string",
-            kind(&other)
+            other.kind()
         )),
     }
 }
@@ -213,7 +172,7 @@ fn converse_schema(spec: &mut Map<String, Value>, at: &str) -> Result<Value, Str
         }
         Some(other) => Err(format!(
             "{at}.inputSchema is {}, not an object",
-            kind(other)
+            other.kind()
         )),
     }
 }
@@ -225,20 +184,8 @@ fn schema(value: Option<Value>, at: &str) -> Result<Value, String> {
         Some(object @ Value::Object(_)) => Ok(object),
         Some(other) => Err(format!(
             "{at} is {}, not a parameter schema (an object)",
-            kind(&other)
+            other.kind()
         )),
-    }
-}
-
-/// `a number`, `an object`: what a JSON value is, for messages.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
