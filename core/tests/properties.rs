@@ -68,8 +68,10 @@ proptest! {
                             prop_assert_eq!(holders.len(), 1);
                             prop_assert!(holders.contains(&hit.name.to_string()));
                         }
+                        via => prop_assert!(false, "a way to reach a tool this test does not know: {via:?}"),
                     }
                 }
+                Ok(other) => prop_assert!(false, "an answer this test does not know: {other:?}"),
                 Err(unknown) => {
                     prop_assert_eq!(unknown.called, called.as_str());
                     prop_assert!(called.is_empty() || !names.contains(&called) || META_TOOLS.contains(&called.as_str()));

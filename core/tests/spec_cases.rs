@@ -186,7 +186,7 @@ fn an_unknown_name_suggests_the_closest_offered_forms() {
     let census = Census::build(["mcp/web/search", "mcp/fs/read"], &META_TOOLS);
     let err = census.resolve("mcp_web_serch").unwrap_err();
     assert_eq!(err.called, "mcp_web_serch");
-    assert_eq!(census.closest_offered(err.called, 1), ["mcp_web_search"]);
+    assert_eq!(census.closest_offered(&err.called, 1), ["mcp_web_search"]);
 }
 
 #[test]

@@ -169,6 +169,7 @@ fn check(census: &Census, tools: &[(String, u32)], taken_list: &[&str], input: &
                     assert!(h.rank() < tool.rank());
                 }
             }
+            Some(other) => panic!("a reason this target does not know: {other:?}"),
         }
         if tool.is_offered() {
             assert!(reachable(i), "offered but unreachable: {:?}", tool.name());
@@ -210,8 +211,10 @@ fn check(census: &Census, tools: &[(String, u32)], taken_list: &[&str], input: &
                         );
                         assert_ne!(hit.name, s);
                     }
+                    via => panic!("a way to reach a tool this target does not know: {via:?}"),
                 }
             }
+            Ok(other) => panic!("an answer this target does not know: {other:?}"),
             Err(unknown) => {
                 assert_eq!(unknown.called, s);
                 assert_eq!(exact, None, "the real name {s:?} is unknown");

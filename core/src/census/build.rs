@@ -189,12 +189,17 @@ impl Census {
         &self.collisions
     }
 
-    /// The healing map: form → real name, for each offered tool whose form differs from its
-    /// name (only a form exactly one tool travels as).
+    /// The healing map: form → real name, for each tool whose form differs from its name and
+    /// is the form of no other tool (after ranks), no taken name and no real name. A withheld
+    /// tool ([`Census::withhold`]) is in it too, though the request does not carry it: a call
+    /// by its form still names that tool (for the caller to refuse), never another.
     ///
     /// ```
-    /// let census = toolwire_core::Census::build(["mcp/server/echo", "echo"], &[]);
+    /// let mut census = toolwire_core::Census::build(["mcp/server/echo", "echo"], &[]);
     /// assert_eq!(census.healing().into_iter().collect::<Vec<_>>(), [("mcp_server_echo", "mcp/server/echo")]);
+    /// census.withhold(0); // switched off: still healed to, so no other tool answers its form
+    /// assert_eq!(census.healing()["mcp_server_echo"], "mcp/server/echo");
+    /// assert_eq!(census.offered().count(), 1);
     /// ```
     pub fn healing(&self) -> BTreeMap<&str, &str> {
         self.table

@@ -3,7 +3,7 @@
 //! Policy: never guess. A form maps back to a real name only when exactly one tool of the
 //! census travels as it; of the tools that share a form, only the one whose real name IS the
 //! form is offered; the taken (meta-tool) names beat every tool. Building is linear in the
-//! number of tools; resolving is one hash lookup and never allocates on success.
+//! number of tools; resolving is one hash lookup and allocates only for an unknown name.
 //!
 //! Read in this order:
 //! - `build.rs`: the [`Census`], built from real names (and ranks) beside the taken names, and

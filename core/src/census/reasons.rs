@@ -5,6 +5,8 @@ use std::fmt;
 
 /// Why a tool is left out of the request.
 ///
+/// New rules may bring new reasons, so a `match` on it needs a `_` arm.
+///
 /// ```
 /// use toolwire_core::{Census, LeftOutReason, META_TOOLS};
 /// let census = Census::build(["tool/search"], &META_TOOLS);
@@ -14,6 +16,7 @@ use std::fmt;
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LeftOutReason {
     /// The real name is empty: no provider accepts it and no call can name it.
     EmptyName,
@@ -109,6 +112,8 @@ fn quoted_list(names: &[String]) -> String {
 
 /// Whether a tool is in the request.
 ///
+/// A `match` on it needs a `_` arm: a new kind of status may come.
+///
 /// ```
 /// use toolwire_core::{Census, LeftOutReason, ToolStatus};
 /// let census = Census::build(["a", "a"], &[]);
@@ -117,6 +122,7 @@ fn quoted_list(names: &[String]) -> String {
 /// assert_eq!(census.tools()[1].status(), &again);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ToolStatus {
     /// The request carries the tool under its form.
     Offered,

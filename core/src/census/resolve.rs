@@ -1,7 +1,8 @@
 //! Hop 5 of the spec: a called name back to exactly one tool, or an error, never a guess.
 //!
 //! Policy: a meta-tool's name first, then an exact real name, always; only a name that is
-//! neither consults the healing map. One hash lookup; success never allocates.
+//! neither consults the healing map. One hash lookup; only an unknown name allocates (the
+//! error owns it).
 
 use std::fmt;
 
@@ -9,6 +10,8 @@ use super::name_table::NONE;
 use super::Census;
 
 /// How a called name reached its tool.
+///
+/// A `match` on it needs a `_` arm: a new way to reach a tool may come.
 ///
 /// ```
 /// use toolwire_core::{Census, Resolution, Via};
@@ -21,6 +24,7 @@ use super::Census;
 /// assert_eq!(via("mcp_server_echo"), Via::Form);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Via {
     /// The call named the tool's real name.
     Exact,
@@ -44,6 +48,9 @@ impl Via {
 
 /// What a called name resolves to.
 ///
+/// A `match` on it needs a `_` arm (treat an answer you do not know as an unknown tool): a
+/// new kind of answer may come.
+///
 /// ```
 /// use toolwire_core::{Census, Resolution, Via, META_TOOLS};
 /// let census = Census::build(["mcp/server/echo"], &META_TOOLS);
@@ -52,6 +59,7 @@ impl Via {
 /// assert_eq!((hit.name, hit.via), ("mcp/server/echo", Via::Form));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Resolution<'a> {
     /// A meta-tool: the runtime answers it.
     Meta(&'a str),
@@ -79,20 +87,25 @@ pub struct ResolvedTool<'a> {
 
 /// A called name that is no meta-tool, no real name and no unique form: never a guess.
 ///
+/// It owns the called name, so it is a `'static` error: it outlives the call and the census,
+/// and goes into a `Box<dyn Error + Send + Sync>` as it is.
+///
 /// ```
-/// use toolwire_core::Census;
+/// use toolwire_core::{Census, UnknownTool};
 /// let census = Census::build(["mcp/a/b", "mcp/a_b"], &[]);
 /// let err = census.resolve("mcp_a_b").unwrap_err();
 /// assert_eq!(err.called, "mcp_a_b");
 /// assert!(err.to_string().contains("mcp_a_b"));
+/// let boxed: Box<dyn std::error::Error + Send + Sync + 'static> = Box::new(err);
+/// assert!(boxed.is::<UnknownTool>());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnknownTool<'c> {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTool {
     /// The name the call used.
-    pub called: &'c str,
+    pub called: String,
 }
 
-impl fmt::Display for UnknownTool<'_> {
+impl fmt::Display for UnknownTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -102,13 +115,13 @@ impl fmt::Display for UnknownTool<'_> {
     }
 }
 
-impl std::error::Error for UnknownTool<'_> {}
+impl std::error::Error for UnknownTool {}
 
 impl Census {
     /// Resolves a called name (hop 5): a meta-tool's name is the runtime's; then an exact real
     /// name, always (a tool left out of the request is still that tool, unless a higher rank
     /// refused it); only a name that is neither consults the healing map. Anything else is
-    /// [`UnknownTool`]. One hash lookup; no allocation.
+    /// [`UnknownTool`]. One hash lookup; only the error allocates (it owns the called name).
     ///
     /// ```
     /// use toolwire_core::{Census, Resolution, Via};
@@ -117,7 +130,7 @@ impl Census {
     /// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_x") else { panic!() };
     /// assert_eq!((hit.name, hit.via), ("mcp_x", Via::Exact));
     /// ```
-    pub fn resolve<'c>(&self, called: &'c str) -> Result<Resolution<'_>, UnknownTool<'c>> {
+    pub fn resolve(&self, called: &str) -> Result<Resolution<'_>, UnknownTool> {
         match self
             .table
             .find(called, &self.strings())
@@ -132,7 +145,9 @@ impl Census {
             Some(entry) if entry.heal != NONE => {
                 Ok(Resolution::Tool(self.resolved(entry.heal, Via::Form)))
             }
-            _ => Err(UnknownTool { called }),
+            _ => Err(UnknownTool {
+                called: called.to_owned(),
+            }),
         }
     }
 
