@@ -21,7 +21,9 @@
 //!
 //! # Features
 //! - none (`default-features = false`): the naming rules, provider rules, meta-tool names and
-//!   the census, with no dependencies at all (what `toolwire-macros` uses at compile time);
+//!   the census (what `toolwire-macros` uses at compile time). Its only dependencies are three
+//!   small crates with none of their own: `foldhash` and `hashbrown` for the census's table,
+//!   `strsim` for its suggestions;
 //! - `runtime` (default): [`ToolDefinition`], the wire shapes, `tracing` warnings from the census;
 //! - `mcp` (default): the MCP provider over stdio (`rmcp`).
 #![deny(missing_docs)]

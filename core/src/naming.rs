@@ -1,7 +1,7 @@
 //! The model-safe form of a tool name: the one name every provider accepts.
 //!
-//! Policy: this file is pure (no I/O, no allocation unless a character must change) and has no
-//! dependencies, so `toolwire-macros` computes forms at compile time with this very code.
+//! Policy: this file is pure (no I/O, no allocation unless a character must change) and uses
+//! nothing but `std`, so `toolwire-macros` computes forms at compile time with this very code.
 
 use std::borrow::Cow;
 
