@@ -30,11 +30,28 @@ impl RegisteredTools {
     /// The registered tools, with `state` for the tools that take [`State`](crate::State).
     ///
     /// ```
-    /// use toolwire_core::{registered_tools, AppState, RegisteredTools, ToolProvider};
+    /// use serde_json::json;
+    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider, ToolRegistration};
+    ///
+    /// // What `#[tool] fn answer(n: State<u32>) -> u32` submits, written by hand (core has no
+    /// // macro).
+    /// inventory::submit! {
+    ///     ToolRegistration {
+    ///         name: "answer", form: "answer", description: "The answer.",
+    ///         schema: || json!({"type": "object"}),
+    ///         handler: |input| Box::pin(async move {
+    ///             Ok(json!(*input.state.get::<u32>().expect("the app state holds a u32")))
+    ///         }),
+    ///         module_path: module_path!(), file: file!(), line: line!(),
+    ///     }
+    /// }
+    ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let provider = RegisteredTools::new(AppState::new().with(42u32));
     /// let tools = provider.list_tools().await.unwrap();
-    /// assert_eq!(tools.len(), registered_tools().len());
+    /// assert_eq!(tools.len(), 1);
+    /// assert_eq!(tools[0].name, "answer");
+    /// assert_eq!(provider.call("answer", json!({})).await, Ok(json!(42)));
     /// # });
     /// ```
     pub fn new(state: AppState) -> RegisteredTools {

@@ -45,10 +45,27 @@ pub type ToolFuture = BoxFuture<'static, Result<Value, ToolError>>;
 /// [`registered_tools`].
 ///
 /// ```
-/// // Every `#[tool]` of every crate linked into this binary.
-/// for tool in toolwire_core::registered_tools() {
-///     println!("{} travels as {}", tool.name, tool.form);
+/// use serde_json::json;
+/// use toolwire_core::{registered_tools, ToolRegistration};
+///
+/// // What `#[tool(name = "echo/text")]` submits, written by hand (core has no macro).
+/// inventory::submit! {
+///     ToolRegistration {
+///         name: "echo/text",
+///         form: "echo_text",
+///         description: "Echoes its arguments.",
+///         schema: || json!({"type": "object"}),
+///         handler: |input| Box::pin(async move { Ok(input.arguments) }),
+///         module_path: module_path!(),
+///         file: file!(),
+///         line: line!(),
+///     }
 /// }
+///
+/// // Every `#[tool]` of every crate linked into this binary: here, the one above.
+/// let tools = registered_tools();
+/// assert_eq!(tools.len(), 1);
+/// assert_eq!((tools[0].name, tools[0].form), ("echo/text", "echo_text"));
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ToolRegistration {
@@ -74,9 +91,16 @@ impl ToolRegistration {
     /// The tool's definition: real name, description and schema.
     ///
     /// ```
-    /// for tool in toolwire_core::registered_tools() {
-    ///     assert_eq!(tool.definition().name, tool.name);
-    /// }
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # static ECHO: ToolRegistration = ToolRegistration {
+    /// #     name: "echo", form: "echo", description: "Echoes.",
+    /// #     schema: || json!({"type": "object"}),
+    /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    /// #     module_path: "demo", file: "demo.rs", line: 1,
+    /// # };
+    /// let definition = ECHO.definition();
+    /// assert_eq!(definition, ToolDefinition::new("echo", "Echoes.", json!({"type": "object"})));
     /// ```
     pub fn definition(&self) -> ToolDefinition {
         ToolDefinition::new(self.name, self.description, (self.schema)())
@@ -111,8 +135,27 @@ inventory::collect!(ToolRegistration);
 /// tools-only crate writes `use my_tools as _;`.
 ///
 /// ```
-/// let tools = toolwire_core::registered_tools();
-/// assert!(tools.windows(2).all(|w| w[0].name <= w[1].name));
+/// use serde_json::json;
+/// use toolwire_core::{registered_tools, ToolRegistration};
+///
+/// // Submitted out of order (as crates linked in may submit them).
+/// inventory::submit! {
+///     ToolRegistration {
+///         name: "weather/today", form: "weather_today", description: "Today's weather.",
+///         schema: || json!({}), handler: |_| Box::pin(async { Ok(json!("sunny")) }),
+///         module_path: module_path!(), file: file!(), line: line!(),
+///     }
+/// }
+/// inventory::submit! {
+///     ToolRegistration {
+///         name: "clock/now", form: "clock_now", description: "The time.",
+///         schema: || json!({}), handler: |_| Box::pin(async { Ok(json!("12:00")) }),
+///         module_path: module_path!(), file: file!(), line: line!(),
+///     }
+/// }
+///
+/// let names: Vec<&str> = registered_tools().iter().map(|t| t.name).collect();
+/// assert_eq!(names, ["clock/now", "weather/today"]);
 /// ```
 pub fn registered_tools() -> Vec<&'static ToolRegistration> {
     let mut tools: Vec<&'static ToolRegistration> =
