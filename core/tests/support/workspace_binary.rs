@@ -1,7 +1,7 @@
 //! A binary of this workspace, built for a test and found where cargo put it: the fixture MCP
 //! server for core's and the CLI's tests, the `toolwire` CLI for the model agreement test.
 //!
-//! The one copy: `core/tests/support/mod.rs` declares it, and `cli/tests/cli.rs` and
+//! The one copy: `core/tests/support/mod.rs` declares it, and `cli/tests/cli/main.rs` and
 //! `tests/model_agreement.rs` include this file by path (a test crate cannot depend on another
 //! crate's test files, and a helper crate would be a fourth package for twenty lines).
 //!

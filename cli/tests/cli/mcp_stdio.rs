@@ -1,0 +1,129 @@
+//! `--mcp-stdio` against the workspace's fixture MCP server.
+
+use serde_json::{json, Value};
+use toolwire_core::WireFormat;
+
+use crate::wire::{expected_wire, wire, wire_names};
+use crate::{fixture_command, fixture_server, status, stderr, tool, toolwire};
+
+#[test]
+fn a_live_mcp_server_is_listed_and_checked() {
+    let command = fixture_command("");
+    let output = toolwire(&["census", "--json", "--mcp-stdio", &command], "");
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let object: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Bare names, as the server gives them.
+    assert_eq!(
+        tool(&object, "search.web")["reason_key"],
+        "form_is_another_tool"
+    );
+    assert_eq!(tool(&object, "search_web")["status"], "offered");
+    assert_eq!(tool(&object, "tool_search")["reason_key"], "meta_tool");
+    assert_eq!(object["healing"]["files_read"], "files/read");
+    let long = object["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"].as_str().unwrap().chars().count() > 64)
+        .expect("the tool whose name is longer than 64 characters");
+    assert_eq!(long["form"].as_str().unwrap().len(), 64);
+    assert_eq!(long["status"], "offered");
+    assert_eq!(tool(&object, "undescribed")["status"], "offered");
+}
+
+#[test]
+fn a_live_mcp_server_takes_a_server_prefix_and_shows_its_bad_names() {
+    let command = fixture_command("--bad-names");
+    let output = toolwire(
+        &[
+            "census",
+            "--json",
+            "--server",
+            "fx",
+            "--mcp-stdio",
+            &command,
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let object: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Prefixed, `search_web` is no longer its own form: the two search tools share one.
+    assert_eq!(
+        object["collisions"],
+        json!({"mcp_fx_search_web": ["mcp/fx/search.web", "mcp/fx/search_web"]})
+    );
+    // The empty bare name stays empty (as the runtime names it) and is left out as empty.
+    assert_eq!(
+        object["left_out"],
+        json!({"": "", "mcp/fx/search.web": "mcp_fx_search_web", "mcp/fx/search_web": "mcp_fx_search_web"})
+    );
+    // ... and `tool_search` no longer travels as the meta-tool.
+    assert_eq!(tool(&object, "mcp/fx/tool_search")["status"], "offered");
+    assert_eq!(object["duplicates"], json!(["mcp/fx/echo"]));
+    assert_eq!(tool(&object, "")["reason_key"], "empty_name");
+}
+
+#[test]
+fn a_server_that_cannot_start_is_unusable_input() {
+    let output = toolwire(
+        &["census", "--mcp-stdio", "/no/such/mcp-server --stdio"],
+        "",
+    );
+    assert_eq!(status(&output), 2);
+    let err = stderr(&output);
+    assert!(err.contains("/no/such/mcp-server"), "{err}");
+
+    let output = toolwire(&["census", "--mcp-stdio", "server 'unclosed"], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("a quote is not closed"));
+
+    let output = toolwire(&["census", "--mcp-stdio", "  "], "");
+    assert_eq!(status(&output), 2);
+    assert!(stderr(&output).contains("the command is empty"));
+}
+
+#[test]
+fn wire_lists_a_live_mcp_servers_tools_as_wire_tools_does() {
+    let command = fixture_command("");
+    let (code, list, err) = wire("converse", &["--mcp-stdio", &command], "");
+    assert_eq!(code, 1, "search.web and tool_search are left out: {err}");
+    let definitions = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(toolwire_core::list_server_tools(
+            fixture_server().to_str().unwrap(),
+            &[],
+        ))
+        .unwrap();
+    assert_eq!(list, expected_wire(&definitions, WireFormat::Converse));
+    assert!(
+        err.contains("toolwire: left out: tool \"search.web\": "),
+        "{err}"
+    );
+    assert!(
+        err.contains("toolwire: left out: tool \"tool_search\": "),
+        "{err}"
+    );
+    // The undescribed tool travels described by its real name (Converse refuses an empty one).
+    let undescribed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["toolSpec"]["name"] == "undescribed")
+        .unwrap();
+    assert_eq!(undescribed["toolSpec"]["description"], "undescribed");
+
+    let (_, list, err) = wire(
+        "openai-strict",
+        &["--server", "fx", "--mcp-stdio", &command],
+        "",
+    );
+    assert!(wire_names(&list, WireFormat::OpenAiStrict).contains(&"mcp_fx_files_read".to_owned()));
+    assert!(
+        err.contains(
+            "lossy: tool \"mcp/fx/files/read\", openai-strict, at (root), additionalProperties: "
+        ),
+        "{err}"
+    );
+}
