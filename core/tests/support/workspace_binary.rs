@@ -1,9 +1,10 @@
 //! A binary of this workspace, built for a test and found where cargo put it: the fixture MCP
 //! server for core's and the CLI's tests, the `toolwire` CLI for the model agreement test.
 //!
-//! The one copy: `core/tests/support/mod.rs` declares it, and `cli/tests/cli/main.rs` and
-//! `tests/model_agreement.rs` include this file by path (a test crate cannot depend on another
-//! crate's test files, and a helper crate would be a fourth package for twenty lines).
+//! The one copy: `core/tests/support/mod.rs` declares it for core's tests, and
+//! `cli/tests/cli/main.rs` and `tests/model_agreement.rs` include this file by path: a test
+//! crate cannot use another crate's test files, and one std-only file is lighter than a
+//! dev-only helper package.
 //!
 //! Policy: cargo builds the binary the first time a test process asks for it, every time (cargo
 //! does nothing when it is fresh), with the profile of the running test, and the path is the one

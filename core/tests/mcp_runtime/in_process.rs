@@ -1,0 +1,133 @@
+//! Runtime rules that need no server, on a provider of plain in-process tools.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use toolwire_core::*;
+
+/// A provider of plain in-process tools, for the runtime rules that need no server.
+struct Plain {
+    name: &'static str,
+    tools: Vec<&'static str>,
+}
+
+impl ToolProvider for Plain {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn list_tools(
+        &self,
+    ) -> futures::future::BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+        let defs = self
+            .tools
+            .iter()
+            .map(|t| ToolDefinition::new(*t, "A plain tool.", json!({})))
+            .collect();
+        Box::pin(async move { Ok(defs) })
+    }
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        _: Value,
+    ) -> futures::future::BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async move {
+            if tool.ends_with("down") {
+                // A tool reporting its own downstream outage: not the provider being down.
+                return Err(ToolError::Unavailable {
+                    tool: tool.to_owned(),
+                    provider: self.name.to_owned(),
+                    reason: "its downstream API is down".to_owned(),
+                });
+            }
+            Ok(json!({"provider": self.name, "tool": tool}))
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() {
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(Arc::new(Plain {
+            name: "a",
+            tools: vec!["x.y"],
+        }))
+        .await
+        .unwrap();
+    runtime
+        .add_provider(Arc::new(Plain {
+            name: "b",
+            tools: vec!["x_y"],
+        }))
+        .await
+        .unwrap();
+    let out = runtime.request().dispatch("x_y", json!({})).await.unwrap();
+    assert_eq!(out.output["provider"], "b");
+    runtime.set_enabled("x_y", false);
+    // Turn 2 replays `x_y`: it must not run a's `x.y` through the healing map.
+    let err = runtime
+        .request()
+        .dispatch("x_y", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(err, DispatchError::Disabled { tool: "x_y".into() });
+    let request = runtime.request();
+    assert!(request.census().offered().all(|t| t.name() != "x_y"));
+    assert_eq!(
+        request
+            .census()
+            .tools()
+            .iter()
+            .find(|t| t.name() == "x_y")
+            .unwrap()
+            .left_out_reason(),
+        Some(&LeftOutReason::Withheld)
+    );
+}
+
+#[tokio::test]
+async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(Arc::new(Plain {
+            name: "app",
+            tools: vec!["api_down", "fine"],
+        }))
+        .await
+        .unwrap();
+    let request = runtime.request();
+    let err = request.dispatch("api_down", json!({})).await.unwrap_err();
+    assert!(
+        matches!(err, DispatchError::Tool(ToolError::Unavailable { .. })),
+        "{err:?}"
+    );
+    assert_eq!(runtime.provider_status("app"), Some(LoadStatus::Loaded));
+    assert!(runtime.request().dispatch("fine", json!({})).await.is_ok());
+}
+
+#[tokio::test]
+async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_carry() {
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(Arc::new(Plain {
+            name: "p",
+            tools: vec!["mcp/x", "mcp_x", "tool/search"],
+        }))
+        .await
+        .unwrap();
+    let request = runtime.request();
+    for name in ["mcp/x", "tool/search"] {
+        let out = request
+            .dispatch("tool_schema", json!({"name": name}))
+            .await
+            .unwrap();
+        assert_eq!(out.output["real_name"], name);
+        assert_eq!(out.output["name"], Value::Null, "{}", out.output);
+        assert!(out.output["left_out"].is_string());
+    }
+    let out = request
+        .dispatch("tool_schema", json!({"name": "mcp_x"}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["name"], "mcp_x");
+}

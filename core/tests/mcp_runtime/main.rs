@@ -1,0 +1,64 @@
+//! The whole journey against a real MCP server over stdio (the workspace's fixture server):
+//! census, wire shapes, dispatch by real name and by form, faults, reload, and a scripted
+//! model driving several turns.
+//!
+//! One test binary (one fixture build, one link) with a module per concern; this file holds
+//! what they share.
+
+mod faults;
+mod in_process;
+mod server;
+mod turns;
+
+#[path = "../support/mod.rs"]
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use toolwire_core::*;
+
+/// The fixture's 70-character tool name: its form is its first 64 characters.
+const LONG: &str = "a_tool_name_that_is_seventy_characters_long_so_the_form_must_cut_it_xy";
+
+/// The call timeout of every fixture provider but one: a bound on a hang, never a duration a
+/// test measures (a shared 2-core machine can be slow, but not a minute slow).
+const HANG_BOUND: Duration = Duration::from_secs(60);
+
+async fn fixture(server: &str, args: &[&str]) -> Arc<McpProvider> {
+    fixture_with_timeout(server, args, HANG_BOUND).await
+}
+
+async fn fixture_with_timeout(server: &str, args: &[&str], timeout: Duration) -> Arc<McpProvider> {
+    let mut command = McpCommand::new(support::fixture_server().to_string_lossy());
+    for a in args {
+        command = command.arg(*a);
+    }
+    Arc::new(
+        McpProvider::spawn(server, command)
+            .await
+            .expect("the fixture server starts")
+            .with_call_timeout(timeout),
+    )
+}
+
+/// A runtime with one fixture server per name (`mcp/<name>/...`).
+async fn runtime_with(servers: &[&str]) -> ToolRuntime {
+    let runtime = ToolRuntime::new();
+    for server in servers {
+        runtime
+            .add_provider(fixture(server, &[]).await)
+            .await
+            .unwrap();
+    }
+    runtime
+}
+
+/// The report entry of `tool`.
+fn status_of<'a>(report: &'a ToolsReport, tool: &str) -> &'a ToolReport {
+    report
+        .tools
+        .iter()
+        .find(|t| t.name == tool)
+        .unwrap_or_else(|| panic!("{tool} is not in the report"))
+}

@@ -1,0 +1,249 @@
+//! A real server's tools: the census of its hard names, dispatch by either name, typed errors,
+//! bad listings.
+
+use serde_json::json;
+use toolwire_core::*;
+
+use crate::{fixture, runtime_with, status_of, support, LONG};
+
+#[tokio::test]
+async fn census_of_a_real_server_with_hard_names() {
+    let runtime = ToolRuntime::new();
+    let status = runtime
+        .add_provider(fixture("hard", &[]).await)
+        .await
+        .unwrap();
+    // `search.web` and `search_web` travel as one form: the provider's load is failed, naming both.
+    let LoadStatus::Failed { problems } = &status else {
+        panic!("{status:?}")
+    };
+    assert_eq!(
+        problems,
+        &[LoadProblem::SharedForm {
+            form: "mcp_hard_search_web".into(),
+            tools: vec!["mcp/hard/search.web".into(), "mcp/hard/search_web".into()],
+        }]
+    );
+    let request = runtime.request();
+    let offered: Vec<&str> = request.census().offered().map(|t| t.form()).collect();
+    assert!(offered.contains(&"mcp_hard_files_read"));
+    assert!(
+        offered.contains(&"mcp_hard_tool_search"),
+        "prefixed, it is no meta-tool"
+    );
+    assert!(!offered.contains(&"mcp_hard_search_web"));
+    assert_eq!(LONG.chars().count(), 70);
+    let long_form = model_safe_name(&format!("mcp/hard/{LONG}")).into_owned();
+    assert_eq!(long_form.len(), 64);
+    assert!(offered.contains(&long_form.as_str()));
+
+    // Converse refuses an empty description: the undescribed tool still travels, verbatim.
+    let converse = request.tools(WireFormat::Converse).unwrap();
+    let names: Vec<&str> = converse
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["toolSpec"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), offered.len());
+    for name in names {
+        assert_eq!(check_definition_name(Provider::Converse, name), Ok(()));
+    }
+
+    let report = runtime.report();
+    assert_eq!(
+        status_of(&report, "mcp/hard/search.web").status,
+        ReportStatus::LeftOut
+    );
+    assert_eq!(
+        status_of(&report, "mcp/hard/files/read").status,
+        ReportStatus::Offered
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["providers"][0]["status"]["state"], "failed");
+    assert_eq!(
+        json["providers"][0]["status"]["problems"][0]["kind"],
+        "shared_form"
+    );
+}
+
+#[tokio::test]
+async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
+    let runtime = runtime_with(&["hard"]).await;
+    let request = runtime.request();
+    for (called, route) in [
+        ("mcp/hard/files/read", Route::Exact),
+        ("mcp_hard_files_read", Route::Form),
+    ] {
+        let out = request
+            .dispatch(called, json!({"path": "/etc/hosts"}))
+            .await
+            .unwrap();
+        assert_eq!(out.tool, "mcp/hard/files/read");
+        assert_eq!(out.route, route);
+        assert_eq!(out.provider, "mcp/hard");
+        assert_eq!(
+            out.output["tool"], "files/read",
+            "the server saw its own bare name"
+        );
+        assert_eq!(out.output["arguments"]["path"], "/etc/hosts");
+    }
+    // The 70-character tool by its 64-character form.
+    let long_form = model_safe_name(&format!("mcp/hard/{LONG}")).into_owned();
+    let out = request.dispatch(&long_form, json!({})).await.unwrap();
+    assert_eq!(out.output["tool"], LONG);
+    // The two tools that share a form: each by its exact name, never by the form.
+    let out = request
+        .dispatch("mcp/hard/search_web", json!({"query": "q"}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["tool"], "search_web");
+    let out = request
+        .dispatch("mcp/hard/search.web", json!({"query": "q"}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["tool"], "search.web");
+    let err = request
+        .dispatch("mcp_hard_search_web", json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err}");
+}
+
+#[tokio::test]
+async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
+    let runtime = runtime_with(&["hard"]).await;
+    let request = runtime.request();
+    let err = request
+        .dispatch_json("mcp_hard_files_read", "{not json")
+        .await
+        .unwrap_err();
+    let DispatchError::Tool(ToolError::InvalidArguments { tool, reason, .. }) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(tool, "mcp/hard/files/read");
+    assert!(reason.contains("not valid JSON"));
+
+    let err = request
+        .dispatch("mcp_hard_files_read", json!([1]))
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        DispatchError::Tool(ToolError::InvalidArguments { .. })
+    ));
+
+    // The server refuses a call without `path`: a tool error, and the server keeps working.
+    let err = request
+        .dispatch("mcp_hard_files_read", json!({}))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("`mcp/hard/files/read`"), "{err}");
+    assert!(err.to_string().contains("path"), "{err}");
+    let err = request
+        .dispatch("mcp/hard/fail", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        DispatchError::Tool(ToolError::Failed {
+            tool: "mcp/hard/fail".into(),
+            message: "this tool always fails".into()
+        })
+    );
+    let err = request
+        .dispatch("mcp_hard_files_raed", json!({}))
+        .await
+        .unwrap_err();
+    let DispatchError::UnknownTool { closest, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(closest[0], "mcp_hard_files_read");
+    assert!(request.dispatch("mcp/hard/echo", json!({})).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_server_listing_duplicate_and_empty_names_fails_its_load_but_serves_the_rest() {
+    let runtime = ToolRuntime::new();
+    let status = runtime
+        .add_provider(fixture("bad", &["--bad-names"]).await)
+        .await
+        .unwrap();
+    let LoadStatus::Failed { problems } = status else {
+        panic!()
+    };
+    assert!(problems.contains(&LoadProblem::DuplicateName {
+        name: "mcp/bad/echo".into()
+    }));
+    assert!(problems.contains(&LoadProblem::EmptyName), "{problems:?}");
+    let census = runtime.request();
+    assert_eq!(
+        census
+            .census()
+            .tools()
+            .iter()
+            .filter(|t| t.name() == "mcp/bad/echo")
+            .count(),
+        2
+    );
+    assert_eq!(
+        census
+            .census()
+            .offered()
+            .filter(|t| t.name() == "mcp/bad/echo")
+            .count(),
+        1
+    );
+    assert!(census
+        .census()
+        .tools()
+        .iter()
+        .any(|t| t.left_out_reason() == Some(&LeftOutReason::EmptyName)));
+    // The report shows each listed tool once, in order: the second `echo` as the duplicate.
+    let echoes: Vec<ReportStatus> = runtime
+        .report()
+        .tools
+        .iter()
+        .filter(|t| t.name == "mcp/bad/echo")
+        .map(|t| t.status)
+        .collect();
+    assert_eq!(echoes, [ReportStatus::Offered, ReportStatus::LeftOut]);
+    assert!(runtime
+        .request()
+        .dispatch("mcp_bad_files_read", json!({"path": "x"}))
+        .await
+        .is_ok());
+}
+
+#[tokio::test]
+async fn an_unstartable_server_is_a_typed_error() {
+    let err = McpProvider::spawn("nope", McpCommand::new("/nonexistent/mcp-server"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.provider, "mcp/nope");
+    assert!(err.to_string().contains("/nonexistent/mcp-server"), "{err}");
+    let err = list_server_tools("/nonexistent/mcp-server", &[])
+        .await
+        .unwrap_err();
+    assert!(matches!(err, McpError::Spawn { .. }));
+}
+
+#[tokio::test]
+async fn list_server_tools_gives_bare_names() {
+    let tools = list_server_tools(&support::fixture_server().to_string_lossy(), &[])
+        .await
+        .unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    for name in [
+        "search.web",
+        "search_web",
+        "files/read",
+        "tool_search",
+        LONG,
+        "undescribed",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let undescribed = tools.iter().find(|t| t.name == "undescribed").unwrap();
+    assert_eq!(undescribed.description, "");
+}
