@@ -104,10 +104,10 @@ fn member<'a>(value: &'a Json, key: &str) -> &'a Json {
 /// The names of the array of tool entries `list` (a name, or a tool object whose name is read).
 fn collect_tool_list(tools: &Json, list: List, names: &mut Vec<String>) -> Result<(), String> {
     let Json::Array(entries) = tools else {
-        let what = if list == List::Tools || list == List::ResultTools {
-            "an array of tools"
-        } else {
-            "an array"
+        // (The root is an array whenever its layout is `Root`.)
+        let what = match list {
+            List::Server(_) => "an array",
+            List::Root | List::Tools | List::ResultTools => "an array of tools",
         };
         return Err(format!("{list} is {}, not {what}", tools.kind()));
     };
