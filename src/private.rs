@@ -21,6 +21,8 @@ pub use serde;
 pub use serde_json;
 pub use toolwire_core::{AppState, State, ToolError, ToolFuture, ToolInput, ToolRegistration};
 
+use toolwire_core::{arguments_as_object, caught_panic};
+
 /// The parameters' object schema of one tool, built one argument at a time.
 pub struct ObjectSchema {
     generator: SchemaGenerator,
@@ -129,24 +131,7 @@ pub fn arguments_object(
     arguments: Value,
     known: &[&str],
 ) -> Result<Map<String, Value>, ToolError> {
-    let map = match arguments {
-        Value::Object(map) => map,
-        Value::Null => Map::new(),
-        other => {
-            let kind = match other {
-                Value::Bool(_) => "a boolean",
-                Value::Number(_) => "a number",
-                Value::String(_) => "a string",
-                Value::Array(_) => "an array",
-                Value::Null | Value::Object(_) => "an object",
-            };
-            return Err(invalid(
-                tool,
-                None,
-                format!("the arguments must be a JSON object, not {kind}"),
-            ));
-        }
-    };
+    let map = arguments_as_object(tool, arguments)?;
     if let Some(unknown) = map.keys().find(|k| !known.contains(&k.as_str())) {
         let takes = if known.is_empty() {
             "this tool takes no arguments".to_owned()
@@ -239,19 +224,8 @@ pub fn guard_sync(
     input: ToolInput,
 ) -> ToolFuture {
     let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| run(input)))
-        .unwrap_or_else(|panic| Err(panicked(tool, &*panic)));
+        .unwrap_or_else(|panic| Err(caught_panic(tool, &*panic)));
     Box::pin(futures::future::ready(outcome))
-}
-
-fn panicked(tool: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
-    ToolError::Panicked {
-        tool: tool.to_owned(),
-        message: panic
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".to_owned()),
-    }
 }
 
 /// The handler's future, boxed, with a panic inside the tool caught as
@@ -263,7 +237,7 @@ where
     Box::pin(async move {
         match AssertUnwindSafe(future).catch_unwind().await {
             Ok(outcome) => outcome,
-            Err(panic) => Err(panicked(tool, &*panic)),
+            Err(panic) => Err(caught_panic(tool, &*panic)),
         }
     })
 }

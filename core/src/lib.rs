@@ -67,7 +67,7 @@ pub use mcp::{list_server_tools, mcp_tool_name, McpCommand, McpError, McpProvide
 pub use meta_tools::{meta_tool_named, META_TOOLS};
 pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
 #[cfg(feature = "runtime")]
-pub use provider::{ProviderError, ProviderKind, ToolProvider};
+pub use provider::{arguments_as_object, caught_panic, ProviderError, ProviderKind, ToolProvider};
 pub use provider_rules::{check_definition_name, CharClass, NameRejection, NameRule, Provider};
 #[cfg(feature = "runtime")]
 pub use registered_provider::RegisteredTools;

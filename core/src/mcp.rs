@@ -14,7 +14,7 @@ use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
 
-use crate::provider::{ProviderError, ToolProvider};
+use crate::provider::{arguments_as_object, ProviderError, ToolProvider};
 use crate::tool_error::ToolError;
 use crate::wire::ToolDefinition;
 
@@ -417,17 +417,7 @@ impl ToolProvider for McpProvider {
             let Some(client) = self.client() else {
                 return Err(self.unavailable(tool, "has failed and not been reloaded"));
             };
-            let arguments = match arguments {
-                Value::Object(map) => map,
-                Value::Null => serde_json::Map::new(),
-                other => {
-                    return Err(ToolError::InvalidArguments {
-                        tool: tool.to_owned(),
-                        argument: None,
-                        reason: format!("arguments must be a JSON object, not {other}"),
-                    })
-                }
-            };
+            let arguments = arguments_as_object(tool, arguments)?;
             let params = CallToolRequestParams::new(bare.to_owned()).with_arguments(arguments);
             match tokio::time::timeout(self.call_timeout, client.call_tool(params)).await {
                 Ok(Ok(result)) if result.is_error == Some(true) => Err(ToolError::Failed {

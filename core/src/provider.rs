@@ -1,10 +1,14 @@
 //! Where tools come from at run time: the provider abstraction.
 //!
 //! Policy: a provider names its tools by real name and is called by real name; the census and
-//! every form live in the runtime, never in a provider.
+//! every form live in the runtime, never in a provider. What every provider does with a call is
+//! here once: [`arguments_as_object`] (the one "arguments must be an object" rule and message)
+//! and [`caught_panic`] (a panicking tool is a [`ToolError::Panicked`], never a crash).
+
+use std::any::Any;
 
 use futures::future::BoxFuture;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::tool_error::ToolError;
 use crate::wire::ToolDefinition;
@@ -190,5 +194,60 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// ```
     fn reload(&self) -> BoxFuture<'_, Result<(), ProviderError>> {
         Box::pin(async { Ok(()) })
+    }
+}
+
+/// The arguments of a call to `tool` as a JSON object, `null` counting as `{}`: a tool's
+/// arguments are the properties of its object schema, so any other JSON value is refused,
+/// naming the tool. The runtime, the MCP provider and every `#[tool]` handler apply this one
+/// rule, with this one message.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{arguments_as_object, ToolError};
+/// assert!(arguments_as_object("t", json!(null)).unwrap().is_empty());
+/// assert_eq!(arguments_as_object("t", json!({"a": 1})).unwrap()["a"], 1);
+/// let err = arguments_as_object("t", json!([1])).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "bad arguments for tool `t`: the arguments must be a JSON object, not an array"
+/// );
+/// ```
+pub fn arguments_as_object(tool: &str, arguments: Value) -> Result<Map<String, Value>, ToolError> {
+    let kind = match arguments {
+        Value::Object(map) => return Ok(map),
+        Value::Null => return Ok(Map::new()),
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+    };
+    Err(ToolError::InvalidArguments {
+        tool: tool.to_owned(),
+        argument: None,
+        reason: format!("the arguments must be a JSON object, not {kind}"),
+    })
+}
+
+/// The error for a panic caught while `tool` ran: [`ToolError::Panicked`] with the panic's
+/// message (a `&str` or `String` payload, as `panic!` makes), so the runtime goes on.
+///
+/// ```
+/// use toolwire_core::{caught_panic, ToolError};
+/// let payload = std::panic::catch_unwind(|| panic!("boom {}", 1)).unwrap_err();
+/// let err = caught_panic("t", &*payload);
+/// assert_eq!(err, ToolError::Panicked { tool: "t".into(), message: "boom 1".into() });
+/// let odd = std::panic::catch_unwind(|| std::panic::panic_any(7)).unwrap_err();
+/// assert_eq!(caught_panic("t", &*odd).to_string(), "tool `t` panicked: a panic without a message");
+/// ```
+pub fn caught_panic(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned());
+    ToolError::Panicked {
+        tool: tool.to_owned(),
+        message,
     }
 }

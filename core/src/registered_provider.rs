@@ -7,7 +7,7 @@ use futures::FutureExt;
 use serde_json::Value;
 
 use crate::app_state::AppState;
-use crate::provider::{ProviderError, ProviderKind, ToolProvider};
+use crate::provider::{caught_panic, ProviderError, ProviderKind, ToolProvider};
 use crate::registry::{registered_tools, ToolRegistration};
 use crate::tool_error::ToolError;
 use crate::wire::ToolDefinition;
@@ -110,19 +110,8 @@ impl ToolProvider for RegisteredTools {
                 .await
             {
                 Ok(result) => result,
-                Err(panic) => Err(ToolError::Panicked {
-                    tool: tool.to_owned(),
-                    message: panic_message(&*panic),
-                }),
+                Err(panic) => Err(caught_panic(tool, &*panic)),
             }
         })
     }
-}
-
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a non-string panic payload".to_owned())
 }
