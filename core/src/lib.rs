@@ -38,6 +38,8 @@ mod meta_tools;
 mod naming;
 #[cfg(feature = "runtime")]
 mod provider;
+#[cfg(feature = "runtime")]
+mod provider_fn;
 mod provider_rules;
 #[cfg(feature = "runtime")]
 mod registered_provider;
@@ -68,6 +70,8 @@ pub use meta_tools::{meta_tool_named, META_TOOLS};
 pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
 #[cfg(feature = "runtime")]
 pub use provider::{arguments_as_object, caught_panic, ProviderError, ProviderKind, ToolProvider};
+#[cfg(feature = "runtime")]
+pub use provider_fn::{provider_fn, ProviderFn};
 pub use provider_rules::{check_definition_name, CharClass, NameRejection, NameRule, Provider};
 #[cfg(feature = "runtime")]
 pub use registered_provider::RegisteredTools;
