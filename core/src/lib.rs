@@ -80,8 +80,8 @@ pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
 #[cfg(feature = "runtime")]
 pub use runtime::{
     ApprovalRequest, CallOutcome, DispatchError, LoadProblem, LoadStatus, ProviderReport,
-    ReportStatus, Request, Route, RuntimeError, ToolReport, ToolRuntime, ToolRuntimeBuilder,
-    ToolsReport,
+    ReportStatus, Request, Route, RuntimeError, ToolList, ToolReport, ToolRuntime,
+    ToolRuntimeBuilder, ToolsReport,
 };
 #[cfg(feature = "runtime")]
 pub use schema::{

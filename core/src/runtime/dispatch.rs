@@ -1,0 +1,263 @@
+//! Dispatch (hop 5): a called name resolved against the request's census and run by exactly its
+//! tool, or refused with a typed error.
+//!
+//! Policy: exact match first, then the one tool whose form it is, never a guess. The real name
+//! is the identity the switches and the approval hook see, whatever form the model used. No lock
+//! is held across the tool's await; a failure marks its provider down only when the provider
+//! says it is.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::errors::DispatchError;
+use super::request::Request;
+use crate::census::{Resolution, Via};
+use crate::provider::arguments_as_object;
+use crate::schema::restore_arguments;
+use crate::tool_error::ToolError;
+
+/// How a call reached what answered it.
+///
+/// ```
+/// use toolwire_core::{Route, ToolRuntime};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let request = ToolRuntime::new().request();
+/// let out = request.dispatch("tool_search", serde_json::json!({})).await.unwrap();
+/// assert_eq!(out.route, Route::Meta);
+/// assert_eq!(serde_json::to_value(Route::Form).unwrap(), "form");
+/// # });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Route {
+    /// A meta-tool, answered by the runtime.
+    Meta,
+    /// The tool's real name.
+    Exact,
+    /// The tool's model-safe form.
+    Form,
+}
+
+impl From<Via> for Route {
+    fn from(via: Via) -> Route {
+        match via {
+            Via::Exact => Route::Exact,
+            Via::Form => Route::Form,
+        }
+    }
+}
+
+/// What the approval hook is asked before a tool runs. `tool` is the real name, whatever
+/// form the model used.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use serde_json::json;
+/// # use toolwire_core::*;
+/// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::builder()
+///     .approval(|req| req.tool == "mcp/server/echo" && req.route == Route::Form)
+///     .build();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// let request = runtime.request();
+/// assert!(request.dispatch("mcp_server_echo", json!({})).await.is_ok());
+/// let by_name = request.dispatch("mcp/server/echo", json!({})).await;
+/// assert_eq!(by_name.unwrap_err(), DispatchError::Denied { tool: "mcp/server/echo".into() });
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct ApprovalRequest<'a> {
+    /// The tool's real name.
+    pub tool: &'a str,
+    /// The provider that runs it.
+    pub provider: &'a str,
+    /// The name the model called.
+    pub called: &'a str,
+    /// How the call reached the tool.
+    pub route: Route,
+    /// The call's arguments.
+    pub arguments: &'a Value,
+}
+
+pub(super) type ApprovalHook = Box<dyn Fn(&ApprovalRequest<'_>) -> bool + Send + Sync>;
+
+/// A call that ran: which tool answered, how it was reached, and its output.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{CallOutcome, Route, ToolRuntime};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let out = ToolRuntime::new().request().dispatch("reset_tools", json!({})).await.unwrap();
+/// let expected = CallOutcome {
+///     tool: "reset_tools".into(),
+///     provider: "runtime".into(),
+///     route: Route::Meta,
+///     output: json!({"tools": []}),
+/// };
+/// assert_eq!(out, expected);
+/// # });
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallOutcome {
+    /// The real name of the tool (or the meta-tool) that answered.
+    pub tool: String,
+    /// Its provider (`runtime` for a meta-tool).
+    pub provider: String,
+    /// How the call reached it.
+    pub route: Route,
+    /// The tool's output.
+    pub output: Value,
+}
+
+impl Request {
+    /// Dispatches a call whose arguments came as a JSON text (as OpenAI sends them).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// let request = runtime.request();
+    /// let out = request.dispatch_json("mcp_server_echo", r#"{"x": 1}"#).await.unwrap();
+    /// assert_eq!(out.output, json!({"x": 1}));
+    /// assert_eq!(request.dispatch_json("mcp_server_echo", "").await.unwrap().output, json!({}));
+    /// let bad = request.dispatch_json("mcp_server_echo", "{x").await.unwrap_err();
+    /// assert!(matches!(bad, DispatchError::Tool(ToolError::InvalidArguments { .. })));
+    /// # });
+    /// ```
+    pub async fn dispatch_json(
+        &self,
+        called: &str,
+        arguments: &str,
+    ) -> Result<CallOutcome, DispatchError> {
+        let arguments: Value = if arguments.trim().is_empty() {
+            json!({})
+        } else {
+            match serde_json::from_str(arguments) {
+                Ok(v) => v,
+                Err(e) => {
+                    let tool = match self.census().resolve(called) {
+                        Ok(Resolution::Tool(hit)) => hit.name.to_owned(),
+                        Ok(Resolution::Meta(meta)) => meta.to_owned(),
+                        Err(_) => return Err(self.unknown(called)),
+                    };
+                    return Err(ToolError::InvalidArguments {
+                        tool,
+                        argument: None,
+                        reason: format!("the arguments are not valid JSON: {e}"),
+                    }
+                    .into());
+                }
+            }
+        };
+        self.dispatch(called, arguments).await
+    }
+
+    /// The error for a name no tool answers to, with the closest offered forms.
+    fn unknown(&self, called: &str) -> DispatchError {
+        DispatchError::UnknownTool {
+            called: called.to_owned(),
+            closest: self
+                .census()
+                .closest_offered(called, 3)
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+        }
+    }
+
+    /// Resolves `called` (hop 5) against this request's census and runs the tool it names.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// let request = runtime.request();
+    /// let out = request.dispatch("mcp/server/echo", json!({"x": 1})).await.unwrap();
+    /// assert_eq!((out.provider.as_str(), out.route), ("echo", Route::Exact));
+    /// let err = request.dispatch("echo", json!({})).await.unwrap_err();
+    /// let closest = vec!["mcp_server_echo".to_string()];
+    /// assert_eq!(err, DispatchError::UnknownTool { called: "echo".into(), closest });
+    /// # });
+    /// ```
+    pub async fn dispatch(
+        &self,
+        called: &str,
+        arguments: Value,
+    ) -> Result<CallOutcome, DispatchError> {
+        let hit = match self.census().resolve(called) {
+            Err(_) => return Err(self.unknown(called)),
+            Ok(Resolution::Meta(meta)) => return self.answer_meta(meta, &arguments),
+            Ok(Resolution::Tool(hit)) => hit,
+        };
+        let tool = hit.name;
+        let owner = self.owner(hit.index);
+        let provider_name = owner.provider.name();
+        let mut arguments = Value::Object(arguments_as_object(tool, arguments)?);
+        // The way back: a `null` OpenAI strict sends for an optional property the tool's own
+        // schema refuses as `null` is removed, so the tool gets what its schema accepts.
+        restore_arguments(&self.definitions()[hit.index].parameters, &mut arguments);
+        {
+            let state = self.shared.read();
+            let Some(slot) = state.slot(owner.slot) else {
+                return Err(DispatchError::ProviderRemoved {
+                    tool: tool.to_owned(),
+                    provider: provider_name.to_owned(),
+                });
+            };
+            if state.is_disabled(tool) {
+                return Err(DispatchError::Disabled {
+                    tool: tool.to_owned(),
+                });
+            }
+            if slot.status.is_unreachable() {
+                return Err(ToolError::Unavailable {
+                    tool: tool.to_owned(),
+                    provider: provider_name.to_owned(),
+                    reason: "is unreachable; reload it".to_owned(),
+                }
+                .into());
+            }
+        }
+        if let Some(approve) = &self.shared.approval {
+            let request = ApprovalRequest {
+                tool,
+                provider: provider_name,
+                called,
+                route: hit.via.into(),
+                arguments: &arguments,
+            };
+            if !approve(&request) {
+                return Err(DispatchError::Denied {
+                    tool: tool.to_owned(),
+                });
+            }
+        }
+        match owner.provider.call(tool, arguments).await {
+            Ok(output) => Ok(CallOutcome {
+                tool: tool.to_owned(),
+                provider: provider_name.to_owned(),
+                route: hit.via.into(),
+                output,
+            }),
+            Err(err) => {
+                // Only the provider knows whether it is down (a tool may report an error of
+                // its own as `Unavailable`): ask it, and record that against this load.
+                if owner.provider.is_failed() {
+                    self.shared
+                        .mark_unreachable(owner.slot, owner.generation, err.to_string());
+                }
+                Err(err.into())
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! The runtime's errors: why a call was not run, and what the runtime cannot do.
+//!
+//! Policy: every error names the tool by its real name (or the name the call used, when no tool
+//! answers to it) and says what the caller can do; both enums grow, so neither is matched
+//! exhaustively outside this crate.
+
+use crate::tool_error::ToolError;
+
+/// Why a call was not run or did not complete.
+///
+/// ```
+/// let err = toolwire_core::DispatchError::UnknownTool { called: "serch".into(), closest: vec!["search".into()] };
+/// assert!(err.to_string().contains("`search`"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DispatchError {
+    /// No tool answers to the called name (never a guess).
+    #[error("unknown tool `{called}`{}", closest_list(closest))]
+    UnknownTool {
+        /// The name the call used.
+        called: String,
+        /// The offered forms closest to it.
+        closest: Vec<String>,
+    },
+    /// The user switched the tool off.
+    #[error("tool `{tool}` is switched off")]
+    Disabled {
+        /// The tool's real name.
+        tool: String,
+    },
+    /// The approval hook refused the call.
+    #[error("the call to tool `{tool}` was not approved")]
+    Denied {
+        /// The tool's real name.
+        tool: String,
+    },
+    /// The tool's provider was removed after this request was built.
+    #[error("tool `{tool}` is gone: its provider `{provider}` was removed")]
+    ProviderRemoved {
+        /// The tool's real name.
+        tool: String,
+        /// The provider.
+        provider: String,
+    },
+    /// A meta-tool of a custom taken set that the runtime does not answer itself.
+    #[error("meta-tool `{name}` is the app's to answer")]
+    MetaToolUnhandled {
+        /// The meta-tool's name.
+        name: String,
+    },
+    /// The tool ran and failed, or could not run.
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+}
+
+/// `; the closest offered tools are `a`, `b`` or nothing.
+fn closest_list(closest: &[String]) -> String {
+    if closest.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = closest.iter().map(|c| format!("`{c}`")).collect();
+    format!("; the closest offered tools are {}", names.join(", "))
+}
+
+/// The runtime was asked something it cannot do.
+///
+/// ```
+/// use toolwire_core::{RuntimeError, ToolRuntime};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let err = ToolRuntime::new().reload_provider("mcp/files").await.unwrap_err();
+/// assert_eq!(err, RuntimeError::NoSuchProvider("mcp/files".into()));
+/// assert_eq!(err.to_string(), "no provider named `mcp/files`");
+/// # });
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RuntimeError {
+    /// A provider of that name is already in the runtime.
+    #[error("a provider named `{0}` is already loaded; remove it first or give it another name")]
+    DuplicateProvider(String),
+    /// No provider of that name.
+    #[error("no provider named `{0}`")]
+    NoSuchProvider(String),
+}

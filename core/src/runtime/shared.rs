@@ -1,0 +1,197 @@
+//! The shared state: the providers as loaded, the user's switches, and the cache of what a turn
+//! reads.
+//!
+//! Policy: one `RwLock` over the state, never held across an `.await`. Every change goes through
+//! a method of [`State`] that bumps the version it changes, so what a turn reads ([`Snapshot`])
+//! is rebuilt exactly when something it depends on changed, and at no other time. Lock order:
+//! the state, then the snapshot cache; a writer takes the state only.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use super::dispatch::ApprovalHook;
+use super::loading::{LoadProblem, LoadStatus};
+use super::tool_set::{Snapshot, ToolSet};
+use crate::provider::ToolProvider;
+use crate::wire::ToolDefinition;
+
+/// One provider as loaded.
+pub(super) struct Slot {
+    pub(super) id: u64,
+    /// Bumped at every reload: a failure seen by a call into an older load is stale.
+    pub(super) generation: u64,
+    pub(super) provider: Arc<dyn ToolProvider>,
+    pub(super) tools: Vec<ToolDefinition>,
+    pub(super) status: LoadStatus,
+}
+
+/// The providers and the switches. Read freely; changed only through the methods below.
+#[derive(Default)]
+pub(super) struct State {
+    slots: Vec<Slot>,
+    disabled: BTreeSet<String>,
+    next_id: u64,
+    /// Bumped when a provider is added, removed or reloaded: the census changes.
+    tool_set_version: u64,
+    /// Bumped when a switch or a provider's reachability changes: only what is withheld does.
+    switches_version: u64,
+}
+
+impl State {
+    /// Every provider, in the order they were added.
+    pub(super) fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    pub(super) fn slot_named(&self, name: &str) -> Option<&Slot> {
+        self.slots.iter().find(|s| s.provider.name() == name)
+    }
+
+    pub(super) fn slot(&self, id: u64) -> Option<&Slot> {
+        self.slots.iter().find(|s| s.id == id)
+    }
+
+    pub(super) fn is_disabled(&self, tool: &str) -> bool {
+        self.disabled.contains(tool)
+    }
+
+    pub(super) fn tool_set_version(&self) -> u64 {
+        self.tool_set_version
+    }
+
+    pub(super) fn switches_version(&self) -> u64 {
+        self.switches_version
+    }
+
+    pub(super) fn add_slot(
+        &mut self,
+        provider: Arc<dyn ToolProvider>,
+        tools: Vec<ToolDefinition>,
+        status: LoadStatus,
+    ) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.slots.push(Slot {
+            id,
+            generation: 0,
+            provider,
+            tools,
+            status,
+        });
+        self.tool_set_version += 1;
+    }
+
+    /// Takes out every provider named `name`.
+    pub(super) fn remove_named(&mut self, name: &str) -> Vec<Slot> {
+        let (removed, kept) = std::mem::take(&mut self.slots)
+            .into_iter()
+            .partition(|s| s.provider.name() == name);
+        self.slots = kept;
+        if !removed.is_empty() {
+            self.tool_set_version += 1;
+        }
+        removed
+    }
+
+    /// The provider `id` reloaded: its new tools and status, a new generation. Whether it is
+    /// still there.
+    pub(super) fn reloaded(
+        &mut self,
+        id: u64,
+        tools: Vec<ToolDefinition>,
+        status: LoadStatus,
+    ) -> bool {
+        let Some(slot) = self.slots.iter_mut().find(|s| s.id == id) else {
+            return false;
+        };
+        slot.tools = tools;
+        slot.status = status;
+        slot.generation += 1;
+        self.tool_set_version += 1;
+        true
+    }
+
+    pub(super) fn set_enabled(&mut self, tool: &str, enabled: bool) {
+        let changed = if enabled {
+            self.disabled.remove(tool)
+        } else {
+            self.disabled.insert(tool.to_owned())
+        };
+        if changed {
+            self.switches_version += 1;
+        }
+    }
+
+    /// Records that the provider `id` is down, unless it was reloaded since `generation`.
+    fn mark_unreachable(&mut self, id: u64, generation: u64, reason: String) {
+        // A failure seen by a call into an older load says nothing about the reloaded one.
+        let Some(slot) = self
+            .slots
+            .iter_mut()
+            .find(|s| s.id == id && s.generation == generation)
+        else {
+            return;
+        };
+        tracing::warn!(provider = slot.provider.name(), %reason, "provider marked failed");
+        slot.status = LoadStatus::Failed {
+            problems: vec![LoadProblem::Unreachable { reason }],
+        };
+        self.switches_version += 1;
+    }
+}
+
+/// What every clone of a runtime and every request share.
+pub(super) struct Shared {
+    state: RwLock<State>,
+    /// The last snapshot built: handed out again while neither version moved.
+    current: Mutex<Option<Arc<Snapshot>>>,
+    /// The runtime's own tool names (the meta-tools).
+    pub(super) taken: Vec<String>,
+    pub(super) approval: Option<ApprovalHook>,
+}
+
+impl Shared {
+    pub(super) fn new(taken: Vec<String>, approval: Option<ApprovalHook>) -> Shared {
+        Shared {
+            state: RwLock::new(State::default()),
+            current: Mutex::new(None),
+            taken,
+            approval,
+        }
+    }
+
+    pub(super) fn read(&self) -> RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(super) fn write(&self) -> RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(super) fn mark_unreachable(&self, slot: u64, generation: u64, reason: String) {
+        self.write().mark_unreachable(slot, generation, reason);
+    }
+
+    /// What a turn reads for `state` (which the caller holds): the last snapshot while nothing
+    /// changed; a new one over the same tool set when only a switch or a provider's
+    /// reachability did; a new tool set (and census, and its warnings) when a provider was
+    /// added, removed or reloaded. Built under the cache's lock, so two turns that race after a
+    /// change build it once, and its warnings fire once.
+    pub(super) fn snapshot(&self, state: &State) -> Arc<Snapshot> {
+        let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(snapshot) = current.as_ref() {
+            if snapshot.is_current(state) {
+                return snapshot.clone();
+            }
+        }
+        let tool_set = match current.as_ref() {
+            Some(snapshot) if snapshot.tool_set.version == state.tool_set_version() => {
+                snapshot.tool_set.clone()
+            }
+            _ => Arc::new(ToolSet::build(state, &self.taken)),
+        };
+        let snapshot = Arc::new(Snapshot::build(tool_set, state));
+        *current = Some(snapshot.clone());
+        snapshot
+    }
+}

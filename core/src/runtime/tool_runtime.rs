@@ -1,0 +1,142 @@
+//! The runtime itself: a cheap handle over the shared state, the user's switches, and the
+//! request each turn starts from. Loading lives in `loading.rs`, the report in `report.rs`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::builder::ToolRuntimeBuilder;
+use super::request::Request;
+use super::shared::Shared;
+
+/// Holds tool providers and dispatches calls. Cheap to clone; clones share everything.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::sync::Arc;
+/// use serde_json::json;
+/// use toolwire_core::*;
+///
+/// let echo = provider_fn(
+///     "echo",
+///     vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))],
+///     |_tool, arguments| async move { Ok(arguments) },
+/// );
+/// let runtime = ToolRuntime::new();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// let request = runtime.request();
+/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[0]["function"]["name"], "mcp_server_echo");
+/// let out = request.dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
+/// assert_eq!((out.tool.as_str(), out.route), ("mcp/server/echo", Route::Form));
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct ToolRuntime {
+    pub(super) shared: Arc<Shared>,
+}
+
+impl Default for ToolRuntime {
+    fn default() -> Self {
+        ToolRuntime::new()
+    }
+}
+
+impl fmt::Debug for ToolRuntime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = self.shared.read();
+        let providers: Vec<&str> = state.slots().iter().map(|s| s.provider.name()).collect();
+        f.debug_struct("ToolRuntime")
+            .field("providers", &providers)
+            .field("taken", &self.shared.taken)
+            .finish()
+    }
+}
+
+impl ToolRuntime {
+    /// A runtime with the default meta-tools and no approval hook.
+    ///
+    /// ```
+    /// use toolwire_core::{ToolRuntime, META_TOOLS};
+    /// let runtime = ToolRuntime::new();
+    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), META_TOOLS);
+    /// assert!(runtime.report().providers.is_empty());
+    /// ```
+    pub fn new() -> ToolRuntime {
+        ToolRuntime::builder().build()
+    }
+
+    /// A builder for a runtime with other meta-tools or an approval hook.
+    ///
+    /// ```
+    /// use toolwire_core::{DispatchError, ToolRuntime};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::builder().taken(Vec::<String>::new()).build();
+    /// let err = runtime.request().dispatch("tool_search", serde_json::json!({})).await;
+    /// assert!(matches!(err, Err(DispatchError::UnknownTool { .. })));
+    /// # });
+    /// ```
+    pub fn builder() -> ToolRuntimeBuilder {
+        ToolRuntimeBuilder::default()
+    }
+
+    /// Switches the tool with real name `tool` on or off (the user's switch). A switched-off
+    /// tool is in no request and its calls fail with
+    /// [`DispatchError::Disabled`](crate::DispatchError::Disabled).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// let before = runtime.request();
+    /// runtime.set_enabled("mcp/server/echo", false);
+    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi).unwrap(), json!([]));
+    /// let err = before.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
+    /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
+    /// // A later request no longer offers it, and still says why a call cannot reach it.
+    /// let err = runtime.request().dispatch("mcp/server/echo", json!({})).await.unwrap_err();
+    /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
+    /// # });
+    /// ```
+    pub fn set_enabled(&self, tool: &str, enabled: bool) {
+        self.shared.write().set_enabled(tool, enabled);
+    }
+
+    /// Whether the user's switch for `tool` (real name) is on.
+    ///
+    /// ```
+    /// use toolwire_core::ToolRuntime;
+    /// let runtime = ToolRuntime::new();
+    /// assert!(runtime.is_enabled("mcp/server/echo"));
+    /// runtime.set_enabled("mcp/server/echo", false);
+    /// assert!(!runtime.is_enabled("mcp/server/echo"));
+    /// ```
+    pub fn is_enabled(&self, tool: &str) -> bool {
+        !self.shared.read().is_disabled(tool)
+    }
+
+    /// The census and tool lists of one request, as the providers are now. Built once per
+    /// change: while no provider is added, removed or reloaded and no switch moves, every
+    /// request shares one census, one set of definitions and each wire list, and the census's
+    /// warnings (one per shared form) are not repeated.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// let empty = runtime.request();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// assert_eq!(empty.census().tools().len(), 0);
+    /// assert_eq!(runtime.request().census().offered().count(), 1);
+    /// # });
+    /// ```
+    pub fn request(&self) -> Request {
+        let snapshot = self.shared.snapshot(&self.shared.read());
+        Request::new(self.shared.clone(), snapshot)
+    }
+}

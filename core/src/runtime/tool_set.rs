@@ -1,0 +1,156 @@
+//! What a turn reads, built once per change and shared: the tool set (every provider's
+//! definitions in census order, who owns each, and the census) and, over it, the snapshot a
+//! request holds (the switches applied, each wire list built on first use).
+//!
+//! Policy: a turn costs what changed. The census, and with it the one warning per shared form,
+//! is built when a provider is added, removed or reloaded, never per turn; a switch or a
+//! provider going down only re-marks what is withheld; each wire list is built once per
+//! snapshot, by the first request that asks for it, and handed out as a shared [`ToolList`].
+
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use super::shared::State;
+use super::tool_list::ToolList;
+use crate::census::Census;
+use crate::provider::ToolProvider;
+use crate::wire::{wire_tools, ToolDefinition, WireError, WireFormat};
+
+/// Who runs the tool at one census position.
+#[derive(Clone)]
+pub(super) struct Owner {
+    pub(super) slot: u64,
+    pub(super) generation: u64,
+    pub(super) provider: Arc<dyn ToolProvider>,
+}
+
+/// Every provider's tools as of one [`State::tool_set_version`].
+pub(super) struct ToolSet {
+    pub(super) version: u64,
+    /// The census of every tool, nothing withheld.
+    pub(super) census: Arc<Census>,
+    /// The census's input, position for position.
+    pub(super) definitions: Vec<ToolDefinition>,
+    pub(super) owners: Vec<Owner>,
+    /// Each provider's census positions: its tools are listed together, in its own order.
+    ranges: Vec<(u64, Range<usize>)>,
+}
+
+impl ToolSet {
+    /// The tool set of `state`, beside the runtime's `taken` names. Building the census logs
+    /// one warning per shared form: this is the only place the runtime builds it.
+    pub(super) fn build(state: &State, taken: &[String]) -> ToolSet {
+        let mut order: Vec<_> = state.slots().iter().collect();
+        // Static providers first: of two tools with one real name, the first is the tool.
+        order.sort_by_key(|s| s.provider.kind().rank());
+        let count = order.iter().map(|s| s.tools.len()).sum();
+        let mut definitions = Vec::with_capacity(count);
+        let mut owners = Vec::with_capacity(count);
+        let mut ranges = Vec::with_capacity(order.len());
+        for slot in order {
+            let start = definitions.len();
+            definitions.extend(slot.tools.iter().cloned());
+            owners.extend(std::iter::repeat_n(
+                Owner {
+                    slot: slot.id,
+                    generation: slot.generation,
+                    provider: slot.provider.clone(),
+                },
+                slot.tools.len(),
+            ));
+            ranges.push((slot.id, start..definitions.len()));
+        }
+        let taken: Vec<&str> = taken.iter().map(String::as_str).collect();
+        let census = Census::build_ranked(
+            definitions
+                .iter()
+                .zip(&owners)
+                .map(|(d, o)| (d.name.as_str(), o.provider.kind().rank())),
+            &taken,
+        );
+        ToolSet {
+            version: state.tool_set_version(),
+            census: Arc::new(census),
+            definitions,
+            owners,
+            ranges,
+        }
+    }
+
+    /// The census positions of the provider `slot`'s tools.
+    pub(super) fn positions_of(&self, slot: u64) -> Range<usize> {
+        self.ranges
+            .iter()
+            .find(|(id, _)| *id == slot)
+            .map_or(0..0, |(_, range)| range.clone())
+    }
+}
+
+/// What one request reads: a tool set with the switches applied, and its wire lists.
+pub(super) struct Snapshot {
+    pub(super) tool_set: Arc<ToolSet>,
+    switches_version: u64,
+    /// The tool set's census, or a copy with the switched-off and unreachable tools withheld.
+    pub(super) census: Arc<Census>,
+    lists: [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()],
+}
+
+impl Snapshot {
+    /// `tool_set` with what `state` withholds: a switched-off tool, or one whose provider is
+    /// down, stays in the census (withheld) so its names never heal to another tool meanwhile.
+    pub(super) fn build(tool_set: Arc<ToolSet>, state: &State) -> Snapshot {
+        let mut withheld = Vec::new();
+        for (id, range) in &tool_set.ranges {
+            let unreachable = state.slot(*id).is_some_and(|s| s.status.is_unreachable());
+            withheld.extend(
+                range
+                    .clone()
+                    .filter(|&i| unreachable || state.is_disabled(&tool_set.definitions[i].name)),
+            );
+        }
+        let census = if withheld.is_empty() {
+            tool_set.census.clone()
+        } else {
+            // A copy, never a rebuild: withholding changes no form, so nothing is logged again.
+            let mut census = Census::clone(&tool_set.census);
+            for index in withheld {
+                census.withhold(index);
+            }
+            Arc::new(census)
+        };
+        Snapshot {
+            tool_set,
+            switches_version: state.switches_version(),
+            census,
+            lists: Default::default(),
+        }
+    }
+
+    /// Whether nothing this snapshot depends on changed in `state`.
+    pub(super) fn is_current(&self, state: &State) -> bool {
+        self.tool_set.version == state.tool_set_version()
+            && self.switches_version == state.switches_version()
+    }
+
+    /// The tool list in `format`, built by the first caller and shared after.
+    pub(super) fn tools(&self, format: WireFormat) -> Result<ToolList, WireError> {
+        self.lists[list_slot(format)]
+            .get_or_init(|| {
+                wire_tools(&self.census, &self.tool_set.definitions, format).map(ToolList::new)
+            })
+            .clone()
+    }
+}
+
+/// Where `format`'s list is kept (a match, so a new format fails to compile here, not at run time).
+fn list_slot(format: WireFormat) -> usize {
+    match format {
+        WireFormat::OpenAi => 0,
+        WireFormat::OpenAiStrict => 1,
+        WireFormat::Anthropic => 2,
+        WireFormat::AnthropicStrict => 3,
+        WireFormat::Converse => 4,
+        WireFormat::ConverseStrict => 5,
+        WireFormat::Gemini => 6,
+    }
+}
