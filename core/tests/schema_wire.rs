@@ -4,38 +4,22 @@
 
 use std::sync::{Arc, Mutex};
 
-use futures::future::BoxFuture;
 use serde_json::{json, Value};
 use toolwire_core::{
-    DispatchError, ProviderError, RequestLimit, SchemaStatus, ToolDefinition, ToolError,
-    ToolProvider, ToolRuntime, WireError, WireFormat,
+    provider_fn, DispatchError, ProviderFn, RequestLimit, SchemaStatus, ToolDefinition,
+    ToolRuntime, WireError, WireFormat,
 };
 
-/// A provider of fixed definitions that answers every call with the arguments it received.
-struct Recorder {
-    tools: Vec<ToolDefinition>,
-    received: Mutex<Vec<Value>>,
-}
-
-impl ToolProvider for Recorder {
-    fn name(&self) -> &str {
-        "recorder"
-    }
-    fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
-        let tools = self.tools.clone();
-        Box::pin(async move { Ok(tools) })
-    }
-    fn call<'a>(&'a self, _: &'a str, args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
-        self.received.lock().unwrap().push(args.clone());
-        Box::pin(async move { Ok(args) })
-    }
-}
-
-fn recorder(tools: Vec<ToolDefinition>) -> Arc<Recorder> {
-    Arc::new(Recorder {
-        tools,
-        received: Mutex::new(Vec::new()),
-    })
+/// A provider of fixed definitions that answers every call with the arguments it received,
+/// and keeps them.
+fn recorder(tools: Vec<ToolDefinition>) -> (Arc<ProviderFn>, Arc<Mutex<Vec<Value>>>) {
+    let received = Arc::new(Mutex::new(Vec::new()));
+    let log = received.clone();
+    let provider = provider_fn("recorder", tools, move |_, args: Value| {
+        log.lock().unwrap().push(args.clone());
+        async move { Ok(args) }
+    });
+    (Arc::new(provider), received)
 }
 
 /// A `tracing` writer that keeps what is logged.
@@ -84,9 +68,9 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
         "Finds notes.",
         json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
     );
-    let provider = recorder(vec![free_form, plain]);
+    let (provider, _) = recorder(vec![free_form, plain]);
     let runtime = ToolRuntime::new();
-    runtime.add_provider(provider.clone()).await.unwrap();
+    runtime.add_provider(provider).await.unwrap();
     let request = runtime.request();
 
     let captured = Captured::default();
@@ -167,7 +151,7 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
     };
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(recorder((0..129).map(tool).collect()))
+        .add_provider(recorder((0..129).map(tool).collect()).0)
         .await
         .unwrap();
     let request = runtime.request();
@@ -209,7 +193,7 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
     );
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(recorder(vec![optional]))
+        .add_provider(recorder(vec![optional]).0)
         .await
         .unwrap();
     let err = runtime
@@ -241,9 +225,9 @@ async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool()
             "after": {"type": ["string", "null"]},
         }, "required": ["q"]}),
     );
-    let provider = recorder(vec![search]);
+    let (provider, received) = recorder(vec![search]);
     let runtime = ToolRuntime::new();
-    runtime.add_provider(provider.clone()).await.unwrap();
+    runtime.add_provider(provider).await.unwrap();
     let request = runtime.request();
     // On the wire, strict: every property required, the optional ones nullable.
     let strict = request.tools(WireFormat::OpenAiStrict).unwrap();
@@ -263,7 +247,7 @@ async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool()
         .await
         .unwrap();
     assert_eq!(
-        provider.received.lock().unwrap().as_slice(),
+        received.lock().unwrap().as_slice(),
         [json!({"q": "wire", "after": null})]
     );
     // A null the schema refuses where it is required is left for the tool to refuse.
@@ -271,8 +255,5 @@ async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool()
         .dispatch("mcp_docs_search", json!({"q": null}))
         .await;
     assert!(err.is_ok() || matches!(err, Err(DispatchError::Tool(_))));
-    assert_eq!(
-        provider.received.lock().unwrap().last(),
-        Some(&json!({"q": null}))
-    );
+    assert_eq!(received.lock().unwrap().last(), Some(&json!({"q": null})));
 }
