@@ -1,0 +1,164 @@
+//! What a turn costs with the 2,486 tools of the MCP corpus loaded (`mcp/<server>/<tool>`, one
+//! provider per server, one small object schema each): `request()`, `tools()` and a
+//! serialisation of the finished list, with nothing changed and just after a provider reload,
+//! in one run so the ratios can be quoted (docs/performance.md, "A turn with 2,486 tools").
+//!
+//! OpenAI takes at most 128 tools, so its list of 2,486 is refused (`WireError::OverLimit`)
+//! after it is built: `tools(OpenAi)` is measured as asked, and the list serialised is the
+//! Messages API's (no tool-count limit; the same tools, the same schemas).
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use serde_json::{json, Value};
+use toolwire_core::{provider_fn, ToolDefinition, ToolRuntime, WireFormat};
+
+/// The corpus's servers and their tools' names, in file order.
+fn corpus_servers() -> Vec<(String, Vec<String>)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/corpus/mcp-servers.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let corpus: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    corpus["servers"]
+        .as_array()
+        .expect("servers is a list")
+        .iter()
+        .map(|server| {
+            let name = server["server"].as_str().expect("a server name").to_owned();
+            let tools = server["tools"]
+                .as_array()
+                .expect("tools is a list")
+                .iter()
+                .map(|t| t.as_str().expect("a tool name").to_owned())
+                .collect();
+            (name, tools)
+        })
+        .collect()
+}
+
+/// A runtime with one provider per corpus server.
+fn loaded_runtime(rt: &tokio::runtime::Runtime) -> (ToolRuntime, String) {
+    let servers = corpus_servers();
+    let runtime = ToolRuntime::new();
+    rt.block_on(async {
+        for (server, tools) in &servers {
+            let definitions = tools
+                .iter()
+                .map(|tool| {
+                    ToolDefinition::new(
+                        format!("mcp/{server}/{tool}"),
+                        format!("The {tool} tool of the {server} server."),
+                        json!({
+                            "type": "object",
+                            "properties": {"query": {"type": "string", "description": "What to look for."}},
+                            "required": ["query"],
+                        }),
+                    )
+                })
+                .collect();
+            let provider = provider_fn(format!("mcp/{server}"), definitions, |_, arguments| {
+                async move { Ok(arguments) }
+            });
+            runtime.add_provider(Arc::new(provider)).await.unwrap();
+        }
+    });
+    let request = runtime.request();
+    assert_eq!(
+        request.census().tools().len(),
+        2_486,
+        "the corpus has 2,486 tools"
+    );
+    let first = format!("mcp/{}", servers[0].0);
+    (runtime, first)
+}
+
+/// `iters` runs of `measure`, each just after `prepare` (not timed).
+fn timed_after<P, M, O>(iters: u64, mut prepare: impl FnMut() -> P, mut measure: M) -> Duration
+where
+    M: FnMut(P) -> O,
+{
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let input = prepare();
+        let start = Instant::now();
+        black_box(measure(input));
+        total += start.elapsed();
+    }
+    total
+}
+
+fn bench_turn(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let (runtime, reloaded) = loaded_runtime(&rt);
+    let reload = || {
+        rt.block_on(runtime.reload_provider(&reloaded)).unwrap();
+    };
+
+    let mut group = c.benchmark_group("turn_2486");
+    // Nothing changed: every request shares what the last change built.
+    let request = runtime.request();
+    let list = request.tools(WireFormat::Anthropic).unwrap();
+    assert!(
+        request.tools(WireFormat::OpenAi).is_err(),
+        "over OpenAI's 128"
+    );
+    group.bench_function("unchanged/request", |b| b.iter(|| runtime.request()));
+    group.bench_function("unchanged/tools_openai", |b| {
+        b.iter(|| request.tools(WireFormat::OpenAi))
+    });
+    group.bench_function("unchanged/tools_anthropic", |b| {
+        b.iter(|| request.tools(WireFormat::Anthropic))
+    });
+    group.bench_function("unchanged/request_and_tools_openai", |b| {
+        b.iter(|| runtime.request().tools(WireFormat::OpenAi))
+    });
+    group.bench_function("unchanged/request_and_tools_anthropic", |b| {
+        b.iter(|| runtime.request().tools(WireFormat::Anthropic))
+    });
+    group.bench_function("to_string_anthropic_list", |b| {
+        b.iter(|| serde_json::to_string(&list).unwrap())
+    });
+    drop((request, list));
+
+    // Just after a reload of one provider (the reload itself is not timed): the first request
+    // builds the tool set and its census, the first `tools()` of a format builds that list.
+    group.sample_size(30);
+    group.bench_function("after_reload/request", |b| {
+        b.iter_custom(|iters| timed_after(iters, reload, |()| runtime.request()))
+    });
+    group.bench_function("after_reload/tools_openai", |b| {
+        b.iter_custom(|iters| {
+            let prepare = || {
+                reload();
+                runtime.request()
+            };
+            timed_after(iters, prepare, |r| r.tools(WireFormat::OpenAi))
+        })
+    });
+    group.bench_function("after_reload/tools_anthropic", |b| {
+        b.iter_custom(|iters| {
+            let prepare = || {
+                reload();
+                runtime.request()
+            };
+            timed_after(iters, prepare, |r| r.tools(WireFormat::Anthropic))
+        })
+    });
+    group.bench_function("after_reload/request_and_tools_anthropic", |b| {
+        b.iter_custom(|iters| {
+            timed_after(iters, reload, |()| {
+                runtime.request().tools(WireFormat::Anthropic)
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_turn);
+criterion_main!(benches);
