@@ -18,10 +18,9 @@
 //! (strict cannot tell "left out" from "null" there; the tool takes both), and an instance that
 //! needs an object left open is skipped (strict closes every object, a loss the spec names).
 //!
-//! Where the implementation is known to disagree with the spec, the shapes involved are
-//! skipped by the property concerned ("Known findings" below), each pinned by an ignored
-//! `finding_*` test with its minimal schema in `schema_spec_cases.rs`. Cases: 1,500 for the
-//! first property, 600 for each other; the seed is fixed (set `PROPTEST_RNG_SEED` for others)
+//! Each place where these properties once found the implementation at odds with the spec is
+//! pinned by a `finding_*` test with its minimal schema in `schema_spec_cases.rs`. Cases: 1,500
+//! for the first property, 600 for each other; the seed is fixed (set `PROPTEST_RNG_SEED` for others)
 //! and no failure file is written.
 
 use proptest::prelude::*;
@@ -1085,176 +1084,6 @@ fn between(instance: &Value, restored: &Value, expected: &Value) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Known findings
-
-/// Whether any node of `schema` satisfies `test`.
-fn any_node(schema: &Value, test: &dyn Fn(&Map<String, Value>) -> bool) -> bool {
-    match schema {
-        Value::Object(map) => test(map) || map.values().any(|v| any_node(v, test)),
-        Value::Array(list) => list.iter().any(|v| any_node(v, test)),
-        _ => false,
-    }
-}
-
-/// Shapes where the implementation is known to disagree with the spec (each pinned by an
-/// ignored test in `schema_spec_cases.rs`, named in the comment): the properties skip them
-/// until the finding is fixed, so every other case keeps its full check. Remove a line once
-/// its finding is fixed.
-fn known_finding(schema: &Value) -> Option<&'static str> {
-    // Finding 1 (`finding_strict_optional_untyped_object_can_be_left_out`): under
-    // openai-strict, an optional property that takes `null` only because it names no type is
-    // made required and then typed `object`, so it can no longer be left out.
-    let untyped_object = |s: &Value| {
-        let s = follow(schema, s);
-        s.get("type").is_none() && s.get("properties").is_some()
-    };
-    let optional_untyped = |m: &Map<String, Value>| {
-        let required = m.get("required").and_then(Value::as_array);
-        m.get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|props| {
-                props.iter().any(|(name, p)| {
-                    let optional = !required.is_some_and(|r| r.contains(&json!(name)));
-                    let p = follow(schema, p);
-                    let mut branches = ["anyOf", "oneOf"]
-                        .iter()
-                        .filter_map(|c| p.get(*c).and_then(Value::as_array))
-                        .flatten();
-                    optional && (untyped_object(p) || branches.any(untyped_object))
-                })
-            })
-    };
-    if any_node(schema, &optional_untyped) {
-        return Some("finding 1");
-    }
-    // Finding 2 (`finding_one_of_with_two_null_branches_refuses_null`): `null` matching two
-    // `oneOf` branches is refused by the original, yet taken as `null` by the way back.
-    if any_node(schema, &|m| {
-        m.get("oneOf")
-            .and_then(Value::as_array)
-            .is_some_and(|b| b.iter().filter(|b| takes_null(schema, b)).count() > 1)
-    }) {
-        return Some("finding 2");
-    }
-    // Finding 4 (`finding_restore_misses_nested_combinators`): the way back looks one level
-    // into `allOf` and `anyOf`/`oneOf`, so an object reached through a combinator inside a
-    // combinator keeps the strict `null`s the tool refuses.
-    let nested = |m: &Map<String, Value>| {
-        ["anyOf", "oneOf", "allOf"].iter().any(|c| {
-            m.get(*c).and_then(Value::as_array).is_some_and(|branches| {
-                branches.iter().any(|b| {
-                    let b = follow(schema, b);
-                    ["anyOf", "oneOf", "allOf"]
-                        .iter()
-                        .any(|k| b.get(*k).is_some())
-                })
-            })
-        })
-    };
-    if any_node(schema, &nested) {
-        return Some("finding 4");
-    }
-    // Finding 6 (`finding_restore_misses_arrays_in_unions`): the way back walks an array's
-    // `items` only on the node itself, not through `anyOf`/`oneOf`/`allOf` branches (pydantic's
-    // `Optional[list[Item]]`: `anyOf: [{type: array, items}, {type: null}]`).
-    let array_branch = |m: &Map<String, Value>| {
-        ["anyOf", "oneOf", "allOf"].iter().any(|c| {
-            m.get(*c).and_then(Value::as_array).is_some_and(|branches| {
-                branches
-                    .iter()
-                    .any(|b| follow(schema, b).get("items").is_some())
-            })
-        })
-    };
-    if any_node(schema, &array_branch) {
-        return Some("finding 6");
-    }
-    // Finding 8 (`finding_restore_picks_the_first_branch_declaring_the_keys`): for an object
-    // in a union, the way back goes by the first branch that declares every key present, not
-    // the branch the object matches, so branches sharing a property name can keep a `null`.
-    let shared_name = |m: &Map<String, Value>| {
-        ["anyOf", "oneOf"].iter().any(|c| {
-            m.get(*c).and_then(Value::as_array).is_some_and(|branches| {
-                let mut seen = std::collections::HashSet::new();
-                branches.iter().any(|b| {
-                    gathered(schema, b, 0)
-                        .get("properties")
-                        .and_then(Value::as_object)
-                        .is_some_and(|p| p.keys().any(|k| !seen.insert(k.clone())))
-                })
-            })
-        })
-    };
-    if any_node(schema, &shared_name) {
-        return Some("finding 8");
-    }
-    None
-}
-
-/// Finding 5 (`finding_discriminated_one_of_needs_object_branches`): a `oneOf` of branches
-/// that each require a different `const` is taken as provably exclusive even when the branches
-/// do not say `type: object`, yet any non-object matches them all: `anyOf` widens it, under a
-/// status that says exact.
-fn exactness_finding(schema: &Value) -> Option<&'static str> {
-    any_node(schema, &|m| {
-        m.get("oneOf")
-            .and_then(Value::as_array)
-            .is_some_and(|branches| {
-                branches
-                    .iter()
-                    .any(|b| b.get("properties").is_some() && b.get("type").is_none())
-            })
-    })
-    .then_some("finding 5")
-}
-
-/// Finding 7 (`finding_gemini_nullable_object_keeps_its_properties`): Gemini's
-/// `anyOf: [X, {type: null}]` → X with `nullable` merges X into the node and drops what the
-/// merge hands back: X's `properties` when X also says `additionalProperties`.
-fn gemini_finding(dialect: Dialect, schema: &Value) -> Option<&'static str> {
-    (dialect == Dialect::Gemini
-        && any_node(schema, &|m| {
-            m.get("anyOf")
-                .and_then(Value::as_array)
-                .is_some_and(|branches| {
-                    branches.iter().any(|b| {
-                        let b = gathered(schema, b, 0);
-                        b.contains_key("properties") && b.contains_key("additionalProperties")
-                    })
-                })
-        }))
-    .then_some("finding 7")
-}
-
-/// Finding 9 (`finding_gemini_nullable_ignores_enum`): Gemini's `type: [T, "null"]` →
-/// `type: T, nullable: true` also where an `enum` or `const` beside it leaves `null` out, so
-/// the rewrite called exact takes `null` (read as the spec reads `nullable`).
-fn gemini_exactness_finding(dialect: Dialect, schema: &Value) -> Option<&'static str> {
-    (dialect == Dialect::Gemini
-        && any_node(schema, &|m| {
-            let typed_null = m
-                .get("type")
-                .and_then(Value::as_array)
-                .is_some_and(|t| t.contains(&json!("null")));
-            let values_refuse_null = m.get("const").is_some_and(|c| !c.is_null())
-                || m.get("enum")
-                    .and_then(Value::as_array)
-                    .is_some_and(|e| !e.contains(&json!(null)));
-            typed_null && values_refuse_null
-        }))
-    .then_some("finding 9")
-}
-
-/// Finding 3 (`finding_dropping_prefix_items_narrows_items`): a dialect without `prefixItems`
-/// drops it but keeps `items`, which then applies to the first positions too (a narrowing).
-fn narrowing_finding(schema: &Value) -> Option<&'static str> {
-    any_node(schema, &|m| {
-        m.contains_key("prefixItems") && m.contains_key("items")
-    })
-    .then_some("finding 3")
-}
-
-// ---------------------------------------------------------------------------------------------
 // The properties
 
 proptest! {
@@ -1298,18 +1127,8 @@ proptest! {
         let verdicts: Vec<bool> = cases.iter().map(|i| original.is_valid(i)).collect();
         for dialect in Dialect::ALL {
             let Ok(prepared) = prepare_schema(dialect, &schema) else { continue };
-            if narrowing_finding(&schema).or(gemini_finding(dialect, &schema)).is_some() {
-                continue;
-            }
             let exact = match prepared.status {
                 SchemaStatus::AsIs => continue,
-                SchemaStatus::Rewritten
-                    if exactness_finding(&schema)
-                        .or(gemini_exactness_finding(dialect, &schema))
-                        .is_some() =>
-                {
-                    continue
-                }
                 SchemaStatus::Rewritten => true,
                 SchemaStatus::Lossy if !dialect.is_strict() => false,
                 _ => continue,
@@ -1335,9 +1154,6 @@ proptest! {
     /// the prepared schema, and `restore_arguments` gives the instance back.
     #[test]
     fn strict_nulls_come_back_out(schema in tool_schema(), seed in any::<u64>()) {
-        if known_finding(&schema).or(narrowing_finding(&schema)).is_some() {
-            return Ok(());
-        }
         let original = validator(&schema);
         // The way back runs only for a tool sent strict.
         let Ok(prepared) = prepare_schema(Dialect::OpenAiStrict, &schema) else {

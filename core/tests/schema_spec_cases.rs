@@ -709,7 +709,7 @@ fn the_corpus_of_mcp_schemas_travels_to_every_broad_dialect() {
 /// `object`. The model can no longer leave it out, though its note says "Send null to leave it
 /// out."
 #[test]
-#[ignore = "finding 1: strict makes an untyped optional object required and not nullable"]
+// (finding 1: fixed)
 fn finding_strict_optional_untyped_object_can_be_left_out() {
     let schema = with_property("b", json!({"properties": {"k": {"type": "string"}}}));
     let p = prepared(Dialect::OpenAiStrict, &schema);
@@ -737,7 +737,7 @@ fn jsonschema_free_accepts_null(node: &Value) -> bool {
 /// Finding 2. `restore.rs`, `rejects_null` (and `rewrite.rs`, `accepts_null`) read `oneOf` like
 /// `anyOf`: `null` matching two branches is refused by `oneOf`, yet the way back keeps it.
 #[test]
-#[ignore = "finding 2: oneOf with two null-taking branches refuses null, the way back keeps it"]
+// (finding 2: fixed)
 fn finding_one_of_with_two_null_branches_refuses_null() {
     let schema = with_property(
         "b",
@@ -752,7 +752,7 @@ fn finding_one_of_with_two_null_branches_refuses_null() {
 /// drops it but keeps `items`, which in 2020-12 then applies to the first positions too: a
 /// narrowing in a non-strict dialect (Gemini), recorded as if it only widened.
 #[test]
-#[ignore = "finding 3: dropping prefixItems narrows items"]
+// (finding 3: fixed)
 fn finding_dropping_prefix_items_narrows_items() {
     let schema = with_property(
         "pair",
@@ -771,7 +771,7 @@ fn finding_dropping_prefix_items_narrows_items() {
 /// Finding 4. `restore.rs`, `object_parts`: one level only. An object reached through an
 /// `allOf` inside an `anyOf` branch (or a union inside `allOf`) keeps its strict `null`s.
 #[test]
-#[ignore = "finding 4: the way back misses combinators inside combinators"]
+// (finding 4: fixed)
 fn finding_restore_misses_nested_combinators() {
     let schema = with_property(
         "a",
@@ -787,7 +787,7 @@ fn finding_restore_misses_nested_combinators() {
 /// through `anyOf`/`oneOf` branches. pydantic writes `Optional[list[Item]]` exactly so, and the
 /// strict `null`s inside the items reach the tool.
 #[test]
-#[ignore = "finding 6: the way back misses arrays inside unions (pydantic Optional[list[...]])"]
+// (finding 6: fixed)
 fn finding_restore_misses_arrays_in_unions() {
     let schema = with_property(
         "items",
@@ -805,7 +805,7 @@ fn finding_restore_misses_arrays_in_unions() {
 /// every key present, not the one the object matches; where branches share a property name
 /// with different nullability, a `null` the tool refuses is kept.
 #[test]
-#[ignore = "finding 8: the way back picks the first branch declaring the keys, not the matching one"]
+// (finding 8: fixed)
 fn finding_restore_picks_the_first_branch_declaring_the_keys() {
     let schema = with_property(
         "a",
@@ -824,7 +824,7 @@ fn finding_restore_picks_the_first_branch_declaring_the_keys() {
 /// object` any non-object matches them all, so `oneOf` refuses it and the `anyOf` it becomes
 /// takes it. The status says exact.
 #[test]
-#[ignore = "finding 5: a discriminated oneOf without type object is not exclusive"]
+// (finding 5: fixed)
 fn finding_discriminated_one_of_needs_object_branches() {
     let schema = with_property(
         "a",
@@ -843,7 +843,7 @@ fn finding_discriminated_one_of_needs_object_branches() {
 /// X's `properties` whenever X also says `additionalProperties` (zod writes that on every
 /// object). The object's properties vanish from Gemini's schema, with no loss recorded.
 #[test]
-#[ignore = "finding 7: Gemini drops the properties of a nullable object with additionalProperties"]
+// (finding 7: fixed)
 fn finding_gemini_nullable_object_keeps_its_properties() {
     let schema = with_property(
         "a",
@@ -865,7 +865,7 @@ fn finding_gemini_nullable_object_keeps_its_properties() {
 /// also where an `enum` (or `const`) beside it leaves `null` out; read as the spec reads
 /// `nullable`, the schema called exact now takes `null`.
 #[test]
-#[ignore = "finding 9: Gemini's nullable ignores an enum without null"]
+// (finding 9: fixed)
 fn finding_gemini_nullable_ignores_enum() {
     let schema = with_property(
         "c",
@@ -886,7 +886,7 @@ fn finding_gemini_nullable_ignores_enum() {
 /// rewriting)", where `"properties": {"a": 7}` is `NotJsonSchema` (and the narrow dialects
 /// drop it as a loss, "Must not match 5.").
 #[test]
-#[ignore = "finding 10: a non-schema at a subschema position is refused as left after rewriting"]
+// (finding 10: fixed)
 fn finding_a_non_schema_subschema_is_not_json_schema() {
     let schema = with_property("a", json!({"type": "string", "not": 5}));
     let refusal = refused(Dialect::OpenAi, &schema);
@@ -897,7 +897,7 @@ fn finding_a_non_schema_subschema_is_not_json_schema() {
 /// `const`) on a node typed other than string (which accepts nothing) is neither mended nor
 /// refused by the rewrite: the final check refuses it "(left after rewriting)".
 #[test]
-#[ignore = "finding 11: Gemini leaves a string enum on a non-string type to the final check"]
+// (finding 11: fixed)
 fn finding_gemini_string_enum_on_another_type() {
     let schema = with_property("a", json!({"type": "array", "const": "x"}));
     if let Err(refusal) = prepare_schema(Dialect::Gemini, &schema) {
@@ -913,7 +913,7 @@ fn finding_gemini_string_enum_on_another_type() {
 /// the root after the root's combinators were removed; the final check refuses it "(left after
 /// rewriting)". Fuzz input, minimised: `{"const":""}`.
 #[test]
-#[ignore = "finding 12: a root const becomes a root enum after the root was mended"]
+// (finding 12: fixed)
 fn finding_root_const_becomes_a_root_enum() {
     let schema = json!({"const": ""});
     for dialect in [Dialect::OpenAiStrict, Dialect::Gemini] {

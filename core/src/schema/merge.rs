@@ -21,6 +21,12 @@ pub(crate) fn merge_into(
     other: Map<String, Value>,
 ) -> Map<String, Value> {
     let mut leftover = Map::new();
+    // Adjacency is judged against the target as it was: keys that come in from `other` stand
+    // beside their own siblings there, which mean the same merged.
+    let before = Adjacent {
+        keys: target.keys().cloned().collect(),
+        tuple_items: target.get("items").is_some_and(Value::is_array),
+    };
     for (key, value) in other {
         let k = key.as_str();
         if is_annotation(k) {
@@ -28,7 +34,7 @@ pub(crate) fn merge_into(
             target.entry(key).or_insert(value);
             continue;
         }
-        if adjacency_conflict(target, k) {
+        if before.conflicts(k) {
             leftover.insert(key, value);
             continue;
         }
@@ -66,16 +72,25 @@ pub(crate) fn merge_into(
     leftover
 }
 
-fn adjacency_conflict(target: &Map<String, Value>, key: &str) -> bool {
-    let has = |keys: &[&str]| keys.iter().any(|k| target.contains_key(*k));
-    match key {
-        "properties" | "patternProperties" => has(PROPERTY_ADJACENT),
-        "additionalProperties" | "unevaluatedProperties" => has(PROPERTY_DECLARING),
-        "prefixItems" => has(ITEM_ADJACENT),
-        "items" | "additionalItems" | "unevaluatedItems" => {
-            has(&["prefixItems"]) || target.get("items").is_some_and(Value::is_array)
+/// The keys a merge target had before the merge began.
+struct Adjacent {
+    keys: Vec<String>,
+    tuple_items: bool,
+}
+
+impl Adjacent {
+    /// Whether `key` would change meaning beside what the target had.
+    fn conflicts(&self, key: &str) -> bool {
+        let has = |keys: &[&str]| keys.iter().any(|k| self.keys.iter().any(|t| t == k));
+        match key {
+            "properties" | "patternProperties" => has(PROPERTY_ADJACENT),
+            "additionalProperties" | "unevaluatedProperties" => has(PROPERTY_DECLARING),
+            "prefixItems" => has(ITEM_ADJACENT),
+            "items" | "additionalItems" | "unevaluatedItems" => {
+                has(&["prefixItems"]) || self.tuple_items
+            }
+            _ => false,
         }
-        _ => false,
     }
 }
 

@@ -165,20 +165,25 @@ pub fn prepare_schema_with(
     // What the rewrites could not mend (a size limit, or a case they do not know) is refused
     // here rather than sent to fail the request.
     if let Some(problem) = check_schema(dialect, &working).into_iter().next() {
-        let reason = if problem.pointer.is_empty()
+        // A size limit is a refusal of its own; anything else is a case the rewrites do not
+        // know, marked so (the property tests and the fuzzer look for the mark).
+        let (reason, why) = if problem.pointer.is_empty()
             && rules.limits.is_some()
             && problem.why.contains("at most")
         {
-            RefusalReason::TooLarge
+            (RefusalReason::TooLarge, problem.why)
         } else {
-            RefusalReason::Inexpressible
+            (
+                RefusalReason::Inexpressible,
+                format!("{} (left after rewriting)", problem.why),
+            )
         };
         return Err(SchemaRefusal::new(
             dialect,
             &problem.pointer,
             &problem.keyword,
             reason,
-            format!("{} (left after rewriting)", problem.why),
+            why,
         ));
     }
     let status = if rewriter.losses.is_empty() {

@@ -135,6 +135,7 @@ impl Rewriter {
         self.objects(map, pointer, place, &mut notes)?;
         self.typed(map, pointer, &mut notes)?;
         self.all_required(map, pointer)?;
+        self.prefix_items(map, pointer, &mut notes);
         self.unknown_keywords(map, pointer, &mut notes);
         self.children(map, pointer, depth)?;
 
@@ -287,6 +288,12 @@ impl Rewriter {
                 ));
             }
         }
+        // A root `const` would become a root `enum` where the dialect has no `const`.
+        if !self.allows("const") {
+            if let Some(value) = map.remove("const") {
+                self.lose(notes, pointer, "const", note_for("const", &value));
+            }
+        }
         for keyword in self.rules.root_refused {
             if let Some(value) = map.remove(*keyword) {
                 let note = match *keyword {
@@ -348,7 +355,8 @@ impl Rewriter {
             }
         };
         let new_type = if was_array && !self.rules.type_arrays {
-            let nullable = names.iter().any(|n| n == "null");
+            // `null` in the type counts only where an `enum` or `const` beside it lets it through.
+            let nullable = names.iter().any(|n| n == "null") && values_take_null(map);
             let rest: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
             match rest.as_slice() {
                 [] => Value::from(written("null")),
@@ -425,9 +433,14 @@ impl Rewriter {
             return;
         }
         let other = other.clone();
+        let before = map.clone();
         map.remove("anyOf");
-        // Only annotations stand beside it: nothing can conflict.
-        let _ = merge_into(map, other);
+        if !merge_into(map, other).is_empty() {
+            // Nothing but annotations stood beside it, so nothing should conflict; if anything
+            // does, keep the union as it was rather than lose a part of it.
+            *map = before;
+            return;
+        }
         map.insert("nullable".to_owned(), Value::Bool(true));
         self.changed = true;
     }
@@ -503,9 +516,24 @@ impl Rewriter {
             EnumValues::Strings => values.iter().all(Value::is_string),
         };
         if fits {
-            if self.rules.enum_values == EnumValues::Strings && !map.contains_key("type") {
-                map.insert("type".to_owned(), Value::from(self.type_name("string")));
-                self.changed = true;
+            if self.rules.enum_values == EnumValues::Strings {
+                match map.get("type") {
+                    None => {
+                        // The values are strings: saying so changes nothing.
+                        map.insert("type".to_owned(), Value::from(self.type_name("string")));
+                        self.changed = true;
+                    }
+                    Some(t) if !type_is(map, "string") => {
+                        let t = t.clone();
+                        return Err(self.refuse(
+                            pointer,
+                            "enum",
+                            RefusalReason::Inexpressible,
+                            format!("string values on a node of type {t}: nothing but null is valid, and {} takes `enum` on strings only", self.dialect),
+                        ));
+                    }
+                    Some(_) => {}
+                }
             }
             return Ok(());
         }
@@ -608,6 +636,45 @@ impl Rewriter {
             let format = map.remove("format").unwrap_or(Value::Null);
             self.lose(notes, pointer, "format", note_for("format", &format));
         }
+    }
+
+    /// `prefixItems` where the dialect has none: every position may hold any of the listed
+    /// schemas or the rest's (`items`), a widening. Dropping `prefixItems` alone would narrow:
+    /// `items` would then apply to the first positions too.
+    fn prefix_items(
+        &mut self,
+        map: &mut Map<String, Value>,
+        pointer: &str,
+        notes: &mut Vec<String>,
+    ) {
+        if self.allows("prefixItems") {
+            return;
+        }
+        let Some(Value::Array(prefix)) = map.remove("prefixItems") else {
+            return;
+        };
+        let note = format!(
+            "Items in order: {}.",
+            super::keywords::shown_value(&Value::Array(prefix.clone()))
+        );
+        match map.remove("items") {
+            // No rule for the rest: any item is valid somewhere, so no `items` at all.
+            None | Some(Value::Bool(true)) => {}
+            Some(rest) => {
+                let mut branches = prefix;
+                if rest != Value::Bool(false) {
+                    branches.push(rest);
+                }
+                map.insert(
+                    "items".to_owned(),
+                    Value::Object(Map::from_iter([(
+                        "anyOf".to_owned(),
+                        Value::Array(branches),
+                    )])),
+                );
+            }
+        }
+        self.lose(notes, pointer, "prefixItems", note);
     }
 
     /// A `pattern` the dialect finds too complex goes, with a loss.
@@ -779,10 +846,16 @@ impl Rewriter {
         let Some(Value::Object(properties)) = map.get_mut("properties") else {
             return Ok(());
         };
+        let mut typed_objects = Vec::new();
         for name in optional {
             let Some(schema) = properties.get_mut(&name) else {
                 continue;
             };
+            // An untyped object takes `null` already in JSON Schema, but strict wants a type
+            // on it (`typed`): name it here (in union branches too), so the `null` that means
+            // "left out" survives.
+            let at = child(pointer, &["properties", &name]);
+            type_untyped_objects(schema, &at, &mut typed_objects, 0);
             make_nullable(schema);
             let note = note_for("required", &Value::Null);
             if self.notes_in_descriptions {
@@ -795,6 +868,13 @@ impl Rewriter {
                 pointer: child(pointer, &["properties", &name]),
                 keyword: "required".to_owned(),
                 note,
+            });
+        }
+        for at in typed_objects {
+            self.losses.push(Loss {
+                pointer: at,
+                keyword: "type".to_owned(),
+                note: "Must be an object.".to_owned(),
             });
         }
         Ok(())
@@ -833,6 +913,31 @@ impl Rewriter {
         pointer: &str,
         depth: usize,
     ) -> Result<(), SchemaRefusal> {
+        for (key, value) in map.iter() {
+            let k = key.as_str();
+            let schema_like = |v: &Value| v.is_object() || v.is_boolean();
+            let fits = if super::keywords::ONE_SCHEMA.contains(&k) {
+                schema_like(value)
+            } else if k == "items" {
+                schema_like(value) || value.as_array().is_some_and(|l| l.iter().all(schema_like))
+            } else if super::keywords::SCHEMA_MAP.contains(&k) {
+                value
+                    .as_object()
+                    .is_some_and(|m| m.values().all(schema_like))
+            } else if super::keywords::SCHEMA_LIST.contains(&k) {
+                value.as_array().is_some_and(|l| l.iter().all(schema_like))
+            } else {
+                true
+            };
+            if !fits {
+                return Err(self.refuse(
+                    pointer,
+                    k,
+                    RefusalReason::NotJsonSchema,
+                    format!("`{k}` must hold schemas"),
+                ));
+            }
+        }
         let required: Vec<String> = map
             .get("required")
             .and_then(Value::as_array)
@@ -923,6 +1028,41 @@ fn unreachable_object() -> ! {
 /// widens a typed node).
 pub(crate) fn is_validation(keyword: &str) -> bool {
     !is_annotation(keyword) && keyword != "nullable"
+}
+
+/// Types as `object` every node that declares properties but no type, here and in its union
+/// branches (what strict's `typed` would do later), collecting their pointers.
+fn type_untyped_objects(schema: &mut Value, pointer: &str, typed: &mut Vec<String>, depth: usize) {
+    let Value::Object(node) = schema else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let says = ["type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref"]
+        .iter()
+        .any(|k| node.contains_key(*k));
+    if !says && node.contains_key("properties") {
+        node.insert("type".to_owned(), Value::from("object"));
+        typed.push(pointer.to_owned());
+    }
+    for union in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(branches)) = node.get_mut(union) {
+            for (i, branch) in branches.iter_mut().enumerate() {
+                let at = child(pointer, &[union, &i.to_string()]);
+                type_untyped_objects(branch, &at, typed, depth + 1);
+            }
+        }
+    }
+}
+
+/// Whether the node's `enum` and `const`, if any, let `null` through.
+fn values_take_null(map: &Map<String, Value>) -> bool {
+    let by_enum = match map.get("enum") {
+        Some(Value::Array(values)) => values.contains(&Value::Null),
+        _ => true,
+    };
+    by_enum && map.get("const").is_none_or(Value::is_null)
 }
 
 /// Whether a regular expression is "simple": no lookahead or lookbehind, no backreference.
@@ -1135,6 +1275,15 @@ fn disjoint_types(branches: &[Value]) -> bool {
 }
 
 fn discriminated(branches: &[Value]) -> bool {
+    // A required property constrains objects only: every non-object would match every branch.
+    let objects_only = |b: &Value| {
+        b.get("type")
+            .and_then(type_names)
+            .is_some_and(|names| names.iter().all(|n| n.eq_ignore_ascii_case("object")))
+    };
+    if !branches.iter().all(objects_only) {
+        return false;
+    }
     let Some(first) = branches[0].get("properties").and_then(Value::as_object) else {
         return false;
     };
