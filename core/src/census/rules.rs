@@ -2,10 +2,10 @@
 //!
 //! Policy: each rule is a function named after it, whose doc comment quotes the sentence of the
 //! spec it implements (or says plainly that the rule is toolwire's own, where the spec has
-//! none). `Census::settle` runs them in order over every tool at once: the rules only collect
-//! verdicts, and `settle` writes the statuses at the end, so no rule sees another's half-done
-//! work. Every rule is linear in the tools it looks at; a form one tool travels as (the usual
-//! case) costs no allocation.
+//! none). `Census::settle` runs them in order over every tool at once. The rules fill the name
+//! table as they go but only collect each tool's verdict: `settle` writes the statuses at the
+//! end, so no rule reads a status another rule half-decided. Every rule is linear in the tools
+//! it looks at; a form one tool travels as (the usual case) costs no allocation.
 
 use std::collections::BTreeMap;
 
