@@ -5,62 +5,32 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use toolwire_core::*;
 
-/// A provider of plain in-process tools, for the runtime rules that need no server.
-struct Plain {
-    name: &'static str,
-    tools: Vec<&'static str>,
-}
-
-impl ToolProvider for Plain {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn list_tools(
-        &self,
-    ) -> futures::future::BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
-        let defs = self
-            .tools
-            .iter()
-            .map(|t| ToolDefinition::new(*t, "A plain tool.", json!({})))
-            .collect();
-        Box::pin(async move { Ok(defs) })
-    }
-    fn call<'a>(
-        &'a self,
-        tool: &'a str,
-        _: Value,
-    ) -> futures::future::BoxFuture<'a, Result<Value, ToolError>> {
-        Box::pin(async move {
-            if tool.ends_with("down") {
-                // A tool reporting its own downstream outage: not the provider being down.
-                return Err(ToolError::Unavailable {
-                    tool: tool.to_owned(),
-                    provider: self.name.to_owned(),
-                    reason: "its downstream API is down".to_owned(),
-                });
-            }
-            Ok(json!({"provider": self.name, "tool": tool}))
-        })
-    }
+/// A provider of plain in-process tools, for the runtime rules that need no server: each call
+/// answers with its provider and tool, except that a tool named `...down` reports its own
+/// downstream outage.
+fn plain(name: &'static str, tools: &[&str]) -> Arc<ProviderFn> {
+    let definitions = tools
+        .iter()
+        .map(|t| ToolDefinition::new(*t, "A plain tool.", json!({})))
+        .collect();
+    Arc::new(provider_fn(name, definitions, move |tool, _| async move {
+        if tool.ends_with("down") {
+            // A tool reporting its own downstream outage: not the provider being down.
+            return Err(ToolError::Unavailable {
+                tool,
+                provider: name.to_owned(),
+                reason: "its downstream API is down".to_owned(),
+            });
+        }
+        Ok(json!({"provider": name, "tool": tool}))
+    }))
 }
 
 #[tokio::test]
 async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() {
     let runtime = ToolRuntime::new();
-    runtime
-        .add_provider(Arc::new(Plain {
-            name: "a",
-            tools: vec!["x.y"],
-        }))
-        .await
-        .unwrap();
-    runtime
-        .add_provider(Arc::new(Plain {
-            name: "b",
-            tools: vec!["x_y"],
-        }))
-        .await
-        .unwrap();
+    runtime.add_provider(plain("a", &["x.y"])).await.unwrap();
+    runtime.add_provider(plain("b", &["x_y"])).await.unwrap();
     let out = runtime.request().dispatch("x_y", json!({})).await.unwrap();
     assert_eq!(out.output["provider"], "b");
     runtime.set_enabled("x_y", false);
@@ -89,10 +59,7 @@ async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() 
 async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(Arc::new(Plain {
-            name: "app",
-            tools: vec!["api_down", "fine"],
-        }))
+        .add_provider(plain("app", &["api_down", "fine"]))
         .await
         .unwrap();
     let request = runtime.request();
@@ -109,10 +76,7 @@ async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
 async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_carry() {
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(Arc::new(Plain {
-            name: "p",
-            tools: vec!["mcp/x", "mcp_x", "tool/search"],
-        }))
+        .add_provider(plain("p", &["mcp/x", "mcp_x", "tool/search"]))
         .await
         .unwrap();
     let request = runtime.request();

@@ -52,31 +52,12 @@ async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_is_
     assert_eq!(reached[1]["output"]["arguments"]["turn"], 2);
 
     // A provider added between turns whose tool `mcp_srv/echo` travels as the same form.
-    struct Clasher;
-    impl ToolProvider for Clasher {
-        fn name(&self) -> &str {
-            "clasher"
-        }
-        fn list_tools(
-            &self,
-        ) -> futures::future::BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
-            Box::pin(async {
-                Ok(vec![ToolDefinition::new(
-                    "mcp_srv/echo",
-                    "Clashes.",
-                    json!({}),
-                )])
-            })
-        }
-        fn call<'a>(
-            &'a self,
-            _: &'a str,
-            _: Value,
-        ) -> futures::future::BoxFuture<'a, Result<Value, ToolError>> {
-            Box::pin(async { Ok(json!({"tool": "the wrong one"})) })
-        }
-    }
-    runtime.add_provider(Arc::new(Clasher)).await.unwrap();
+    let clasher = provider_fn(
+        "clasher",
+        vec![ToolDefinition::new("mcp_srv/echo", "Clashes.", json!({}))],
+        |_, _| async { Ok(json!({"tool": "the wrong one"})) },
+    );
+    runtime.add_provider(Arc::new(clasher)).await.unwrap();
     let before: Vec<String> = model.history.iter().map(|(c, _)| c.clone()).collect();
     model.run_turn(2, &runtime.request()).await;
     let (called, result) = model.history.last().unwrap();
