@@ -146,10 +146,17 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
         warnings.all()
     );
 
-    // A switch withholds a tool; the forms do not change, so nothing is logged again.
+    // A switch withholds a tool; the forms do not change, so nothing is logged again. Nor when
+    // an add or a removal changes nothing.
     runtime.set_enabled("search_web", false);
     turn(&runtime).await;
     runtime.set_enabled("search_web", true);
+    turn(&runtime).await;
+    assert!(runtime
+        .add_provider(echo("a", &["mcp/a/ok"]))
+        .await
+        .is_err());
+    assert!(!runtime.remove_provider("nope"));
     turn(&runtime).await;
     assert_eq!(
         warnings.all().len(),

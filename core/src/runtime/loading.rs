@@ -170,13 +170,14 @@ impl ToolRuntime {
             return Err(RuntimeError::DuplicateProvider(name));
         }
         let (tools, status) = load(&*provider).await;
-        let mut state = self.shared.write();
-        // Checked again: another task may have added the same name while we awaited.
-        if state.slot_named(&name).is_some() {
-            return Err(RuntimeError::DuplicateProvider(name));
-        }
-        state.add_slot(provider, tools, status.clone());
-        Ok(status)
+        self.shared.change_tool_set(|state| {
+            // Checked again: another task may have added the same name while we awaited.
+            if state.slot_named(&name).is_some() {
+                return Err(RuntimeError::DuplicateProvider(name));
+            }
+            state.add_slot(provider, tools, status.clone());
+            Ok(status)
+        })
     }
 
     /// Removes the provider named `name` and shuts it down ([`ToolProvider::shutdown`]); whether
@@ -199,7 +200,9 @@ impl ToolRuntime {
     /// # });
     /// ```
     pub fn remove_provider(&self, name: &str) -> bool {
-        let removed = self.shared.write().remove_named(name);
+        let removed = self
+            .shared
+            .change_tool_set(|state| state.remove_named(name));
         // Outside the lock: an old request may still hold the provider, so stop it now
         // rather than when the last such request is dropped.
         for slot in &removed {
@@ -235,7 +238,10 @@ impl ToolRuntime {
             Ok(()) => load(&*provider).await,
             Err(e) => (Vec::new(), LoadStatus::unreachable(e.reason)),
         };
-        if !self.shared.write().reloaded(id, tools, status.clone()) {
+        let reloaded = self
+            .shared
+            .change_tool_set(|state| state.reloaded(id, tools, status.clone()));
+        if !reloaded {
             return Err(RuntimeError::NoSuchProvider(name.to_owned()));
         }
         Ok(status)

@@ -4,7 +4,8 @@
 //! Policy: one `RwLock` over the state, never held across an `.await`. Every change goes through
 //! a method of [`State`] that bumps the version it changes, so what a turn reads ([`Snapshot`])
 //! is rebuilt exactly when something it depends on changed, and at no other time. Lock order:
-//! the state, then the snapshot cache; a writer takes the state only.
+//! the state, then the snapshot cache (a reader takes the cache while it reads the state, a
+//! change of the tool set while it writes it).
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -166,6 +167,28 @@ impl Shared {
 
     pub(super) fn write(&self) -> RwLockWriteGuard<'_, State> {
         self.state.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Applies `change` to the tool set (a provider added, removed or reloaded) and lets go of
+    /// the cached snapshot, after the lock is released: the change pays for dropping the old
+    /// census, definitions and lists, not the next turn. (Requests still holding them keep
+    /// them until they are dropped.)
+    pub(super) fn change_tool_set<R>(&self, change: impl FnOnce(&mut State) -> R) -> R {
+        let (out, stale) = {
+            let mut state = self.write();
+            let before = state.tool_set_version();
+            let out = change(&mut state);
+            // Nothing changed (a duplicate name, no such provider): the snapshot still holds.
+            let stale = (state.tool_set_version() != before).then(|| {
+                self.current
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take()
+            });
+            (out, stale)
+        };
+        drop(stale);
+        out
     }
 
     pub(super) fn mark_unreachable(&self, slot: u64, generation: u64, reason: String) {
