@@ -22,6 +22,7 @@ use crate::wire::ToolDefinition;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ProviderKind {
     /// Tools compiled into the app.
     Static,
