@@ -1,6 +1,11 @@
 //! The rewrites of one schema node for one dialect (`tool-schema-wire.md`, "Rewrites"): the
 //! exact ones always, the lossy ones recorded with a note, a refusal for what cannot travel.
 //!
+//! Why one file of this size: it is one pass over a node, and the order of its steps is part of
+//! the rules (a `const` becomes an `enum` before enum values are judged, `allOf` is flattened
+//! before types are, optional properties are made nullable before objects are closed…); kept
+//! together, that order reads top to bottom in [`Rewriter::node`].
+//!
 //! Policy: change only what the dialect refuses. A lossy rewrite only widens (drops a
 //! constraint, the tool still enforces it), except the strict dialects' own changes (closing
 //! objects, required-or-null), which the spec lists as losses of the same kind.
