@@ -174,6 +174,19 @@ pub trait ToolProvider: Send + Sync + 'static {
         false
     }
 
+    /// A signal that the provider's tool list changed (an MCP server's
+    /// `notifications/tools/list_changed`): the runtime lists the tools again (without
+    /// restarting the provider) each time the value changes, and the next request's census
+    /// reflects the new list. The default is `None`: the list changes only on a reload.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// assert!(RegisteredTools::new(AppState::new()).tools_changed().is_none());
+    /// ```
+    fn tools_changed(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
+
     /// Stops the provider for good (the runtime calls it when the provider is removed): an
     /// MCP provider ends its server's process. Calls already running may fail. The default
     /// does nothing.
