@@ -31,6 +31,8 @@
 #[cfg(feature = "runtime")]
 mod app_state;
 mod census;
+#[cfg(feature = "runtime")]
+mod definition;
 mod dialect_rules;
 #[cfg(feature = "mcp")]
 mod mcp;
@@ -60,6 +62,8 @@ pub use census::{
     build_sanitized_index, Census, CensusTool, LeftOutReason, Resolution, ResolvedTool,
     SanitizedIndex, ToolStatus, UnknownTool, Via,
 };
+#[cfg(feature = "runtime")]
+pub use definition::{ToolAnnotations, ToolDefinition};
 pub use dialect_rules::{
     Dialect, DialectRules, EnumValues, Keywords, RefSupport, SizeLimits, StrictRequestLimits,
     OPENAI_MAX_TOOLS,
@@ -92,4 +96,4 @@ pub use schema::{
 #[cfg(feature = "runtime")]
 pub use tool_error::ToolError;
 #[cfg(feature = "runtime")]
-pub use wire::{wire_tools, RequestLimit, ToolDefinition, WireError, WireFormat};
+pub use wire::{wire_tools, RequestLimit, WireError, WireFormat};

@@ -14,9 +14,9 @@ use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
 
+use crate::definition::ToolDefinition;
 use crate::provider::{arguments_as_object, ProviderError, ToolProvider};
 use crate::tool_error::ToolError;
-use crate::wire::ToolDefinition;
 
 /// How an MCP server is started: a program and its arguments.
 ///

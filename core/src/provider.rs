@@ -10,8 +10,8 @@ use std::any::Any;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 
+use crate::definition::ToolDefinition;
 use crate::tool_error::ToolError;
-use crate::wire::ToolDefinition;
 
 /// Whether a provider's tools are written into the app (`#[tool]`) or loaded at run time.
 /// A static tool always outranks a loaded one for a shared form.

@@ -12,9 +12,9 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 use serde_json::Value;
 
+use crate::definition::ToolDefinition;
 use crate::provider::{caught_panic, ProviderError, ProviderKind, ToolProvider};
 use crate::tool_error::ToolError;
-use crate::wire::ToolDefinition;
 
 type ListFn = dyn Fn() -> Result<Vec<ToolDefinition>, ProviderError> + Send + Sync;
 type CallFn = dyn Fn(String, Value) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;

@@ -7,10 +7,10 @@ use futures::FutureExt;
 use serde_json::Value;
 
 use crate::app_state::AppState;
+use crate::definition::ToolDefinition;
 use crate::provider::{caught_panic, ProviderError, ProviderKind, ToolProvider};
 use crate::registry::{registered_tools, ToolRegistration};
 use crate::tool_error::ToolError;
-use crate::wire::ToolDefinition;
 
 /// Every `#[tool]` linked into the binary, as a [`ToolProvider`] named `app` of kind
 /// [`ProviderKind::Static`]; each call gets the app state given here.

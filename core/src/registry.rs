@@ -7,8 +7,8 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use crate::app_state::AppState;
+use crate::definition::ToolDefinition;
 use crate::tool_error::ToolError;
-use crate::wire::ToolDefinition;
 
 /// One call's input for a registered tool's handler: its JSON arguments and the app state.
 ///

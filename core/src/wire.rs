@@ -6,79 +6,13 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::census::Census;
+use crate::definition::ToolDefinition;
 use crate::dialect_rules::{Dialect, OPENAI_MAX_TOOLS};
 use crate::provider_rules::{check_definition_name, Provider};
 use crate::schema::prepare_schema_cached;
-
-/// A tool as the app defines it: its real name, what it does and its parameters' JSON schema.
-///
-/// ```
-/// use toolwire_core::ToolDefinition;
-/// let def = ToolDefinition::new("mcp/server/echo", "Echoes its input.", serde_json::json!({
-///     "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]
-/// }));
-/// assert_eq!(def.name, "mcp/server/echo");
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ToolDefinition {
-    /// The real name: the tool's identity.
-    pub name: String,
-    /// What the tool does, for the model.
-    pub description: String,
-    /// The parameters' JSON schema: an object schema.
-    pub parameters: Value,
-}
-
-impl ToolDefinition {
-    /// A definition from its parts.
-    ///
-    /// ```
-    /// let def = toolwire_core::ToolDefinition::new("t", "d", serde_json::Value::Null);
-    /// assert_eq!(def.parameters_schema()["type"], "object");
-    /// ```
-    pub fn new(
-        name: impl Into<String>,
-        description: impl Into<String>,
-        parameters: Value,
-    ) -> ToolDefinition {
-        ToolDefinition {
-            name: name.into(),
-            description: description.into(),
-            parameters,
-        }
-    }
-
-    /// The parameter schema the wire carries: the tool's own object schema verbatim, or
-    /// `{"type":"object","properties":{}}` for a tool with no arguments (a missing, null or
-    /// empty schema; an object schema with no `properties` gets an empty one). Anything else
-    /// (`false`, a string) is handed on as it is, and every dialect refuses it.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// let def = toolwire_core::ToolDefinition::new("t", "d", json!({}));
-    /// assert_eq!(def.parameters_schema(), json!({"type": "object", "properties": {}}));
-    /// ```
-    pub fn parameters_schema(&self) -> Value {
-        match &self.parameters {
-            Value::Object(map) if !map.is_empty() => {
-                let mut map = map.clone();
-                if map.get("type").and_then(Value::as_str) == Some("object") {
-                    map.entry("properties")
-                        .or_insert_with(|| Value::Object(Map::new()));
-                }
-                Value::Object(map)
-            }
-            Value::Object(_) | Value::Null => json!({"type": "object", "properties": {}}),
-            // Not a schema of arguments at all: sent on as it is, for the dialects to refuse
-            // loudly, never turned into "any arguments".
-            other => other.clone(),
-        }
-    }
-}
 
 /// A provider's request shape for tools, strict or not.
 ///

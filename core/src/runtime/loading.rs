@@ -11,8 +11,8 @@ use serde::Serialize;
 use super::errors::RuntimeError;
 use super::tool_runtime::ToolRuntime;
 use crate::census::Census;
+use crate::definition::ToolDefinition;
 use crate::provider::ToolProvider;
-use crate::wire::ToolDefinition;
 
 /// A problem found when a provider's tools were loaded.
 ///

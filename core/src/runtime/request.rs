@@ -8,7 +8,8 @@ use super::shared::Shared;
 use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
 use crate::census::Census;
-use crate::wire::{ToolDefinition, WireError, WireFormat};
+use crate::definition::ToolDefinition;
+use crate::wire::{WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool

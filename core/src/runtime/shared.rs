@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGua
 use super::dispatch::ApprovalHook;
 use super::loading::{LoadProblem, LoadStatus};
 use super::tool_set::{Snapshot, ToolSet};
+use crate::definition::ToolDefinition;
 use crate::provider::ToolProvider;
-use crate::wire::ToolDefinition;
 
 /// One provider as loaded.
 pub(super) struct Slot {

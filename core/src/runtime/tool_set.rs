@@ -13,8 +13,9 @@ use std::sync::{Arc, OnceLock};
 use super::shared::State;
 use super::tool_list::ToolList;
 use crate::census::Census;
+use crate::definition::ToolDefinition;
 use crate::provider::ToolProvider;
-use crate::wire::{wire_tools, ToolDefinition, WireError, WireFormat};
+use crate::wire::{wire_tools, WireError, WireFormat};
 
 /// Who runs the tool at one census position.
 #[derive(Clone)]

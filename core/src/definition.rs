@@ -1,0 +1,168 @@
+//! A tool's definition: its real name, description and parameter schema, and what its server
+//! says about it (title, annotations) and whether the runtime can call it.
+//!
+//! Policy: the name is the identity and travels only as its form; title and annotations are for
+//! the app and its approval hook, never for the wire.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+/// A tool as the app defines it: its real name, what it does and its parameters' JSON schema.
+///
+/// ```
+/// use toolwire_core::ToolDefinition;
+/// let def = ToolDefinition::new("mcp/server/echo", "Echoes its input.", serde_json::json!({
+///     "type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]
+/// }));
+/// assert_eq!(def.name, "mcp/server/echo");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ToolDefinition {
+    /// The real name: the tool's identity.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// The parameters' JSON schema: an object schema.
+    pub parameters: Value,
+    /// A name for people (MCP's `title`): shown by an app, never sent as the tool's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the tool's server says about it (MCP's `annotations`): hints for the app and its
+    /// approval hook, never guarantees.
+    #[serde(default, skip_serializing_if = "ToolAnnotations::is_empty")]
+    pub annotations: ToolAnnotations,
+    /// Why this runtime cannot call the tool, when it cannot (an MCP tool whose
+    /// `execution.taskSupport` is `required`): the runtime keeps it in the census, withheld
+    /// from every request, and a call to it fails with this reason instead of reaching it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsupported: Option<String>,
+}
+
+impl ToolDefinition {
+    /// A definition from its parts.
+    ///
+    /// ```
+    /// let def = toolwire_core::ToolDefinition::new("t", "d", serde_json::Value::Null);
+    /// assert_eq!(def.parameters_schema()["type"], "object");
+    /// ```
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Value,
+    ) -> ToolDefinition {
+        ToolDefinition {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+            title: None,
+            annotations: ToolAnnotations::default(),
+            unsupported: None,
+        }
+    }
+
+    /// This definition with a title for people.
+    ///
+    /// ```
+    /// let def = toolwire_core::ToolDefinition::new("echo", "Echoes.", serde_json::json!({}))
+    ///     .with_title("Echo Tool");
+    /// assert_eq!(def.title.as_deref(), Some("Echo Tool"));
+    /// ```
+    pub fn with_title(mut self, title: impl Into<String>) -> ToolDefinition {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// This definition with its server's annotations.
+    ///
+    /// ```
+    /// use toolwire_core::{ToolAnnotations, ToolDefinition};
+    /// let hints = ToolAnnotations { read_only_hint: Some(true), ..Default::default() };
+    /// let def = ToolDefinition::new("read", "Reads.", serde_json::json!({})).with_annotations(hints);
+    /// assert_eq!(def.annotations.read_only_hint, Some(true));
+    /// ```
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> ToolDefinition {
+        self.annotations = annotations;
+        self
+    }
+
+    /// This definition marked as one the runtime cannot call, and why.
+    ///
+    /// ```
+    /// let def = toolwire_core::ToolDefinition::new("research", "Researches.", serde_json::json!({}))
+    ///     .unsupported_because("it requires MCP tasks");
+    /// assert_eq!(def.unsupported.as_deref(), Some("it requires MCP tasks"));
+    /// ```
+    pub fn unsupported_because(mut self, reason: impl Into<String>) -> ToolDefinition {
+        self.unsupported = Some(reason.into());
+        self
+    }
+
+    /// The parameter schema the wire carries: the tool's own object schema verbatim, or
+    /// `{"type":"object","properties":{}}` for a tool with no arguments (a missing, null or
+    /// empty schema; an object schema with no `properties` gets an empty one). Anything else
+    /// (`false`, a string) is handed on as it is, and every dialect refuses it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let def = toolwire_core::ToolDefinition::new("t", "d", json!({}));
+    /// assert_eq!(def.parameters_schema(), json!({"type": "object", "properties": {}}));
+    /// ```
+    pub fn parameters_schema(&self) -> Value {
+        match &self.parameters {
+            Value::Object(map) if !map.is_empty() => {
+                let mut map = map.clone();
+                if map.get("type").and_then(Value::as_str) == Some("object") {
+                    map.entry("properties")
+                        .or_insert_with(|| Value::Object(Map::new()));
+                }
+                Value::Object(map)
+            }
+            Value::Object(_) | Value::Null => json!({"type": "object", "properties": {}}),
+            // Not a schema of arguments at all: sent on as it is, for the dialects to refuse
+            // loudly, never turned into "any arguments".
+            other => other.clone(),
+        }
+    }
+}
+
+/// What a tool's server says about it (MCP's `ToolAnnotations`): hints, not guarantees. Each is
+/// `None` when the server did not say.
+///
+/// ```
+/// use toolwire_core::ToolAnnotations;
+/// let hints: ToolAnnotations = serde_json::from_value(serde_json::json!({
+///     "readOnlyHint": true, "openWorldHint": false
+/// })).unwrap();
+/// assert_eq!(hints.read_only_hint, Some(true));
+/// assert_eq!(hints.destructive_hint, None);
+/// assert!(ToolAnnotations::default().is_empty());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// The tool does not change its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may destroy or overwrite (meaningful when not read-only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling the tool twice with the same arguments does nothing more the second time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool reaches an open world (the web), not a closed one (a local store).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// Whether the server said nothing.
+    ///
+    /// ```
+    /// let hints = toolwire_core::ToolAnnotations { idempotent_hint: Some(false), ..Default::default() };
+    /// assert!(!hints.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        *self == ToolAnnotations::default()
+    }
+}
