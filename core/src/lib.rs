@@ -52,6 +52,8 @@ mod runtime;
 #[cfg(feature = "runtime")]
 mod schema;
 #[cfg(feature = "runtime")]
+mod search;
+#[cfg(feature = "runtime")]
 mod tool_error;
 #[cfg(feature = "runtime")]
 mod wire;
@@ -83,7 +85,8 @@ pub use registered_provider::RegisteredTools;
 pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
 #[cfg(feature = "runtime")]
 pub use runtime::{
-    ApprovalRequest, CallOutcome, DispatchError, LoadProblem, LoadStatus, ProviderReport,
+    Approval, ApprovalRequest, CallOutcome, CatalogHit, CatalogPolicy, Conversation,
+    ConversationState, DispatchError, LoadProblem, LoadStatus, MetaCall, MetaTool, ProviderReport,
     ReportStatus, Request, Route, RuntimeError, ToolList, ToolReport, ToolRuntime,
     ToolRuntimeBuilder, ToolsReport,
 };
@@ -93,6 +96,8 @@ pub use schema::{
     Loss, Preparation, PrepareOptions, Prepared, RefusalReason, SchemaProblem, SchemaRefusal,
     SchemaReport, SchemaStatus,
 };
+#[cfg(feature = "runtime")]
+pub use search::{search_terms, SearchHit, SearchIndex};
 #[cfg(feature = "runtime")]
 pub use tool_error::ToolError;
 #[cfg(feature = "runtime")]

@@ -11,6 +11,10 @@ use serde_json::{json, Value};
 use crate::census::Census;
 use crate::definition::ToolDefinition;
 use crate::dialect_rules::{Dialect, OPENAI_MAX_TOOLS};
+
+/// The Messages API's tool search takes at most 10,000 deferred tools ("Tool search tool",
+/// platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool).
+const ANTHROPIC_MAX_DEFERRED_TOOLS: usize = 10_000;
 use crate::provider_rules::{check_definition_name, Provider};
 use crate::schema::prepare_schema_cached;
 
@@ -212,9 +216,7 @@ pub fn wire_tools(
             definitions: definitions.len(),
         });
     }
-    let dialect = format.dialect();
-    let mut list = Vec::new();
-    let mut prepared_schemas = Vec::new();
+    let mut offered = Vec::new();
     for (index, (tool, def)) in census.tools().iter().zip(definitions).enumerate() {
         if tool.name() != def.name {
             return Err(WireError::Name {
@@ -223,15 +225,31 @@ pub fn wire_tools(
                 definition: def.name.clone(),
             });
         }
-        if !tool.is_offered() {
-            continue;
+        if tool.is_offered() {
+            offered.push((tool.form(), def));
         }
+    }
+    wire_list(format, offered)
+}
+
+/// The value of a tool list in `format` of `entries` (each a form and the definition that
+/// travels under it), in their order: the one place a list is shaped, for [`wire_tools`] and
+/// for the runtime's requests (its meta-tools first, then the tools a request carries). What a
+/// provider refuses is left out with a warning; a list over its limits is an error.
+pub(crate) fn wire_list<'a>(
+    format: WireFormat,
+    entries: impl IntoIterator<Item = (&'a str, &'a ToolDefinition)>,
+) -> Result<Value, WireError> {
+    let dialect = format.dialect();
+    let mut list = Vec::new();
+    let mut prepared_schemas = Vec::new();
+    for (form, def) in entries {
         // One refused name fails the whole request: a form this provider refuses (Gemini
         // wants a letter or `_` first) stays out of its list, loudly.
-        if let Err(why) = check_definition_name(format.provider(), tool.form()) {
+        if let Err(why) = check_definition_name(format.provider(), form) {
             tracing::warn!(
-                tool = tool.name(),
-                form = tool.form(),
+                tool = def.name.as_str(),
+                form,
                 "tool left out of the {} tool list: {why}; rename it",
                 format.provider()
             );
@@ -240,12 +258,12 @@ pub fn wire_tools(
         let prepared = prepare_schema_cached(dialect, &def.parameters_schema());
         match &*prepared {
             Ok(ready) => {
-                list.push(format.one(tool.form(), def, &ready.schema));
+                list.push(format.one(form, def, &ready.schema));
                 prepared_schemas.push(prepared.clone());
             }
             // Likewise a schema the dialect refuses: the tool is left out of this list only.
             Err(refusal) => tracing::warn!(
-                tool = tool.name(),
+                tool = def.name.as_str(),
                 provider = format.key(),
                 "tool left out of the {format} tool list: {refusal}"
             ),
@@ -344,6 +362,8 @@ pub enum RequestLimit {
     StrictOptionalParameters,
     /// Strict: at most 16 parameters with `anyOf` or a type array over all strict tools.
     StrictUnionParameters,
+    /// Messages API with its tool search: at most 10,000 deferred tools.
+    AnthropicDeferredTools,
 }
 
 impl RequestLimit {
@@ -356,6 +376,7 @@ impl RequestLimit {
         let strict = Dialect::AnthropicStrict.rules().strict_request;
         match (self, strict) {
             (RequestLimit::OpenAiTools, _) => OPENAI_MAX_TOOLS,
+            (RequestLimit::AnthropicDeferredTools, _) => ANTHROPIC_MAX_DEFERRED_TOOLS,
             (RequestLimit::StrictTools, Some(s)) => s.tools,
             (RequestLimit::StrictOptionalParameters, Some(s)) => s.optional_parameters,
             (RequestLimit::StrictUnionParameters, Some(s)) => s.union_parameters,
@@ -371,6 +392,7 @@ impl RequestLimit {
     pub fn what(self) -> &'static str {
         match self {
             RequestLimit::OpenAiTools => "tools",
+            RequestLimit::AnthropicDeferredTools => "deferred tools",
             RequestLimit::StrictTools => "strict tools",
             RequestLimit::StrictOptionalParameters => "optional parameters over all strict tools",
             RequestLimit::StrictUnionParameters => {
@@ -408,6 +430,24 @@ pub enum WireError {
         census: String,
         /// The definition's name there.
         definition: String,
+    },
+    /// The format has no native tool search (native deferral is confirmed for the Messages
+    /// API only).
+    #[error("the {format} format has no native tool search; use the tool catalog (tool_search)")]
+    NoNativeDeferral {
+        /// The wire format.
+        format: WireFormat,
+    },
+    /// A tool travels under a name the provider's own tool (its tool search) has: the request
+    /// would name a tool twice.
+    #[error(
+        "tool `{tool}` travels as `{name}`, the name of the provider's own tool search; rename it"
+    )]
+    NameTaken {
+        /// The name.
+        name: String,
+        /// The tool's real name.
+        tool: String,
     },
     /// The list is over one of the provider's per-request limits: sent, it would fail whole.
     #[error("the {format} tool list has {found} {}; the provider takes at most {}", limit.what(), limit.most())]

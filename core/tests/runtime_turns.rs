@@ -187,7 +187,8 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
 
 #[tokio::test]
 async fn a_turn_with_nothing_changed_shares_the_census_the_definitions_and_each_list() {
-    let runtime = ToolRuntime::new();
+    // No meta-tools: the list's length is the count of offered tools.
+    let runtime = ToolRuntime::builder().meta_tools([]).build().unwrap();
     runtime
         .add_provider(echo("a", &["mcp/a/ok", "mcp/a/other"]))
         .await

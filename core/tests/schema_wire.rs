@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use toolwire_core::{
-    provider_fn, DispatchError, ProviderFn, RequestLimit, SchemaStatus, ToolDefinition,
-    ToolRuntime, WireError, WireFormat,
+    provider_fn, CatalogPolicy, DispatchError, ProviderFn, RequestLimit, SchemaStatus,
+    ToolDefinition, ToolRuntime, WireError, WireFormat,
 };
 
 /// A provider of fixed definitions that answers every call with the arguments it received,
@@ -55,6 +55,16 @@ fn names(list: &Value, format: WireFormat) -> Vec<String> {
         .collect()
 }
 
+/// A runtime whose lists are exactly the offered tools: no meta-tools, nothing deferred (these
+/// tests are about how each tool's schema travels).
+fn bare_runtime() -> ToolRuntime {
+    ToolRuntime::builder()
+        .meta_tools([])
+        .catalog(CatalogPolicy::All)
+        .build()
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names() {
     // A free-form object cannot be closed for OpenAI strict; every other dialect takes it.
@@ -69,7 +79,7 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
         json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
     );
     let (provider, _) = recorder(vec![free_form, plain]);
-    let runtime = ToolRuntime::new();
+    let runtime = bare_runtime();
     runtime.add_provider(provider).await.unwrap();
     let request = runtime.request();
 
@@ -149,7 +159,7 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
             json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
         )
     };
-    let runtime = ToolRuntime::new();
+    let runtime = bare_runtime();
     runtime
         .add_provider(recorder((0..129).map(tool).collect()).0)
         .await
@@ -191,7 +201,7 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
         "Many options.",
         json!({"type": "object", "properties": (0..25).map(|i| (format!("o{i}"), json!({"type": "string"}))).collect::<serde_json::Map<_, _>>()}),
     );
-    let runtime = ToolRuntime::new();
+    let runtime = bare_runtime();
     runtime
         .add_provider(recorder(vec![optional]).0)
         .await
@@ -226,7 +236,7 @@ async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool()
         }, "required": ["q"]}),
     );
     let (provider, received) = recorder(vec![search]);
-    let runtime = ToolRuntime::new();
+    let runtime = bare_runtime();
     runtime.add_provider(provider).await.unwrap();
     let request = runtime.request();
     // On the wire, strict: every property required, the optional ones nullable.

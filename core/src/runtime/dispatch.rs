@@ -9,7 +9,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::approval::{Approval, ApprovalRequest};
 use super::errors::DispatchError;
+use super::meta_tool::MetaCall;
 use super::request::Request;
 use crate::census::{Resolution, Via};
 use crate::provider::arguments_as_object;
@@ -22,7 +24,7 @@ use crate::tool_error::ToolError;
 /// use toolwire_core::{Route, ToolRuntime};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let request = ToolRuntime::new().request();
-/// let out = request.dispatch("tool_search", serde_json::json!({})).await.unwrap();
+/// let out = request.dispatch("reset_tools", serde_json::json!({})).await.unwrap();
 /// assert_eq!(out.route, Route::Meta);
 /// assert_eq!(serde_json::to_value(Route::Form).unwrap(), "form");
 /// # });
@@ -48,41 +50,6 @@ impl From<Via> for Route {
     }
 }
 
-/// What the approval hook is asked before a tool runs. `tool` is the real name, whatever
-/// form the model used.
-///
-/// ```
-/// # use std::sync::Arc;
-/// # use serde_json::json;
-/// # use toolwire_core::*;
-/// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let runtime = ToolRuntime::builder()
-///     .approval(|req| req.tool == "mcp/server/echo" && req.route == Route::Form)
-///     .build();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
-/// let request = runtime.request();
-/// assert!(request.dispatch("mcp_server_echo", json!({})).await.is_ok());
-/// let by_name = request.dispatch("mcp/server/echo", json!({})).await;
-/// assert_eq!(by_name.unwrap_err(), DispatchError::Denied { tool: "mcp/server/echo".into() });
-/// # });
-/// ```
-#[derive(Debug)]
-pub struct ApprovalRequest<'a> {
-    /// The tool's real name.
-    pub tool: &'a str,
-    /// The provider that runs it.
-    pub provider: &'a str,
-    /// The name the model called.
-    pub called: &'a str,
-    /// How the call reached the tool.
-    pub route: Route,
-    /// The call's arguments.
-    pub arguments: &'a Value,
-}
-
-pub(super) type ApprovalHook = Box<dyn Fn(&ApprovalRequest<'_>) -> bool + Send + Sync>;
-
 /// A call that ran: which tool answered, how it was reached, and its output.
 ///
 /// ```
@@ -94,7 +61,7 @@ pub(super) type ApprovalHook = Box<dyn Fn(&ApprovalRequest<'_>) -> bool + Send +
 ///     tool: "reset_tools".into(),
 ///     provider: "runtime".into(),
 ///     route: Route::Meta,
-///     output: json!({"tools": []}),
+///     output: json!({"unloaded": []}),
 /// };
 /// assert_eq!(out, expected);
 /// # });
@@ -112,6 +79,33 @@ pub struct CallOutcome {
 }
 
 impl Request {
+    /// The runtime's answer to its own tool `meta`: its handler runs, given this request, its
+    /// conversation and the arguments (an object).
+    async fn answer_meta(
+        &self,
+        meta: &str,
+        arguments: Value,
+    ) -> Result<CallOutcome, DispatchError> {
+        let Some(meta_tool) = self.shared.meta_tool(meta) else {
+            // The census's taken names are the meta-tools' names: this cannot be reached, and
+            // is an unknown tool if it ever is.
+            return Err(self.unknown(meta));
+        };
+        let arguments = Value::Object(arguments_as_object(meta, arguments)?);
+        let call = MetaCall {
+            request: self.clone(),
+            conversation: self.conversation().cloned(),
+            arguments,
+        };
+        let output = meta_tool.answer(call).await?;
+        Ok(CallOutcome {
+            tool: meta.to_owned(),
+            provider: "runtime".to_owned(),
+            route: Route::Meta,
+            output,
+        })
+    }
+
     /// Dispatches a call whose arguments came as a JSON text (as OpenAI sends them).
     ///
     /// ```
@@ -196,16 +190,25 @@ impl Request {
     ) -> Result<CallOutcome, DispatchError> {
         let hit = match self.census().resolve(called) {
             Err(_) => return Err(self.unknown(called)),
-            Ok(Resolution::Meta(meta)) => return self.answer_meta(meta, &arguments),
+            Ok(Resolution::Meta(meta)) => return self.answer_meta(meta, arguments).await,
             Ok(Resolution::Tool(hit)) => hit,
         };
+        let definition = &self.definitions()[hit.index];
         let tool = hit.name;
         let owner = self.owner(hit.index);
         let provider_name = owner.provider.name();
         let mut arguments = Value::Object(arguments_as_object(tool, arguments)?);
         // The way back: a `null` OpenAI strict sends for an optional property the tool's own
         // schema refuses as `null` is removed, so the tool gets what its schema accepts.
-        restore_arguments(&self.definitions()[hit.index].parameters, &mut arguments);
+        restore_arguments(&definition.parameters, &mut arguments);
+        if let Some(reason) = &definition.unsupported {
+            return Err(ToolError::Unavailable {
+                tool: tool.to_owned(),
+                provider: provider_name.to_owned(),
+                reason: reason.clone(),
+            }
+            .into());
+        }
         {
             let state = self.shared.read();
             let Some(slot) = state.slot(owner.slot) else {
@@ -230,17 +233,25 @@ impl Request {
         }
         if let Some(approve) = &self.shared.approval {
             let request = ApprovalRequest {
-                tool,
-                provider: provider_name,
-                called,
+                tool: tool.to_owned(),
+                provider: provider_name.to_owned(),
+                called: called.to_owned(),
                 route: hit.via.into(),
-                arguments: &arguments,
+                arguments: arguments.clone(),
+                title: definition.title.clone(),
+                annotations: definition.annotations.clone(),
             };
-            if !approve(&request) {
+            if let Approval::Refuse { reason } = approve(request).await {
                 return Err(DispatchError::Denied {
                     tool: tool.to_owned(),
+                    reason,
                 });
             }
+        }
+        // A catalog tool called by name (the model read it in a search result or in history)
+        // is loaded, so the next request carries it.
+        if let Some(conversation) = self.conversation() {
+            conversation.load(tool);
         }
         match owner.provider.call(tool, arguments).await {
             Ok(output) => Ok(CallOutcome {

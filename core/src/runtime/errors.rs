@@ -30,10 +30,12 @@ pub enum DispatchError {
         tool: String,
     },
     /// The approval hook refused the call.
-    #[error("the call to tool `{tool}` was not approved")]
+    #[error("the call to tool `{tool}` was not approved{}", reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
     Denied {
         /// The tool's real name.
         tool: String,
+        /// Why, when the hook said.
+        reason: Option<String>,
     },
     /// The tool's provider was removed after this request was built.
     #[error("tool `{tool}` is gone: its provider `{provider}` was removed")]
@@ -42,12 +44,6 @@ pub enum DispatchError {
         tool: String,
         /// The provider.
         provider: String,
-    },
-    /// A meta-tool of a custom taken set that the runtime does not answer itself.
-    #[error("meta-tool `{name}` is the app's to answer")]
-    MetaToolUnhandled {
-        /// The meta-tool's name.
-        name: String,
     },
     /// The tool ran and failed, or could not run.
     #[error(transparent)]
@@ -82,4 +78,27 @@ pub enum RuntimeError {
     /// No provider of that name.
     #[error("no provider named `{0}`")]
     NoSuchProvider(String),
+    /// Two meta-tools of one name: a request would name a tool twice.
+    #[error("two meta-tools are named `{name}`; remove one or rename it")]
+    DuplicateMetaTool {
+        /// The name.
+        name: String,
+    },
+    /// A meta-tool name that is not model-safe: it travels as it is, so it must be one.
+    #[error("meta-tool name `{name}` is not model-safe (its form would be `{form}`); rename it")]
+    BadMetaToolName {
+        /// The name.
+        name: String,
+        /// Its model-safe form.
+        form: String,
+    },
+    /// A meta-tool name that a tool of the app (`#[tool]`) travels as: a request would name
+    /// a tool twice.
+    #[error("meta-tool `{name}` has the name tool `{tool}` travels as; rename one of them")]
+    MetaToolClash {
+        /// The meta-tool's name.
+        name: String,
+        /// The tool's real name.
+        tool: String,
+    },
 }

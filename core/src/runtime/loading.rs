@@ -9,10 +9,12 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::errors::RuntimeError;
+use super::shared::Shared;
 use super::tool_runtime::ToolRuntime;
 use crate::census::Census;
 use crate::definition::ToolDefinition;
-use crate::provider::ToolProvider;
+use crate::naming::model_safe_name;
+use crate::provider::{ProviderKind, ToolProvider};
 
 /// A problem found when a provider's tools were loaded.
 ///
@@ -40,6 +42,14 @@ pub enum LoadProblem {
     },
     /// The provider listed a tool with an empty name.
     EmptyName,
+    /// A tool of the app (a static provider's) travels as the name of one of the runtime's own
+    /// tools: the census leaves it out (a request would name a tool twice). Rename it.
+    MetaToolName {
+        /// The tool's real name.
+        tool: String,
+        /// The meta-tool's name, which is its form.
+        name: String,
+    },
     /// The provider could not be reached (it failed to list its tools, or its server exited,
     /// crashed or hung during a call). Its tools are out of every request until it is reloaded.
     Unreachable {
@@ -120,11 +130,33 @@ fn load_problems(tools: &[ToolDefinition]) -> Vec<LoadProblem> {
     problems
 }
 
+/// The tools of a static provider (the app's own) that travel as a meta-tool's name.
+fn meta_name_problems(
+    provider: &dyn ToolProvider,
+    tools: &[ToolDefinition],
+    shared: &Shared,
+) -> Vec<LoadProblem> {
+    if provider.kind() != ProviderKind::Static {
+        return Vec::new();
+    }
+    tools
+        .iter()
+        .filter_map(|t| {
+            let form = model_safe_name(&t.name);
+            shared.meta_tool(&form).map(|m| LoadProblem::MetaToolName {
+                tool: t.name.clone(),
+                name: m.name().to_owned(),
+            })
+        })
+        .collect()
+}
+
 /// Lists `provider`'s tools and judges the list.
-async fn load(provider: &dyn ToolProvider) -> (Vec<ToolDefinition>, LoadStatus) {
+async fn load(provider: &dyn ToolProvider, shared: &Shared) -> (Vec<ToolDefinition>, LoadStatus) {
     match provider.list_tools().await {
         Ok(tools) => {
-            let problems = load_problems(&tools);
+            let mut problems = load_problems(&tools);
+            problems.extend(meta_name_problems(provider, &tools, shared));
             if !problems.is_empty() {
                 tracing::warn!(
                     provider = provider.name(),
@@ -139,6 +171,49 @@ async fn load(provider: &dyn ToolProvider) -> (Vec<ToolDefinition>, LoadStatus) 
             (Vec::new(), LoadStatus::unreachable(e.reason))
         }
     }
+}
+
+/// Lists the provider `id`'s tools again each time `changes` moves (an MCP server's
+/// `notifications/tools/list_changed`), without restarting it: the next request's census is
+/// built from the new list. The task holds the runtime weakly and ends when the provider is
+/// removed, the runtime dropped, the channel closed, or a newer watch of the same provider
+/// started (after a reload).
+fn watch_tool_list(shared: &Arc<Shared>, id: u64, mut changes: tokio::sync::watch::Receiver<u64>) {
+    let Ok(handle) = tokio::runtime::Handle::try_current() else {
+        tracing::warn!(
+            provider = id,
+            "no tokio runtime: the provider's tool list changes are not followed; reload it instead"
+        );
+        return;
+    };
+    let watch = shared.next_watch(id);
+    let shared = Arc::downgrade(shared);
+    handle.spawn(async move {
+        while changes.changed().await.is_ok() {
+            let Some(shared) = shared.upgrade() else {
+                return;
+            };
+            let provider = {
+                let state = shared.read();
+                match state.slot(id) {
+                    Some(slot) if slot.watch == watch => slot.provider.clone(),
+                    _ => return,
+                }
+            };
+            tracing::info!(
+                provider = provider.name(),
+                "tool list changed; listing again"
+            );
+            let (tools, status) = load(&*provider, &shared).await;
+            let still_watched = shared.change_tool_set(|state| {
+                state.slot(id).is_some_and(|s| s.watch == watch)
+                    && state.reloaded(id, tools, status)
+            });
+            if !still_watched {
+                return;
+            }
+        }
+    });
 }
 
 impl ToolRuntime {
@@ -169,15 +244,19 @@ impl ToolRuntime {
         if self.shared.read().slot_named(&name).is_some() {
             return Err(RuntimeError::DuplicateProvider(name));
         }
-        let (tools, status) = load(&*provider).await;
-        self.shared.change_tool_set(|state| {
+        let (tools, status) = load(&*provider, &self.shared).await;
+        let changes = provider.tools_changed();
+        let id = self.shared.change_tool_set(|state| {
             // Checked again: another task may have added the same name while we awaited.
             if state.slot_named(&name).is_some() {
                 return Err(RuntimeError::DuplicateProvider(name));
             }
-            state.add_slot(provider, tools, status.clone());
-            Ok(status)
-        })
+            Ok(state.add_slot(provider, tools, status.clone()))
+        })?;
+        if let Some(changes) = changes {
+            watch_tool_list(&self.shared, id, changes);
+        }
+        Ok(status)
     }
 
     /// Removes the provider named `name` and shuts it down ([`ToolProvider::shutdown`]); whether
@@ -235,9 +314,13 @@ impl ToolRuntime {
             (slot.id, slot.provider.clone())
         };
         let (tools, status) = match provider.reload().await {
-            Ok(()) => load(&*provider).await,
+            Ok(()) => load(&*provider, &self.shared).await,
             Err(e) => (Vec::new(), LoadStatus::unreachable(e.reason)),
         };
+        // A restarted provider may signal its list changes on a new channel.
+        if let Some(changes) = provider.tools_changed() {
+            watch_tool_list(&self.shared, id, changes);
+        }
         let reloaded = self
             .shared
             .change_tool_set(|state| state.reloaded(id, tools, status.clone()));

@@ -11,23 +11,31 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | `builder.rs` | [`ToolRuntimeBuilder`]: the runtime's own tool names and the approval hook |
+//! | `builder.rs` | [`ToolRuntimeBuilder`]: the meta-tools, the catalog policy, the approval hook |
 //! | `tool_runtime.rs` | [`ToolRuntime`]: the handle, the user's switches, [`ToolRuntime::request`] |
+//! | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
+//! | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools` |
+//! | `catalog.rs` | [`CatalogPolicy`]: which offered tools a request carries |
+//! | `conversation.rs` | [`Conversation`], [`ConversationState`]: what one conversation loaded |
+//! | `approval.rs` | [`ApprovalRequest`], [`Approval`]: the approval hook's question and answer |
 //! | `shared.rs` | the state behind the one lock, and the versions that say what changed |
-//! | `loading.rs` | adding, reloading and removing providers; [`LoadStatus`], [`LoadProblem`] |
-//! | `tool_set.rs` | what a turn reads, built once per change: the census, the definitions, the lists |
+//! | `loading.rs` | adding, reloading and removing providers, live tool lists; [`LoadStatus`], [`LoadProblem`] |
+//! | `tool_set.rs` | what a turn reads, built once per change: the census, the definitions, the lists, the search index |
 //! | `tool_list.rs` | [`ToolList`]: one wire list, shared |
-//! | `request.rs` | [`Request`]: one turn's census, definitions and tool lists |
+//! | `request.rs` | [`Request`]: one turn's census, definitions, tool lists and search |
 //! | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`Route`], [`CallOutcome`] |
-//! | `meta_answers.rs` | the runtime's answers to `tool_search`, `tool_schema` and `reset_tools` |
 //! | `report.rs` | [`ToolRuntime::report`]: what a Tools page shows |
 //! | `errors.rs` | [`DispatchError`], [`RuntimeError`] |
 
+mod approval;
 mod builder;
+mod catalog;
+mod catalog_tools;
+mod conversation;
 mod dispatch;
 mod errors;
 mod loading;
-mod meta_answers;
+mod meta_tool;
 mod report;
 mod request;
 mod shared;
@@ -35,11 +43,15 @@ mod tool_list;
 mod tool_runtime;
 mod tool_set;
 
+pub use approval::{Approval, ApprovalRequest};
 pub use builder::ToolRuntimeBuilder;
-pub use dispatch::{ApprovalRequest, CallOutcome, Route};
+pub use catalog::CatalogPolicy;
+pub use conversation::{Conversation, ConversationState};
+pub use dispatch::{CallOutcome, Route};
 pub use errors::{DispatchError, RuntimeError};
 pub use loading::{LoadProblem, LoadStatus};
+pub use meta_tool::{MetaCall, MetaTool};
 pub use report::{ProviderReport, ReportStatus, ToolReport, ToolsReport};
-pub use request::Request;
+pub use request::{CatalogHit, Request};
 pub use tool_list::ToolList;
 pub use tool_runtime::ToolRuntime;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::loading::LoadStatus;
 use super::tool_runtime::ToolRuntime;
 use crate::census::LeftOutReason;
+use crate::definition::ToolAnnotations;
 use crate::dialect_rules::Dialect;
 use crate::provider::ProviderKind;
 use crate::schema::SchemaReport;
@@ -56,6 +57,8 @@ impl ToolRuntime {
                         ReportStatus::Unavailable,
                         Some("its provider is unreachable".to_owned()),
                     )
+                } else if let Some(reason) = &def.unsupported {
+                    (ReportStatus::Unsupported, Some(reason.clone()))
                 } else if state.is_disabled(&def.name) {
                     (ReportStatus::Disabled, Some("switched off".to_owned()))
                 } else {
@@ -76,6 +79,8 @@ impl ToolRuntime {
                     name: def.name.clone(),
                     provider: slot.provider.name().to_owned(),
                     form: entry.form().to_owned(),
+                    title: def.title.clone(),
+                    annotations: def.annotations.clone(),
                     status,
                     reason,
                     schemas: Dialect::ALL
@@ -117,6 +122,8 @@ pub enum ReportStatus {
     Disabled,
     /// Its provider is unreachable.
     Unavailable,
+    /// The runtime cannot call it (an MCP tool that requires tasks): withheld, with the reason.
+    Unsupported,
 }
 
 /// One tool in the tools report.
@@ -147,6 +154,12 @@ pub struct ToolReport {
     pub provider: String,
     /// Its model-safe form.
     pub form: String,
+    /// Its name for people, if its server gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What its server says about it.
+    #[serde(skip_serializing_if = "ToolAnnotations::is_empty")]
+    pub annotations: ToolAnnotations,
     /// Offered, left out, switched off or unavailable.
     pub status: ReportStatus,
     /// Why it is not offered, when it is not.

@@ -1,15 +1,20 @@
 //! A request: what one turn reads (its census, its definitions, its tool lists), fixed when the
 //! turn starts. Dispatch of the calls the model makes in answer is in `dispatch.rs`.
 
+use std::collections::BTreeSet;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use serde::Serialize;
+use serde_json::Value;
+
+use super::conversation::Conversation;
 use super::shared::Shared;
 use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
-use crate::census::Census;
+use crate::census::{Census, LeftOutReason};
 use crate::definition::ToolDefinition;
-use crate::wire::{WireError, WireFormat};
+use crate::wire::{RequestLimit, WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool
@@ -24,15 +29,55 @@ use crate::wire::{WireError, WireFormat};
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(echo)).await.unwrap();
 /// let request = runtime.request();
-/// assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[0]["name"], "mcp_server_echo");
+/// // The runtime's own tools (tool_search, tool_schema, reset_tools) first, then the offered tools.
+/// assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[3]["name"], "mcp_server_echo");
 /// let out = request.dispatch("mcp_server_echo", json!({"text": "hi"})).await.unwrap();
 /// assert_eq!(out.output, json!({"text": "hi"}));
 /// # });
 /// ```
+#[derive(Clone)]
 pub struct Request {
     pub(super) shared: Arc<Shared>,
     snapshot: Arc<Snapshot>,
+    /// The conversation that made this request, and what it had loaded then.
+    conversation: Option<(Conversation, Arc<BTreeSet<String>>)>,
+    /// This request's own lists, when the catalog is deferred (they depend on what is loaded).
+    own_lists: Arc<[OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()]>,
 }
+
+/// One hit of a catalog search ([`Request::search`]): the tool's real name, the form it travels
+/// as, its description, and how well it matched (higher is better).
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use serde_json::json;
+/// # use toolwire_core::*;
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let clock = provider_fn("clock", vec![ToolDefinition::new("mcp/time/get_current_time", "The time now in a timezone.", json!({}))], |_, a| async move { Ok(a) });
+/// let runtime = ToolRuntime::new();
+/// runtime.add_provider(Arc::new(clock)).await.unwrap();
+/// let hits = runtime.request().search("what time is it", 5);
+/// assert_eq!((hits[0].name.as_str(), hits[0].form.as_str()), ("mcp/time/get_current_time", "mcp_time_get_current_time"));
+/// assert!(hits[0].score > 0.0);
+/// # });
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct CatalogHit {
+    /// The real name.
+    pub name: String,
+    /// The form it travels as (a call by either reaches it).
+    pub form: String,
+    /// What it does.
+    pub description: String,
+    /// The relevance score.
+    pub score: f64,
+}
+
+/// The native tool search tool of the Messages API (BM25), which a list with native deferral
+/// carries first.
+const ANTHROPIC_NATIVE_SEARCH: &str = "tool_search_tool_bm25";
+const ANTHROPIC_NATIVE_SEARCH_TYPE: &str = "tool_search_tool_bm25_20251119";
 
 impl fmt::Debug for Request {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -43,8 +88,130 @@ impl fmt::Debug for Request {
 }
 
 impl Request {
-    pub(super) fn new(shared: Arc<Shared>, snapshot: Arc<Snapshot>) -> Request {
-        Request { shared, snapshot }
+    pub(super) fn new(
+        shared: Arc<Shared>,
+        snapshot: Arc<Snapshot>,
+        conversation: Option<(Conversation, BTreeSet<String>)>,
+    ) -> Request {
+        Request {
+            shared,
+            snapshot,
+            conversation: conversation.map(|(c, loaded)| (c, Arc::new(loaded))),
+            own_lists: Arc::new(Default::default()),
+        }
+    }
+
+    /// The conversation that made this request, if one did.
+    ///
+    /// ```
+    /// let runtime = toolwire_core::ToolRuntime::new();
+    /// assert!(runtime.request().conversation().is_none());
+    /// assert!(runtime.conversation().request().conversation().is_some());
+    /// ```
+    pub fn conversation(&self) -> Option<&Conversation> {
+        self.conversation.as_ref().map(|(c, _)| c)
+    }
+
+    /// Whether the catalog is deferred for this request: more offered tools than the catalog
+    /// policy's threshold, so the request carries only the meta-tools, the pinned tools and
+    /// what its conversation loaded.
+    ///
+    /// ```
+    /// use toolwire_core::{CatalogPolicy, ToolRuntime};
+    /// assert!(!ToolRuntime::new().request().is_deferred());
+    /// let always = CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0);
+    /// let runtime = ToolRuntime::builder().catalog(always).build().unwrap();
+    /// assert!(!runtime.request().is_deferred()); // no tools: nothing to defer
+    /// ```
+    pub fn is_deferred(&self) -> bool {
+        self.snapshot.deferred
+    }
+
+    /// Whether this request carries the offered tool at census position `index`.
+    pub(super) fn carries(&self, index: usize) -> bool {
+        let tool = &self.census().tools()[index];
+        if !tool.is_offered() {
+            return false;
+        }
+        if !self.snapshot.deferred {
+            return true;
+        }
+        let name = tool.name();
+        self.shared.catalog.pinned().iter().any(|p| p == name)
+            || self
+                .conversation
+                .as_ref()
+                .is_some_and(|(_, loaded)| loaded.contains(name))
+    }
+
+    /// Why the tool at census position `index` cannot be called, if it cannot.
+    pub(super) fn unavailable_reason(&self, index: usize) -> Option<String> {
+        let tool = &self.census().tools()[index];
+        let def = &self.definitions()[index];
+        if let Some(reason) = &def.unsupported {
+            return Some(reason.clone());
+        }
+        if tool.is_offered() {
+            return None;
+        }
+        let owner = self.owner(index);
+        let state = self.shared.read();
+        if state.is_disabled(&def.name) {
+            return Some("the user switched it off".to_owned());
+        }
+        if state
+            .slot(owner.slot)
+            .is_none_or(|s| s.status.is_unreachable())
+        {
+            return Some(format!(
+                "its provider `{}` is unreachable",
+                owner.provider.name()
+            ));
+        }
+        match tool.left_out_reason() {
+            Some(LeftOutReason::DuplicateName { .. }) => {
+                Some("another tool has the same real name".to_owned())
+            }
+            Some(reason) => Some(reason.to_string()),
+            None => None,
+        }
+    }
+
+    /// The offered tools most relevant to `query`, best first, at most `limit`: the search
+    /// `tool_search` runs (BM25 over the real name's words, the form and the description; the
+    /// index is built once per tool set).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let files = provider_fn("files", vec![
+    ///     ToolDefinition::new("mcp/files/read_file", "Read a file.", json!({})),
+    ///     ToolDefinition::new("mcp/web/fetch", "Fetch a web page.", json!({})),
+    /// ], |_, a| async move { Ok(a) });
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(files)).await.unwrap();
+    /// runtime.set_enabled("mcp/web/fetch", false);
+    /// let hits = runtime.request().search("fetch a web page", 5);
+    /// assert!(hits.iter().all(|h| h.name != "mcp/web/fetch")); // switched off: not offered
+    /// assert_eq!(runtime.request().search("read", 5)[0].name, "mcp/files/read_file");
+    /// # });
+    /// ```
+    pub fn search(&self, query: &str, limit: usize) -> Vec<CatalogHit> {
+        let tools = self.census().tools();
+        self.snapshot
+            .tool_set
+            .search_index()
+            .search_offered(self.census(), query, limit)
+            .into_iter()
+            .map(|hit| CatalogHit {
+                name: tools[hit.index].name().to_owned(),
+                form: tools[hit.index].form().to_owned(),
+                description: self.definitions()[hit.index].description.clone(),
+                score: hit.score,
+            })
+            .collect()
     }
 
     /// Who runs the tool at census position `index`.
@@ -106,13 +273,111 @@ impl Request {
     /// let runtime = ToolRuntime::new();
     /// runtime.add_provider(Arc::new(echo)).await.unwrap();
     /// let tools = runtime.request().tools(WireFormat::Gemini).unwrap();
-    /// assert_eq!(tools, json!([{"functionDeclarations": [{
+    /// let declarations = tools[0]["functionDeclarations"].as_array().unwrap();
+    /// assert_eq!(declarations[0]["name"], "tool_search"); // the meta-tools first
+    /// assert_eq!(declarations[3], json!({
     ///     "name": "mcp_server_echo", "description": "Echoes.",
     ///     "parameters": {"type": "OBJECT", "properties": {}},
-    /// }]}]));
+    /// }));
     /// # });
     /// ```
     pub fn tools(&self, format: WireFormat) -> Result<ToolList, WireError> {
-        self.snapshot.tools(format)
+        let meta_tools = &self.shared.meta_tools;
+        if !self.snapshot.deferred {
+            return self.snapshot.full_list(format, meta_tools);
+        }
+        self.own_lists[super::tool_set::list_slot(format)]
+            .get_or_init(|| {
+                let carried = (0..self.census().tools().len()).filter(|&i| self.carries(i));
+                self.snapshot
+                    .list_of(format, meta_tools.iter().map(|m| m.definition()), carried)
+                    .map(ToolList::new)
+            })
+            .clone()
+    }
+
+    /// The request's tool list with the provider's own tool search (native deferral): the
+    /// provider's search tool first, then the app's own meta-tools (not the client-side catalog's
+    /// `tool_search`, `tool_schema`, `reset_tools`: the provider searches), the tools
+    /// [`tools`](Self::tools) carries, then every other offered tool with `defer_loading: true`.
+    /// Same forms, same dispatch: the model calls a tool it found by its form.
+    ///
+    /// Only the Messages API ([`WireFormat::Anthropic`]) has it in a shape confirmed from its
+    /// documentation: `{"type": "tool_search_tool_bm25_20251119", "name":
+    /// "tool_search_tool_bm25"}`, at most 10,000 deferred tools. Any other format is
+    /// [`WireError::NoNativeDeferral`]; a tool whose form is the search tool's name is
+    /// [`WireError::NameTaken`].
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::builder()
+    ///     .catalog(CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0))
+    ///     .build()
+    ///     .unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// let tools = runtime.request().tools_with_native_search(WireFormat::Anthropic).unwrap();
+    /// assert_eq!(tools[0], json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}));
+    /// assert_eq!((&tools[1]["name"], &tools[1]["defer_loading"]), (&json!("mcp_server_echo"), &json!(true)));
+    /// let err = runtime.request().tools_with_native_search(WireFormat::OpenAi).unwrap_err();
+    /// assert!(matches!(err, WireError::NoNativeDeferral { .. }));
+    /// # });
+    /// ```
+    pub fn tools_with_native_search(&self, format: WireFormat) -> Result<Value, WireError> {
+        if format != WireFormat::Anthropic {
+            return Err(WireError::NoNativeDeferral { format });
+        }
+        let tools = self.census().tools();
+        if let Some(tool) = tools
+            .iter()
+            .find(|t| t.is_offered() && t.form() == ANTHROPIC_NATIVE_SEARCH)
+        {
+            return Err(WireError::NameTaken {
+                name: ANTHROPIC_NATIVE_SEARCH.to_owned(),
+                tool: tool.name().to_owned(),
+            });
+        }
+        let metas = self
+            .shared
+            .meta_tools
+            .iter()
+            .filter(|m| !m.client_catalog)
+            .map(|m| m.definition());
+        let carried: Vec<usize> = (0..tools.len()).filter(|&i| self.carries(i)).collect();
+        let deferred: Vec<usize> = self
+            .snapshot
+            .offered_positions()
+            .filter(|i| !carried.contains(i))
+            .collect();
+        if deferred.len() > RequestLimit::AnthropicDeferredTools.most() {
+            return Err(WireError::OverLimit {
+                format,
+                limit: RequestLimit::AnthropicDeferredTools,
+                found: deferred.len(),
+            });
+        }
+        let sent_now = self.snapshot.list_of(format, metas, carried.into_iter())?;
+        let later = self
+            .snapshot
+            .list_of(format, std::iter::empty(), deferred.into_iter())?;
+        let mut list = vec![serde_json::json!({
+            "type": ANTHROPIC_NATIVE_SEARCH_TYPE, "name": ANTHROPIC_NATIVE_SEARCH,
+        })];
+        list.extend(sent_now.as_array().into_iter().flatten().cloned());
+        list.extend(
+            later
+                .as_array()
+                .into_iter()
+                .flatten()
+                .cloned()
+                .map(|mut tool| {
+                    tool["defer_loading"] = Value::Bool(true);
+                    tool
+                }),
+        );
+        Ok(Value::Array(list))
     }
 }

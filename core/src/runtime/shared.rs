@@ -10,8 +10,10 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use super::dispatch::ApprovalHook;
+use super::approval::Approver;
+use super::catalog::CatalogPolicy;
 use super::loading::{LoadProblem, LoadStatus};
+use super::meta_tool::MetaTool;
 use super::tool_set::{Snapshot, ToolSet};
 use crate::definition::ToolDefinition;
 use crate::provider::ToolProvider;
@@ -24,6 +26,8 @@ pub(super) struct Slot {
     pub(super) provider: Arc<dyn ToolProvider>,
     pub(super) tools: Vec<ToolDefinition>,
     pub(super) status: LoadStatus,
+    /// Which watch of its tool list is current (a reload starts a new one).
+    pub(super) watch: u64,
 }
 
 /// The providers and the switches. Read freely; changed only through the methods below.
@@ -64,12 +68,13 @@ impl State {
         self.switches_version
     }
 
+    /// Adds a provider as loaded; its id.
     pub(super) fn add_slot(
         &mut self,
         provider: Arc<dyn ToolProvider>,
         tools: Vec<ToolDefinition>,
         status: LoadStatus,
-    ) {
+    ) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         self.slots.push(Slot {
@@ -78,8 +83,10 @@ impl State {
             provider,
             tools,
             status,
+            watch: 0,
         });
         self.tool_set_version += 1;
+        id
     }
 
     /// Takes out every provider named `name`.
@@ -146,19 +153,41 @@ pub(super) struct Shared {
     state: RwLock<State>,
     /// The last snapshot built: handed out again while neither version moved.
     current: Mutex<Option<Arc<Snapshot>>>,
-    /// The runtime's own tool names (the meta-tools).
-    pub(super) taken: Vec<String>,
-    pub(super) approval: Option<ApprovalHook>,
+    /// The runtime's own tools, in the order requests carry them.
+    pub(super) meta_tools: Vec<MetaTool>,
+    /// Their names: the census's taken names (derived, never kept apart).
+    taken: Vec<String>,
+    pub(super) catalog: CatalogPolicy,
+    pub(super) approval: Option<Approver>,
+    /// Sends the tool-set version after every change of the tool set.
+    changes: tokio::sync::watch::Sender<u64>,
 }
 
 impl Shared {
-    pub(super) fn new(taken: Vec<String>, approval: Option<ApprovalHook>) -> Shared {
+    pub(super) fn new(
+        meta_tools: Vec<MetaTool>,
+        catalog: CatalogPolicy,
+        approval: Option<Approver>,
+    ) -> Shared {
         Shared {
             state: RwLock::new(State::default()),
             current: Mutex::new(None),
-            taken,
+            taken: meta_tools.iter().map(|m| m.name().to_owned()).collect(),
+            meta_tools,
+            catalog,
             approval,
+            changes: tokio::sync::watch::Sender::new(0),
         }
+    }
+
+    /// The meta-tool named `name`.
+    pub(super) fn meta_tool(&self, name: &str) -> Option<&MetaTool> {
+        self.meta_tools.iter().find(|m| m.name() == name)
+    }
+
+    /// A receiver of the tool-set version, which changes after every change of the tool set.
+    pub(super) fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
     }
 
     pub(super) fn read(&self) -> RwLockReadGuard<'_, State> {
@@ -174,7 +203,7 @@ impl Shared {
     /// census, definitions and lists, not the next turn. (Requests still holding them keep
     /// them until they are dropped.)
     pub(super) fn change_tool_set<R>(&self, change: impl FnOnce(&mut State) -> R) -> R {
-        let (out, stale) = {
+        let (out, stale, version) = {
             let mut state = self.write();
             let before = state.tool_set_version();
             let out = change(&mut state);
@@ -185,10 +214,25 @@ impl Shared {
                     .unwrap_or_else(PoisonError::into_inner)
                     .take()
             });
-            (out, stale)
+            (out, stale, state.tool_set_version())
         };
+        if stale.is_some() {
+            self.changes.send_replace(version);
+        }
         drop(stale);
         out
+    }
+
+    /// Starts a new watch of the provider `id`'s tool list: the older one, if any, stops.
+    pub(super) fn next_watch(&self, id: u64) -> u64 {
+        let mut state = self.write();
+        match state.slots.iter_mut().find(|s| s.id == id) {
+            Some(slot) => {
+                slot.watch += 1;
+                slot.watch
+            }
+            None => 0,
+        }
     }
 
     pub(super) fn mark_unreachable(&self, slot: u64, generation: u64, reason: String) {
@@ -213,7 +257,8 @@ impl Shared {
             }
             _ => Arc::new(ToolSet::build(state, &self.taken)),
         };
-        let snapshot = Arc::new(Snapshot::build(tool_set, state));
+        let threshold = self.catalog.threshold(self.meta_tools.len());
+        let snapshot = Arc::new(Snapshot::build(tool_set, state, threshold));
         *current = Some(snapshot.clone());
         snapshot
     }

@@ -23,9 +23,9 @@ use serde_json::Value;
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(echo)).await.unwrap();
 /// let list = runtime.request().tools(WireFormat::Anthropic).unwrap();
-/// assert_eq!(list[0]["name"], "mcp_server_echo");
-/// assert_eq!(list.as_array().unwrap().len(), 1);
-/// assert!(serde_json::to_string(&list).unwrap().starts_with(r#"[{"description":"Echoes.""#));
+/// assert_eq!(list[3]["name"], "mcp_server_echo"); // after the three meta-tools
+/// assert_eq!(list.as_array().unwrap().len(), 4);
+/// assert!(serde_json::to_string(&list).unwrap().starts_with(r#"[{"description":"Search the tool catalog"#));
 /// // The next turn, nothing changed: the same list, not a copy.
 /// let again = runtime.request().tools(WireFormat::Anthropic).unwrap();
 /// assert!(ToolList::ptr_eq(&list, &again));
@@ -44,7 +44,8 @@ impl ToolList {
     /// ```
     /// # use serde_json::json;
     /// # use toolwire_core::*;
-    /// let list = ToolRuntime::new().request().tools(WireFormat::OpenAi).unwrap();
+    /// let bare = ToolRuntime::builder().meta_tools([]).build().unwrap();
+    /// let list = bare.request().tools(WireFormat::OpenAi).unwrap();
     /// assert_eq!(list.as_value(), &json!([]));
     /// ```
     pub fn as_value(&self) -> &Value {
@@ -59,7 +60,7 @@ impl ToolList {
     /// let list = ToolRuntime::new().request().tools(WireFormat::Gemini).unwrap();
     /// let mut value: Value = list.into_value();
     /// value.as_array_mut().unwrap().push(json!({"googleSearch": {}}));
-    /// assert_eq!(value, json!([{"googleSearch": {}}]));
+    /// assert_eq!(value[1], json!({"googleSearch": {}}));
     /// ```
     pub fn into_value(self) -> Value {
         Arc::try_unwrap(self.0).unwrap_or_else(|shared| Value::clone(&shared))
@@ -69,7 +70,7 @@ impl ToolList {
     ///
     /// ```
     /// # use toolwire_core::*;
-    /// let request = ToolRuntime::new().request();
+    /// let request = ToolRuntime::builder().meta_tools([]).build().unwrap().request();
     /// let (a, b) = (request.tools(WireFormat::OpenAi).unwrap(), request.tools(WireFormat::OpenAi).unwrap());
     /// assert!(ToolList::ptr_eq(&a, &b));
     /// let c = request.tools(WireFormat::Anthropic).unwrap();

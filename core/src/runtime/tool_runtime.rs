@@ -24,7 +24,7 @@ use super::shared::Shared;
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(echo)).await.unwrap();
 /// let request = runtime.request();
-/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[0]["function"]["name"], "mcp_server_echo");
+/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[3]["function"]["name"], "mcp_server_echo");
 /// let out = request.dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
 /// assert_eq!((out.tool.as_str(), out.route), ("mcp/server/echo", Route::Form));
 /// # });
@@ -46,7 +46,8 @@ impl fmt::Debug for ToolRuntime {
         let providers: Vec<&str> = state.slots().iter().map(|s| s.provider.name()).collect();
         f.debug_struct("ToolRuntime")
             .field("providers", &providers)
-            .field("taken", &self.shared.taken)
+            .field("meta_tools", &self.shared.meta_tools)
+            .field("catalog", &self.shared.catalog)
             .finish()
     }
 }
@@ -61,7 +62,16 @@ impl ToolRuntime {
     /// assert!(runtime.report().providers.is_empty());
     /// ```
     pub fn new() -> ToolRuntime {
-        ToolRuntime::builder().build()
+        // The built-ins are model-safe and distinct, and `#[tool]` refuses their names at
+        // compile time: nothing for `build` to refuse. (A tool registered by hand under one of
+        // them is left out by the census, as the spec says of a taken name.)
+        ToolRuntime {
+            shared: Arc::new(Shared::new(
+                super::meta_tool::MetaTool::built_ins(),
+                super::catalog::CatalogPolicy::default(),
+                None,
+            )),
+        }
     }
 
     /// A builder for a runtime with other meta-tools or an approval hook.
@@ -69,7 +79,7 @@ impl ToolRuntime {
     /// ```
     /// use toolwire_core::{DispatchError, ToolRuntime};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let runtime = ToolRuntime::builder().taken(Vec::<String>::new()).build();
+    /// let runtime = ToolRuntime::builder().meta_tools([]).build().unwrap();
     /// let err = runtime.request().dispatch("tool_search", serde_json::json!({})).await;
     /// assert!(matches!(err, Err(DispatchError::UnknownTool { .. })));
     /// # });
@@ -92,7 +102,7 @@ impl ToolRuntime {
     /// runtime.add_provider(Arc::new(echo)).await.unwrap();
     /// let before = runtime.request();
     /// runtime.set_enabled("mcp/server/echo", false);
-    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi).unwrap(), json!([]));
+    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi).unwrap().as_array().unwrap().len(), 3);
     /// let err = before.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
     /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
     /// // A later request no longer offers it, and still says why a call cannot reach it.
@@ -136,7 +146,48 @@ impl ToolRuntime {
     /// # });
     /// ```
     pub fn request(&self) -> Request {
+        self.request_for(None)
+    }
+
+    /// A request, made by a conversation (with what it loaded) or not.
+    pub(super) fn request_for(
+        &self,
+        conversation: Option<(
+            super::conversation::Conversation,
+            std::collections::BTreeSet<String>,
+        )>,
+    ) -> Request {
         let snapshot = self.shared.snapshot(&self.shared.read());
-        Request::new(self.shared.clone(), snapshot)
+        Request::new(self.shared.clone(), snapshot, conversation)
+    }
+
+    /// The catalog policy it was built with.
+    ///
+    /// ```
+    /// use toolwire_core::{CatalogPolicy, ToolRuntime};
+    /// assert_eq!(ToolRuntime::new().catalog_policy(), &CatalogPolicy::default());
+    /// ```
+    pub fn catalog_policy(&self) -> &super::catalog::CatalogPolicy {
+        &self.shared.catalog
+    }
+
+    /// A receiver that sees every change of the tool set (a provider added, removed, reloaded,
+    /// or its tool list changed): await `changed()` to learn that the next request differs.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// let mut changes = runtime.tool_set_changes();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// changes.changed().await.unwrap(); // returns at once: a change was seen
+    /// assert_eq!(runtime.request().census().offered().count(), 1);
+    /// # });
+    /// ```
+    pub fn tool_set_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shared.subscribe()
     }
 }

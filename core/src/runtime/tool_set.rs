@@ -10,12 +10,14 @@
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
+use super::meta_tool::MetaTool;
 use super::shared::State;
 use super::tool_list::ToolList;
 use crate::census::Census;
 use crate::definition::ToolDefinition;
 use crate::provider::ToolProvider;
-use crate::wire::{wire_tools, WireError, WireFormat};
+use crate::search::SearchIndex;
+use crate::wire::{wire_list, WireError, WireFormat};
 
 /// Who runs the tool at one census position.
 #[derive(Clone)]
@@ -35,6 +37,8 @@ pub(super) struct ToolSet {
     pub(super) owners: Vec<Owner>,
     /// Each provider's census positions: its tools are listed together, in its own order.
     ranges: Vec<(u64, Range<usize>)>,
+    /// The catalog's search index, built by the first search of this tool set.
+    search: OnceLock<SearchIndex>,
 }
 
 impl ToolSet {
@@ -75,7 +79,15 @@ impl ToolSet {
             definitions,
             owners,
             ranges,
+            search: OnceLock::new(),
         }
+    }
+
+    /// The search index over every tool of this tool set (offered or not: a search filters by
+    /// the request's census), built once.
+    pub(super) fn search_index(&self) -> &SearchIndex {
+        self.search
+            .get_or_init(|| SearchIndex::of_census(&self.census, &self.definitions))
     }
 
     /// The census positions of the provider `slot`'s tools.
@@ -91,23 +103,26 @@ impl ToolSet {
 pub(super) struct Snapshot {
     pub(super) tool_set: Arc<ToolSet>,
     switches_version: u64,
-    /// The tool set's census, or a copy with the switched-off and unreachable tools withheld.
+    /// The tool set's census, or a copy with the switched-off, unreachable and unsupported
+    /// tools withheld.
     pub(super) census: Arc<Census>,
+    /// Whether the catalog is deferred: more offered tools than the policy's threshold.
+    pub(super) deferred: bool,
+    /// The lists carrying every offered tool, by format.
     lists: [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()],
 }
 
 impl Snapshot {
     /// `tool_set` with what `state` withholds: a switched-off tool, or one whose provider is
     /// down, stays in the census (withheld) so its names never heal to another tool meanwhile.
-    pub(super) fn build(tool_set: Arc<ToolSet>, state: &State) -> Snapshot {
+    pub(super) fn build(tool_set: Arc<ToolSet>, state: &State, threshold: usize) -> Snapshot {
         let mut withheld = Vec::new();
         for (id, range) in &tool_set.ranges {
             let unreachable = state.slot(*id).is_some_and(|s| s.status.is_unreachable());
-            withheld.extend(
-                range
-                    .clone()
-                    .filter(|&i| unreachable || state.is_disabled(&tool_set.definitions[i].name)),
-            );
+            withheld.extend(range.clone().filter(|&i| {
+                let def = &tool_set.definitions[i];
+                unreachable || def.unsupported.is_some() || state.is_disabled(&def.name)
+            }));
         }
         let census = if withheld.is_empty() {
             tool_set.census.clone()
@@ -120,6 +135,7 @@ impl Snapshot {
             Arc::new(census)
         };
         Snapshot {
+            deferred: census.offered().count() > threshold,
             tool_set,
             switches_version: state.switches_version(),
             census,
@@ -133,18 +149,49 @@ impl Snapshot {
             && self.switches_version == state.switches_version()
     }
 
-    /// The tool list in `format`, built by the first caller and shared after.
-    pub(super) fn tools(&self, format: WireFormat) -> Result<ToolList, WireError> {
+    /// The list in `format` of the meta-tools and every offered tool, built by the first caller
+    /// and shared after.
+    pub(super) fn full_list(
+        &self,
+        format: WireFormat,
+        meta_tools: &[MetaTool],
+    ) -> Result<ToolList, WireError> {
         self.lists[list_slot(format)]
             .get_or_init(|| {
-                wire_tools(&self.census, &self.tool_set.definitions, format).map(ToolList::new)
+                let offered = self.offered_positions();
+                self.list_of(format, meta_tools.iter().map(|m| m.definition()), offered)
+                    .map(ToolList::new)
             })
             .clone()
+    }
+
+    /// The census positions of the offered tools.
+    pub(super) fn offered_positions(&self) -> impl Iterator<Item = usize> + '_ {
+        let tools = self.census.tools();
+        (0..tools.len()).filter(|&i| tools[i].is_offered())
+    }
+
+    /// The list in `format` of `metas` (sent as they are named) and then the tools at census
+    /// `positions`, each under its form.
+    pub(super) fn list_of<'a>(
+        &'a self,
+        format: WireFormat,
+        metas: impl Iterator<Item = &'a ToolDefinition>,
+        positions: impl Iterator<Item = usize>,
+    ) -> Result<serde_json::Value, WireError> {
+        let tools = self.census.tools();
+        let defs = &self.tool_set.definitions;
+        wire_list(
+            format,
+            metas
+                .map(|d| (d.name.as_str(), d))
+                .chain(positions.map(|i| (tools[i].form(), &defs[i]))),
+        )
     }
 }
 
 /// Where `format`'s list is kept (a match, so a new format fails to compile here, not at run time).
-fn list_slot(format: WireFormat) -> usize {
+pub(super) fn list_slot(format: WireFormat) -> usize {
     match format {
         WireFormat::OpenAi => 0,
         WireFormat::OpenAiStrict => 1,

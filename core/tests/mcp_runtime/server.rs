@@ -45,7 +45,9 @@ async fn census_of_a_real_server_with_hard_names() {
         .iter()
         .map(|t| t["toolSpec"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), offered.len());
+    // The runtime's own tools first, then every offered tool.
+    assert_eq!(names[..3], META_TOOLS);
+    assert_eq!(names.len(), offered.len() + META_TOOLS.len());
     for name in names {
         assert_eq!(check_definition_name(Provider::Converse, name), Ok(()));
     }

@@ -81,7 +81,8 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
                 .push((req.tool.to_owned(), req.called.to_owned()));
             req.tool != "mcp/appr/fail"
         })
-        .build();
+        .build()
+        .unwrap();
     runtime
         .add_provider(fixture("appr", &[]).await)
         .await
@@ -95,7 +96,8 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
     assert_eq!(
         err,
         DispatchError::Denied {
-            tool: "mcp/appr/fail".into()
+            tool: "mcp/appr/fail".into(),
+            reason: None
         }
     );
     assert_eq!(

@@ -1,0 +1,86 @@
+//! The approval hook: asked before a tool runs, with the tool's real name and what its server
+//! says about it; it may wait (ask the user) and refuse with a reason the model reads.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::dispatch::Route;
+use crate::definition::ToolAnnotations;
+
+/// What the approval hook is asked before a tool runs. `tool` is the real name, whatever form
+/// the model used; `title` and `annotations` are what the tool's server says about it.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use serde_json::json;
+/// # use toolwire_core::*;
+/// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::builder()
+///     .approval(|req| req.tool == "mcp/server/echo" && req.route == Route::Form)
+///     .build()
+///     .unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// let request = runtime.request();
+/// assert!(request.dispatch("mcp_server_echo", json!({})).await.is_ok());
+/// let by_name = request.dispatch("mcp/server/echo", json!({})).await;
+/// assert_eq!(by_name.unwrap_err(), DispatchError::Denied { tool: "mcp/server/echo".into(), reason: None });
+/// # });
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ApprovalRequest {
+    /// The tool's real name.
+    pub tool: String,
+    /// The provider that runs it.
+    pub provider: String,
+    /// The name the model called.
+    pub called: String,
+    /// How the call reached the tool.
+    pub route: Route,
+    /// The call's arguments.
+    pub arguments: Value,
+    /// The tool's name for people, if its server gave one.
+    pub title: Option<String>,
+    /// What the tool's server says about it (read-only, destructive, …).
+    pub annotations: ToolAnnotations,
+}
+
+/// The approval hook's answer.
+///
+/// ```
+/// use toolwire_core::Approval;
+/// assert_eq!(Approval::refuse("not now"), Approval::Refuse { reason: Some("not now".into()) });
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Approval {
+    /// The call runs.
+    Approve,
+    /// The call does not run; the model reads the reason, if there is one.
+    Refuse {
+        /// Why, in words for the model.
+        reason: Option<String>,
+    },
+}
+
+impl Approval {
+    /// A refusal with a reason the model reads.
+    ///
+    /// ```
+    /// let no = toolwire_core::Approval::refuse("the user said no");
+    /// assert!(matches!(no, toolwire_core::Approval::Refuse { reason: Some(_) }));
+    /// ```
+    pub fn refuse(reason: impl Into<String>) -> Approval {
+        Approval::Refuse {
+            reason: Some(reason.into()),
+        }
+    }
+}
+
+/// The hook as the runtime holds it: always async (the synchronous form is wrapped).
+pub(super) type Approver =
+    Arc<dyn Fn(ApprovalRequest) -> BoxFuture<'static, Approval> + Send + Sync>;

@@ -1,0 +1,216 @@
+//! The built-in meta-tools, the tool catalog's own: `tool_search` (find tools), `tool_schema`
+//! (read one and load it into the conversation) and `reset_tools` (unload everything). Each is
+//! an ordinary [`MetaTool`] written against the public API ([`Request::search`],
+//! [`Conversation::load`]), so an app's own meta-tools can do whatever these do.
+//!
+//! Policy: a hit names the tool by its real name and by its form, and either one reaches exactly
+//! that tool; a tool the request cannot carry (left out, switched off, unreachable) is never
+//! handed out under a form.
+
+use serde_json::{json, Value};
+
+use super::meta_tool::{MetaCall, MetaTool};
+use crate::census::Resolution;
+use crate::tool_error::ToolError;
+
+/// `tool_search`'s default number of hits, and the most it gives.
+const DEFAULT_HITS: usize = 5;
+const MOST_HITS: usize = 50;
+
+/// A bad argument of the meta-tool `tool`, naming the argument.
+fn invalid(tool: &str, argument: &str, reason: String) -> ToolError {
+    ToolError::InvalidArguments {
+        tool: tool.to_owned(),
+        argument: Some(argument.to_owned()),
+        reason,
+    }
+}
+
+impl MetaTool {
+    /// `tool_search {query, limit}`: the offered tools most relevant to `query` (BM25 over the
+    /// real name's words, the form and the description), best first, each with its real name,
+    /// form and description. `limit` defaults to 5, at most 50.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let files = provider_fn("files", vec![
+    ///     ToolDefinition::new("mcp/files/read_file", "Read a file's text.", json!({})),
+    ///     ToolDefinition::new("mcp/files/move", "Rename or move a file.", json!({})),
+    /// ], |_, args| async move { Ok(args) });
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(files)).await.unwrap();
+    /// let out = runtime.request().dispatch("tool_search", json!({"query": "rename a file"})).await.unwrap();
+    /// assert_eq!(out.output["tools"][0]["name"], "mcp/files/move");
+    /// assert_eq!(out.output["tools"][0]["form"], "mcp_files_move");
+    /// let err = runtime.request().dispatch("tool_search", json!({})).await.unwrap_err();
+    /// assert!(err.to_string().contains("`query`"));
+    /// # });
+    /// ```
+    pub fn tool_search() -> MetaTool {
+        MetaTool::new(
+            "tool_search",
+            "Search the tool catalog: the tools most relevant to a query, best first, each with \
+             its real name, the name to call it by (form) and its description. Then call \
+             tool_schema with a name to load that tool, or call the tool directly.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "What the tool should do, in words."},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": MOST_HITS,
+                              "description": "How many tools to return (default 5)."}
+                },
+                "required": ["query"]
+            }),
+            |call: MetaCall| async move {
+                let query = match call.arguments.get("query") {
+                    Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
+                    Some(Value::String(_)) => {
+                        return Err(invalid("tool_search", "query", "`query` is empty: say what the tool should do".into()))
+                    }
+                    _ => {
+                        return Err(invalid("tool_search", "query", "a string `query` is required".into()))
+                    }
+                };
+                let limit = match call.arguments.get("limit") {
+                    None | Some(Value::Null) => DEFAULT_HITS,
+                    Some(v) => match v.as_u64() {
+                        Some(n) if n >= 1 => (n as usize).min(MOST_HITS),
+                        _ => {
+                            return Err(invalid(
+                                "tool_search",
+                                "limit",
+                                format!("`limit` must be a whole number from 1 to {MOST_HITS}, not {v}"),
+                            ))
+                        }
+                    },
+                };
+                let hits: Vec<Value> = call
+                    .request
+                    .search(&query, limit)
+                    .into_iter()
+                    .map(|hit| json!({"name": hit.name, "form": hit.form, "description": hit.description}))
+                    .collect();
+                Ok(json!({ "tools": hits }))
+            },
+        )
+        .in_client_catalog()
+    }
+
+    /// `tool_schema {name}`: the definition of the tool `name` answers to (its real name or
+    /// its form, as hop 5 resolves a call), which it loads into the conversation: the next
+    /// request carries it.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// let conversation = runtime.conversation();
+    /// let out = conversation.request().dispatch("tool_schema", json!({"name": "mcp_server_echo"})).await.unwrap();
+    /// assert_eq!(out.output["name"], "mcp/server/echo");
+    /// assert_eq!(out.output["parameters"], json!({"type": "object", "properties": {}}));
+    /// assert_eq!(conversation.loaded(), ["mcp/server/echo"]);
+    /// let err = conversation.request().dispatch("tool_schema", json!({"name": "nope"})).await.unwrap_err();
+    /// assert!(err.to_string().contains("no tool answers to `nope`"));
+    /// # });
+    /// ```
+    pub fn tool_schema() -> MetaTool {
+        MetaTool::new(
+            "tool_schema",
+            "The full definition (parameters) of one tool, by its real name or the name to call \
+             it by. The tool is loaded: from the next turn on it is in your tool list.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "description": "The tool's real name or its form, as tool_search gave it."}
+                },
+                "required": ["name"]
+            }),
+            |call: MetaCall| async move {
+                let Some(name) = call.arguments.get("name").and_then(Value::as_str) else {
+                    return Err(invalid("tool_schema", "name", "a string `name` is required".into()));
+                };
+                let request = &call.request;
+                let index = match request.census().resolve(name) {
+                    Ok(Resolution::Tool(hit)) => hit.index,
+                    Ok(Resolution::Meta(meta)) => {
+                        return Err(invalid("tool_schema", "name", format!("`{meta}` is one of the runtime's own tools, already in your tool list")))
+                    }
+                    Err(_) => {
+                        let closest = request.census().closest_offered(name, 3);
+                        let hint = if closest.is_empty() {
+                            "; search with tool_search".to_owned()
+                        } else {
+                            format!("; the closest are {}", closest.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", "))
+                        };
+                        return Err(invalid("tool_schema", "name", format!("no tool answers to `{name}`{hint}")));
+                    }
+                };
+                let tool = &request.census().tools()[index];
+                let definition = &request.definitions()[index];
+                if let Some(reason) = request.unavailable_reason(index) {
+                    return Err(invalid("tool_schema", "name", format!("tool `{}` cannot be called: {reason}", tool.name())));
+                }
+                let loaded = match &call.conversation {
+                    Some(conversation) => {
+                        conversation.load(tool.name());
+                        true
+                    }
+                    None => false,
+                };
+                let mut out = json!({
+                    "name": tool.name(),
+                    "form": tool.form(),
+                    "description": definition.description,
+                    "parameters": definition.parameters_schema(),
+                    "loaded": loaded,
+                });
+                if let Some(title) = &definition.title {
+                    out["title"] = Value::String(title.clone());
+                }
+                Ok(out)
+            },
+        )
+        .in_client_catalog()
+    }
+
+    /// `reset_tools`: unloads every tool this conversation loaded; the pinned tools stay.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # use toolwire_core::*;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let conversation = ToolRuntime::new().conversation();
+    /// conversation.load("mcp/files/read");
+    /// let out = conversation.request().dispatch("reset_tools", json!({})).await.unwrap();
+    /// assert_eq!(out.output, json!({"unloaded": ["mcp/files/read"]}));
+    /// assert!(conversation.loaded().is_empty());
+    /// # });
+    /// ```
+    pub fn reset_tools() -> MetaTool {
+        MetaTool::new(
+            "reset_tools",
+            "Unload every tool loaded in this conversation (tools found with tool_search), \
+             keeping the tool list short. Nothing else changes.",
+            json!({"type": "object", "properties": {}}),
+            |call: MetaCall| async move {
+                let unloaded = match &call.conversation {
+                    Some(conversation) => {
+                        let before = conversation.loaded();
+                        conversation.reset();
+                        before
+                    }
+                    None => Vec::new(),
+                };
+                Ok(json!({ "unloaded": unloaded }))
+            },
+        )
+        .in_client_catalog()
+    }
+}

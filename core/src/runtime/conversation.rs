@@ -1,0 +1,173 @@
+//! A conversation: the catalog tools one conversation has loaded, across its turns.
+//!
+//! Policy: a loaded tool is remembered by its real name (its identity), so a reload that renames
+//! forms, or a tool that goes away and comes back, never makes the conversation carry another
+//! tool; the state is plain data an app can persist and resume.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::{Deserialize, Serialize};
+
+use super::request::Request;
+use super::tool_runtime::ToolRuntime;
+
+/// What a conversation remembers: the real names of the catalog tools it loaded. Serialize it to
+/// persist a conversation; [`ToolRuntime::resume`] takes it back.
+///
+/// ```
+/// use toolwire_core::ConversationState;
+/// let state: ConversationState = serde_json::from_str(r#"{"loaded": ["mcp/files/read"]}"#).unwrap();
+/// assert!(state.loaded.contains("mcp/files/read"));
+/// assert_eq!(serde_json::to_string(&ConversationState::default()).unwrap(), r#"{"loaded":[]}"#);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversationState {
+    /// Real names of the loaded tools.
+    #[serde(default)]
+    pub loaded: BTreeSet<String>,
+}
+
+/// One conversation with the model: its requests carry the meta-tools, the pinned tools and the
+/// tools it loaded (when the catalog is deferred), and a call by any name of a catalog tool
+/// loads that tool. Cheap to clone; clones share the state.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use serde_json::json;
+/// # use toolwire_core::*;
+/// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let runtime = ToolRuntime::builder()
+///     .catalog(CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0))
+///     .build()
+///     .unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// let conversation = runtime.conversation();
+/// assert_eq!(conversation.request().tools(WireFormat::OpenAi).unwrap().as_array().unwrap().len(), 3);
+/// conversation.request().dispatch("tool_schema", json!({"name": "mcp/server/echo"})).await.unwrap();
+/// assert_eq!(conversation.loaded(), ["mcp/server/echo"]);
+/// assert_eq!(conversation.request().tools(WireFormat::OpenAi).unwrap()[3]["function"]["name"], "mcp_server_echo");
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct Conversation {
+    runtime: ToolRuntime,
+    state: Arc<Mutex<ConversationState>>,
+}
+
+impl fmt::Debug for Conversation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Conversation")
+            .field("loaded", &self.lock().loaded)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Serialize for Conversation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.state().serialize(serializer)
+    }
+}
+
+impl ToolRuntime {
+    /// A new conversation, nothing loaded.
+    ///
+    /// ```
+    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
+    /// assert!(conversation.loaded().is_empty());
+    /// ```
+    pub fn conversation(&self) -> Conversation {
+        self.resume(ConversationState::default())
+    }
+
+    /// A conversation from its saved state.
+    ///
+    /// ```
+    /// use toolwire_core::{ConversationState, ToolRuntime};
+    /// let runtime = ToolRuntime::new();
+    /// let first = runtime.conversation();
+    /// first.load("mcp/files/read");
+    /// let saved = serde_json::to_string(&first).unwrap();
+    /// let resumed = runtime.resume(serde_json::from_str::<ConversationState>(&saved).unwrap());
+    /// assert_eq!(resumed.loaded(), ["mcp/files/read"]);
+    /// ```
+    pub fn resume(&self, state: ConversationState) -> Conversation {
+        Conversation {
+            runtime: self.clone(),
+            state: Arc::new(Mutex::new(state)),
+        }
+    }
+}
+
+impl Conversation {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ConversationState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// This turn's request: the runtime's tools as they are now, and what this conversation has
+    /// loaded so far (fixed for the request: a tool loaded while it is answered travels from the
+    /// next request on).
+    ///
+    /// ```
+    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
+    /// assert!(conversation.request().conversation().is_some());
+    /// ```
+    pub fn request(&self) -> Request {
+        let loaded = self.lock().loaded.clone();
+        self.runtime.request_for(Some((self.clone(), loaded)))
+    }
+
+    /// The conversation's state, to persist.
+    ///
+    /// ```
+    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
+    /// conversation.load("a/b");
+    /// assert!(conversation.state().loaded.contains("a/b"));
+    /// ```
+    pub fn state(&self) -> ConversationState {
+        self.lock().clone()
+    }
+
+    /// The real names of the loaded tools, sorted.
+    ///
+    /// ```
+    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
+    /// conversation.load("b");
+    /// conversation.load("a");
+    /// assert_eq!(conversation.loaded(), ["a", "b"]);
+    /// ```
+    pub fn loaded(&self) -> Vec<String> {
+        self.lock().loaded.iter().cloned().collect()
+    }
+
+    /// Loads the tool whose real name is `tool`: the next request carries it (if it is offered
+    /// then). Whether it was not loaded before. The runtime loads a tool itself when
+    /// `tool_schema` names it or the model calls it; this is for an app that knows better.
+    ///
+    /// ```
+    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
+    /// assert!(conversation.load("mcp/files/read"));
+    /// assert!(!conversation.load("mcp/files/read"));
+    /// ```
+    pub fn load(&self, tool: &str) -> bool {
+        let mut state = self.lock();
+        if state.loaded.contains(tool) {
+            return false;
+        }
+        state.loaded.insert(tool.to_owned())
+    }
+
+    /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does.
+    ///
+    /// ```
+    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
+    /// conversation.load("mcp/files/read");
+    /// conversation.reset();
+    /// assert!(conversation.loaded().is_empty());
+    /// ```
+    pub fn reset(&self) {
+        self.lock().loaded.clear();
+    }
+}
