@@ -44,6 +44,7 @@ pub struct ProviderFn {
     kind: ProviderKind,
     list: Box<ListFn>,
     call: Box<CallFn>,
+    changes: Option<tokio::sync::watch::Receiver<u64>>,
 }
 
 /// A provider named `name` that lists `tools` and runs a call with `call(tool, arguments)`,
@@ -79,6 +80,7 @@ where
         kind: ProviderKind::Loaded,
         list: Box::new(move || Ok(tools.clone())),
         call: Box::new(move |tool, arguments| Box::pin(call(tool, arguments))),
+        changes: None,
     }
 }
 
@@ -141,6 +143,36 @@ impl ProviderFn {
         self.kind = kind;
         self
     }
+
+    /// Signals a change of the tool list through `changes`
+    /// ([`ToolProvider::tools_changed`]): the runtime lists the tools again (with the
+    /// [`with_list`](Self::with_list) closure) each time the sender sends.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use serde_json::json;
+    /// use toolwire_core::*;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let names = Arc::new(Mutex::new(vec!["a"]));
+    /// let (send, changes) = tokio::sync::watch::channel(0u64);
+    /// let listed = names.clone();
+    /// let live = provider_fn("live", Vec::new(), |_, _| async { Ok(json!(null)) })
+    ///     .with_list(move || Ok(listed.lock().unwrap().iter().map(|n| ToolDefinition::new(*n, "A tool.", json!({}))).collect()))
+    ///     .with_changes(changes);
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(live)).await.unwrap();
+    /// let mut seen = runtime.tool_set_changes();
+    /// seen.mark_unchanged();
+    /// names.lock().unwrap().push("b");
+    /// send.send_replace(1);
+    /// seen.changed().await.unwrap(); // the runtime listed again
+    /// assert_eq!(runtime.request().census().offered().count(), 2);
+    /// # });
+    /// ```
+    pub fn with_changes(mut self, changes: tokio::sync::watch::Receiver<u64>) -> ProviderFn {
+        self.changes = Some(changes);
+        self
+    }
 }
 
 impl fmt::Debug for ProviderFn {
@@ -163,6 +195,10 @@ impl ToolProvider for ProviderFn {
 
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
         Box::pin(futures::future::ready((self.list)()))
+    }
+
+    fn tools_changed(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.changes.clone()
     }
 
     fn call<'a>(
