@@ -24,7 +24,8 @@
 //!   the census (what `toolwire-macros` uses at compile time). Its only dependencies are three
 //!   small crates with none of their own: `foldhash` and `hashbrown` for the census's table,
 //!   `strsim` for its suggestions;
-//! - `runtime` (default): [`ToolDefinition`], the wire shapes, `tracing` warnings from the census;
+//! - `runtime` (default): [`ToolDefinition`], the wire shapes, `tracing` warnings from the census,
+//!   the tool search index ([`SearchIndex`]);
 //! - `mcp` (default): the MCP provider over stdio (`rmcp`).
 #![deny(missing_docs)]
 
@@ -51,6 +52,8 @@ mod registry;
 mod runtime;
 #[cfg(feature = "runtime")]
 mod schema;
+#[cfg(feature = "runtime")]
+mod search;
 #[cfg(feature = "runtime")]
 mod tool_error;
 #[cfg(feature = "runtime")]
@@ -93,6 +96,8 @@ pub use schema::{
     Loss, Preparation, PrepareOptions, Prepared, RefusalReason, SchemaProblem, SchemaRefusal,
     SchemaReport, SchemaStatus,
 };
+#[cfg(feature = "runtime")]
+pub use search::{search_terms, SearchHit, SearchIndex};
 #[cfg(feature = "runtime")]
 pub use tool_error::ToolError;
 #[cfg(feature = "runtime")]
