@@ -4,7 +4,7 @@
 //!
 //! This file is the command line only: parsing, reading, and the exit status. The formats are
 //! `input.rs` (names) and `definitions.rs` (whole definitions), the output `report.rs`,
-//! `schemas.rs`, `wire.rs` and `resolve.rs`, the MCP client `mcp.rs`.
+//! `schemas.rs`, `wire.rs`, `resolve.rs` and `search.rs`, the MCP client `mcp.rs`.
 
 mod definitions;
 mod input;
@@ -12,6 +12,7 @@ mod mcp;
 mod report;
 mod resolve;
 mod schemas;
+mod search;
 mod wire;
 
 use std::io::{self, BufWriter, Write};
@@ -57,6 +58,8 @@ enum Command {
     Wire(WireArgs),
     // `toolwire resolve`.
     Resolve(ResolveArgs),
+    // `toolwire search`.
+    Search(search::SearchArgs),
 }
 
 /// Where the tool set comes from: a JSON file, standard input or a live MCP server.
@@ -268,6 +271,7 @@ fn main() -> ExitCode {
         Command::Census(args) => census(&args),
         Command::Wire(args) => wire(&args),
         Command::Resolve(args) => resolve(&args),
+        Command::Search(args) => search::search(&args),
     };
     match outcome {
         Ok(status) => ExitCode::from(status),

@@ -24,7 +24,8 @@
 //!   the census (what `toolwire-macros` uses at compile time). Its only dependencies are three
 //!   small crates with none of their own: `foldhash` and `hashbrown` for the census's table,
 //!   `strsim` for its suggestions;
-//! - `runtime` (default): [`ToolDefinition`], the wire shapes, `tracing` warnings from the census;
+//! - `runtime` (default): [`ToolDefinition`], the wire shapes, `tracing` warnings from the census,
+//!   the tool search index ([`SearchIndex`]);
 //! - `mcp` (default): the MCP provider over stdio (`rmcp`).
 #![deny(missing_docs)]
 

@@ -1,6 +1,6 @@
 //! The built `toolwire` binary, run as a person or a CI script would: every input format, bad
 //! input, both exit paths of `census`, its `schemas` key and `--provider`, `wire` in every
-//! format, `resolve`, and `--mcp-stdio` against the workspace's fixture MCP server.
+//! format, `resolve`, `search`, and `--mcp-stdio` against the workspace's fixture MCP server.
 //!
 //! One test binary (one link) with a module per concern; this file holds what they share.
 
@@ -9,6 +9,7 @@ mod input;
 mod mcp_stdio;
 mod resolve;
 mod schemas;
+mod search;
 mod wire;
 
 #[path = "../../../core/tests/support/workspace_binary.rs"]

@@ -1,74 +1,17 @@
-//! PLACEHOLDER until the BM25 index lands from branch `search`: same API, substring scoring.
-#![allow(missing_docs)]
+//! Searching a tool set by what a tool is for: the index behind the runtime's `tool_search` and
+//! `toolwire search` (hop 4 of the spec: the catalog where a model reads real names).
+//!
+//! Policy: built once per tool set, never per query; every position of the census is indexed
+//! (offered or not) and the caller says which positions may be found, so one index serves every
+//! filter. Any query, however odd, finds something or nothing; it never panics.
+//!
+//! | file | job |
+//! |---|---|
+//! | `terms.rs` | the words of a name or text ([`search_terms`]), stop words, the light stemmer |
+//! | `index.rs` | the BM25F index ([`SearchIndex`]) and its hits ([`SearchHit`]) |
 
-use crate::census::Census;
-use crate::definition::ToolDefinition;
+mod index;
+mod terms;
 
-#[derive(Clone, Debug)]
-pub struct SearchIndex {
-    docs: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct SearchHit {
-    pub index: usize,
-    pub score: f64,
-}
-
-impl SearchIndex {
-    pub fn build<'a>(docs: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>) -> SearchIndex {
-        SearchIndex {
-            docs: docs
-                .into_iter()
-                .map(|(n, f, d)| format!("{n} {f} {d}").to_lowercase())
-                .collect(),
-        }
-    }
-    pub fn of_census(census: &Census, definitions: &[ToolDefinition]) -> SearchIndex {
-        SearchIndex::build(
-            census
-                .tools()
-                .iter()
-                .zip(definitions)
-                .map(|(t, d)| (t.name(), t.form(), d.description.as_str())),
-        )
-    }
-    pub fn search(
-        &self,
-        query: &str,
-        limit: usize,
-        keep: impl Fn(usize) -> bool,
-    ) -> Vec<SearchHit> {
-        let words: Vec<String> = search_terms(query);
-        let mut hits: Vec<SearchHit> = self
-            .docs
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| keep(*i))
-            .map(|(index, d)| SearchHit {
-                index,
-                score: words.iter().filter(|w| d.contains(w.as_str())).count() as f64,
-            })
-            .filter(|h| h.score > 0.0)
-            .collect();
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
-        hits.truncate(limit);
-        hits
-    }
-    pub fn search_offered(&self, census: &Census, query: &str, limit: usize) -> Vec<SearchHit> {
-        self.search(query, limit, |i| census.tools()[i].is_offered())
-    }
-    pub fn len(&self) -> usize {
-        self.docs.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
-    }
-}
-
-pub fn search_terms(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
+pub use index::{SearchHit, SearchIndex};
+pub use terms::search_terms;
