@@ -1,0 +1,236 @@
+//! What a tool's server says about it reaches the app: title and annotations in the report and
+//! in the approval request; a tool the runtime cannot call (it requires MCP tasks) is withheld
+//! with its reason instead of failing on every call; the approval hook can ask the user, wait,
+//! and refuse with a reason the model reads; a provider's live tool list is followed.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use tokio::sync::{mpsc, oneshot};
+use toolwire_core::*;
+
+fn hinted_tools() -> Vec<ToolDefinition> {
+    vec![
+        ToolDefinition::new("mcp/fs/read", "Reads a file.", json!({}))
+            .with_title("Read File")
+            .with_annotations(ToolAnnotations {
+                read_only_hint: Some(true),
+                ..Default::default()
+            }),
+        ToolDefinition::new("mcp/fs/delete", "Deletes a file.", json!({})).with_annotations(
+            ToolAnnotations {
+                destructive_hint: Some(true),
+                ..Default::default()
+            },
+        ),
+        ToolDefinition::new("mcp/fs/research", "Researches for hours.", json!({}))
+            .unsupported_because("it requires MCP tasks, which this runtime does not run"),
+    ]
+}
+
+fn hinted() -> Arc<ProviderFn> {
+    Arc::new(provider_fn("fs", hinted_tools(), |tool, _| async move {
+        Ok(json!({ "tool": tool }))
+    }))
+}
+
+#[tokio::test]
+async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
+    let runtime = ToolRuntime::builder().meta_tools([]).build().unwrap();
+    runtime.add_provider(hinted()).await.unwrap();
+    let request = runtime.request();
+    let carried: Vec<String> = request
+        .tools(WireFormat::Anthropic)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(carried, ["mcp_fs_read", "mcp_fs_delete"]);
+    for name in ["mcp/fs/research", "mcp_fs_research"] {
+        let err = request.dispatch(name, json!({})).await.unwrap_err();
+        assert_eq!(
+            err,
+            DispatchError::Tool(ToolError::Unavailable {
+                tool: "mcp/fs/research".into(),
+                provider: "fs".into(),
+                reason: "it requires MCP tasks, which this runtime does not run".into(),
+            })
+        );
+    }
+    let report = runtime.report();
+    let research = report
+        .tools
+        .iter()
+        .find(|t| t.name == "mcp/fs/research")
+        .unwrap();
+    assert_eq!(research.status, ReportStatus::Unsupported);
+    assert!(research.reason.as_deref().unwrap().contains("MCP tasks"));
+    let read = report
+        .tools
+        .iter()
+        .find(|t| t.name == "mcp/fs/read")
+        .unwrap();
+    assert_eq!(read.title.as_deref(), Some("Read File"));
+    assert_eq!(read.annotations.read_only_hint, Some(true));
+    let json = serde_json::to_value(read).unwrap();
+    assert_eq!(json["annotations"], json!({"readOnlyHint": true}));
+}
+
+#[tokio::test]
+async fn an_async_approval_asks_the_user_waits_and_refuses_with_a_reason() {
+    // The app's user, on another task: shown each request, answers through a oneshot.
+    let (ask, mut questions) =
+        mpsc::unbounded_channel::<(ApprovalRequest, oneshot::Sender<Approval>)>();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let log = asked.clone();
+    let user = tokio::spawn(async move {
+        while let Some((request, answer)) = questions.recv().await {
+            log.lock().unwrap().push(request.clone());
+            let approval = if request.annotations.destructive_hint == Some(true) {
+                Approval::refuse(format!("the user declined `{}`", request.tool))
+            } else {
+                Approval::Approve
+            };
+            let _ = answer.send(approval);
+        }
+    });
+    let runtime = ToolRuntime::builder()
+        .approval_async(move |request| {
+            let ask = ask.clone();
+            async move {
+                let (answer, answered) = oneshot::channel();
+                if ask.send((request, answer)).is_err() {
+                    return Approval::refuse("nobody is there to approve it");
+                }
+                answered
+                    .await
+                    .unwrap_or_else(|_| Approval::refuse("no answer"))
+            }
+        })
+        .build()
+        .unwrap();
+    runtime.add_provider(hinted()).await.unwrap();
+    let request = runtime.request();
+
+    let out = request
+        .dispatch("mcp_fs_read", json!({"path": "a"}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["tool"], "mcp/fs/read");
+    let err = request
+        .dispatch("mcp_fs_delete", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        DispatchError::Denied {
+            tool: "mcp/fs/delete".into(),
+            reason: Some("the user declined `mcp/fs/delete`".into())
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the call to tool `mcp/fs/delete` was not approved: the user declined `mcp/fs/delete`"
+    );
+    let asked = asked.lock().unwrap().clone();
+    assert_eq!(asked.len(), 2);
+    assert_eq!(
+        (
+            asked[0].tool.as_str(),
+            asked[0].called.as_str(),
+            asked[0].route
+        ),
+        ("mcp/fs/read", "mcp_fs_read", Route::Form)
+    );
+    assert_eq!(asked[0].title.as_deref(), Some("Read File"));
+    assert_eq!(asked[0].arguments, json!({"path": "a"}));
+    assert_eq!(asked[1].annotations.destructive_hint, Some(true));
+    drop(runtime);
+    drop(request);
+    user.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool() {
+    let names = Arc::new(Mutex::new(vec!["mcp/live/search_web".to_owned()]));
+    let (changed, changes) = tokio::sync::watch::channel(0u64);
+    let listed = names.clone();
+    let live = provider_fn("live", Vec::new(), |tool, _| async move {
+        Ok(json!({ "tool": tool }))
+    })
+    .with_list(move || {
+        Ok(listed
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|n| ToolDefinition::new(n.as_str(), "A tool.", json!({})))
+            .collect())
+    })
+    .with_changes(changes);
+    let runtime = ToolRuntime::new();
+    runtime.add_provider(Arc::new(live)).await.unwrap();
+    let before = runtime.request();
+    let mut seen = runtime.tool_set_changes();
+    seen.mark_unchanged();
+
+    // The server's list changes: a second tool travels as the same form.
+    names.lock().unwrap().push("mcp/live/search.web".to_owned());
+    changed.send_replace(1);
+    tokio::time::timeout(std::time::Duration::from_secs(60), seen.changed())
+        .await
+        .expect("the runtime listed the tools again")
+        .unwrap();
+    let after = runtime.request();
+    assert_eq!(after.census().tools().len(), 2);
+    // The old form now names two tools: unknown, never a guess.
+    let err = after
+        .dispatch("mcp_live_search_web", json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err:?}");
+    // By real name, each reaches exactly itself; the request of the earlier turn still
+    // resolves against its own census.
+    for name in ["mcp/live/search_web", "mcp/live/search.web"] {
+        assert_eq!(
+            after.dispatch(name, json!({})).await.unwrap().output["tool"],
+            name
+        );
+    }
+    assert_eq!(
+        before
+            .dispatch("mcp_live_search_web", json!({}))
+            .await
+            .unwrap()
+            .output["tool"],
+        "mcp/live/search_web"
+    );
+
+    // The server replaces both with another tool: every old name fails as unknown.
+    *names.lock().unwrap() = vec!["mcp/live/fetch".to_owned()];
+    changed.send_replace(2);
+    tokio::time::timeout(std::time::Duration::from_secs(60), seen.changed())
+        .await
+        .expect("the runtime listed the tools again")
+        .unwrap();
+    let last = runtime.request();
+    for old in [
+        "mcp/live/search_web",
+        "mcp/live/search.web",
+        "mcp_live_search_web",
+    ] {
+        let err = last.dispatch(old, json!({})).await.unwrap_err();
+        assert!(
+            matches!(err, DispatchError::UnknownTool { .. }),
+            "{old}: {err:?}"
+        );
+    }
+    assert_eq!(
+        last.dispatch("mcp_live_fetch", json!({}))
+            .await
+            .unwrap()
+            .output["tool"],
+        "mcp/live/fetch"
+    );
+}
