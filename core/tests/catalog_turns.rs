@@ -491,3 +491,46 @@ async fn native_deferral_sends_the_whole_catalog_deferred_under_the_same_forms()
         );
     }
 }
+
+#[tokio::test]
+async fn loading_stops_where_a_request_would_no_longer_fit_and_says_to_reset() {
+    let runtime = ToolRuntime::new(); // 200 tools: deferred past 125
+    let bulk: Vec<String> = (0..200).map(|i| format!("mcp/bulk/tool_{i}")).collect();
+    let refs: Vec<&str> = bulk.iter().map(String::as_str).collect();
+    runtime
+        .add_provider(answering("bulk", names(&refs)))
+        .await
+        .unwrap();
+    let conversation = runtime.conversation();
+    for name in &bulk[..124] {
+        conversation.load(name);
+    }
+    // One more fits: 3 meta-tools + 125 loaded = 128.
+    let request = conversation.request();
+    request
+        .dispatch("tool_schema", json!({"name": "mcp/bulk/tool_124"}))
+        .await
+        .unwrap();
+    let request = conversation.request();
+    assert_eq!(
+        request
+            .tools(WireFormat::OpenAi)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        128
+    );
+    let err = request
+        .dispatch("tool_schema", json!({"name": "mcp/bulk/tool_125"}))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("call reset_tools first"), "{err}");
+    // A call by name still reaches its tool; it is not loaded, so the list still fits.
+    let out = request
+        .dispatch("mcp_bulk_tool_199", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["tool"], "mcp/bulk/tool_199");
+    assert!(conversation.request().tools(WireFormat::OpenAi).is_ok());
+}

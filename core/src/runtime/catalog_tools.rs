@@ -158,6 +158,18 @@ impl MetaTool {
                     return Err(invalid("tool_schema", "name", format!("tool `{}` cannot be called: {reason}", tool.name())));
                 }
                 let loaded = match &call.conversation {
+                    Some(conversation) if conversation.state().loaded.contains(tool.name()) => true,
+                    Some(conversation) if !request.has_room_to_load(conversation) => {
+                        return Err(invalid(
+                            "tool_schema",
+                            "name",
+                            format!(
+                                "no room to load `{}`: {} tools are loaded, as many as one request can carry; call reset_tools first",
+                                tool.name(),
+                                conversation.loaded().len()
+                            ),
+                        ));
+                    }
                     Some(conversation) => {
                         conversation.load(tool.name());
                         true

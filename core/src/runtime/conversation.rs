@@ -159,6 +159,11 @@ impl Conversation {
         state.loaded.insert(tool.to_owned())
     }
 
+    /// How many tools are loaded.
+    pub(super) fn loaded_count(&self) -> usize {
+        self.lock().loaded.len()
+    }
+
     /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does.
     ///
     /// ```

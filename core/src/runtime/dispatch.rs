@@ -251,7 +251,14 @@ impl Request {
         // A catalog tool called by name (the model read it in a search result or in history)
         // is loaded, so the next request carries it.
         if let Some(conversation) = self.conversation() {
-            conversation.load(tool);
+            if self.has_room_to_load(conversation) {
+                conversation.load(tool);
+            } else if !conversation.state().loaded.contains(tool) {
+                tracing::warn!(
+                    tool,
+                    "called but not loaded: the conversation has loaded as many tools as one request can carry"
+                );
+            }
         }
         match owner.provider.call(tool, arguments).await {
             Ok(output) => Ok(CallOutcome {

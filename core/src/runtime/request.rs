@@ -144,6 +144,15 @@ impl Request {
                 .is_some_and(|(_, loaded)| loaded.contains(name))
     }
 
+    /// Whether `conversation` may load one more tool: a deferred request carries the
+    /// meta-tools, the pinned tools and every loaded tool, and all of them must fit one OpenAI
+    /// request (128 tools). Past that, the model is told to reset first, never sent a list
+    /// that would fail whole.
+    pub(crate) fn has_room_to_load(&self, conversation: &Conversation) -> bool {
+        let carried_anyway = self.shared.meta_tools.len() + self.shared.catalog.pinned().len();
+        carried_anyway + conversation.loaded_count() < crate::dialect_rules::OPENAI_MAX_TOOLS
+    }
+
     /// Why the tool at census position `index` cannot be called, if it cannot.
     pub(super) fn unavailable_reason(&self, index: usize) -> Option<String> {
         let tool = &self.census().tools()[index];
