@@ -132,7 +132,12 @@ fn bench_search(c: &mut Criterion) {
         c,
         "2486_names",
         &names,
-        &["list github issues", "read file", "query the database", "dns"],
+        &[
+            "list github issues",
+            "read file",
+            "query the database",
+            "dns",
+        ],
     );
     let described = docs("mcp-schemas.json");
     assert_eq!(described.len(), 64, "the corpus has 64 described tools");
