@@ -476,4 +476,35 @@ mod tests {
             "{text}"
         );
     }
+
+    /// Text from a few words that meet each other (so queries hit), in any casing and
+    /// separator, or anything at all.
+    const WORDS: &str = "((file|Files|reading|getHTTP|time|the|ÉTÉ|🙂|\\PC{1,4})[ _/.-]?){0,6}";
+
+    proptest::proptest! {
+        /// Any documents and any query: no panic, at most `limit` hits, each kept, scored above
+        /// zero, best first with ties by position.
+        #[test]
+        fn any_input_ranks_without_panicking(
+            docs in proptest::collection::vec((WORDS, WORDS, WORDS), 0..12),
+            query in proptest::prop_oneof![WORDS, "\\PC{0,30}"],
+            limit in 0usize..8,
+        ) {
+            let index = SearchIndex::build(
+                docs.iter().map(|(n, f, d)| (n.as_str(), f.as_str(), d.as_str())),
+            );
+            proptest::prop_assert_eq!(index.len(), docs.len());
+            let hits = index.search(&query, limit, |i| i % 3 != 1);
+            proptest::prop_assert!(hits.len() <= limit);
+            for hit in &hits {
+                proptest::prop_assert!(hit.index < docs.len() && hit.index % 3 != 1);
+                proptest::prop_assert!(hit.score > 0.0 && hit.score.is_finite());
+            }
+            for pair in hits.windows(2) {
+                let ordered = pair[0].score > pair[1].score
+                    || (pair[0].score == pair[1].score && pair[0].index < pair[1].index);
+                proptest::prop_assert!(ordered);
+            }
+        }
+    }
 }
