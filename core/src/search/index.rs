@@ -24,9 +24,9 @@ const W_NAME: f64 = 2.5;
 const W_DESCRIPTION: f64 = 1.0;
 
 /// A search index over a tool set, built once per tool set: BM25F over each tool's real name and
-/// form (split into words by [`search_terms`](crate::search_terms)) and its description, with English stop words
-/// dropped and a light stemmer (`files` meets `file`, `created` meets `create`) applied to
-/// documents and queries alike.
+/// form (split into words by [`search_terms`](crate::search_terms)) and its description, with
+/// English stop words dropped and a light stemmer (`files` meets `file`, `created` meets
+/// `create`) applied to documents and queries alike.
 ///
 /// Positions are the order the documents were given in: for [`SearchIndex::of_census`], census
 /// positions.
@@ -225,7 +225,7 @@ impl SearchIndex {
     /// use serde_json::json;
     /// use toolwire_core::{Census, SearchIndex, ToolDefinition, META_TOOLS};
     /// let definitions = vec![
-    ///     ToolDefinition::new("mcp/time/convert_time", "Convert time between timezones", json!({})),
+    ///     ToolDefinition::new("mcp/time/convert_time", "Convert time between zones", json!({})),
     ///     ToolDefinition::new("mcp/fetch/fetch", "Fetches a URL from the internet", json!({})),
     /// ];
     /// let census = Census::build(definitions.iter().map(|d| &d.name), &META_TOOLS);
