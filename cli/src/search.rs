@@ -35,8 +35,8 @@ pub struct SearchArgs {
     // --taken, --no-taken, --server.
     #[command(flatten)]
     names: NameArgs,
-    /// Print at most K tools [default: 5].
-    #[arg(long, value_name = "K", default_value_t = 5, hide_default_value = true, value_parser = positive)]
+    /// Print at most K tools.
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = positive)]
     limit: usize,
     /// What the tool should do, in words (several words are one query).
     #[arg(value_name = "QUERY", required = true)]

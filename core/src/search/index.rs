@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::terms::{index_term, search_terms};
+use super::terms::each_index_term;
 use crate::census::Census;
 use crate::definition::ToolDefinition;
 
@@ -24,9 +24,9 @@ const W_NAME: f64 = 2.5;
 const W_DESCRIPTION: f64 = 1.0;
 
 /// A search index over a tool set, built once per tool set: BM25F over each tool's real name and
-/// form (split into words by [`search_terms`]) and its description, with English stop words
-/// dropped and a light stemmer (`files` meets `file`, `created` meets `create`) applied to
-/// documents and queries alike.
+/// form (split into words by [`search_terms`](crate::search_terms)) and its description, with
+/// English stop words dropped and a light stemmer (`files` meets `file`, `created` meets
+/// `create`) applied to documents and queries alike.
 ///
 /// Positions are the order the documents were given in: for [`SearchIndex::of_census`], census
 /// positions.
@@ -43,8 +43,10 @@ const W_DESCRIPTION: f64 = 1.0;
 /// ```
 #[derive(Clone)]
 pub struct SearchIndex {
-    /// Term -> its postings.
-    terms: HashMap<Box<str>, Vec<Posting>, foldhash::fast::RandomState>,
+    /// Term -> its id, the position of its postings.
+    terms: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
+    /// Per term id, the documents it occurs in.
+    postings: Vec<Box<[Posting]>>,
     /// How many documents were indexed.
     len: usize,
 }
@@ -74,45 +76,53 @@ pub struct SearchHit {
     pub score: f64,
 }
 
-/// One document's words, per field, as counts of indexed terms.
-struct DocTerms {
-    name: HashMap<String, u32, foldhash::fast::RandomState>,
-    name_len: u32,
-    description: HashMap<String, u32, foldhash::fast::RandomState>,
-    description_len: u32,
+/// The vocabulary: term -> id, in order of first occurrence.
+type Vocabulary = HashMap<Box<str>, u32, foldhash::fast::RandomState>;
+
+/// The terms of every document in one flat list, as the build's first pass leaves them.
+#[derive(Default)]
+struct Occurrences {
+    vocabulary: Vocabulary,
+    /// (term id, whether it is a name word), document after document.
+    terms: Vec<(u32, bool)>,
+    /// Per document: where its terms end in `terms`, its name's and its description's lengths.
+    docs: Vec<(usize, u32, u32)>,
 }
 
-impl DocTerms {
-    fn new(name: &str, form: &str, description: &str) -> DocTerms {
-        let mut doc = DocTerms {
-            name: HashMap::default(),
-            name_len: 0,
-            description: HashMap::default(),
-            description_len: 0,
-        };
-        let name_terms: Vec<String> = indexed(name).collect();
-        // The form's words are most often the name's own (`mcp_fs_read_file`); only those the
-        // name lacks (a cut or a different split) add to the name field, so a word is not
-        // counted twice for travelling under a form.
-        let extra_form_terms: Vec<String> =
-            indexed(form).filter(|t| !name_terms.contains(t)).collect();
-        for term in name_terms.into_iter().chain(extra_form_terms) {
-            *doc.name.entry(term).or_default() += 1;
-            doc.name_len += 1;
-        }
-        for term in indexed(description) {
-            *doc.description.entry(term).or_default() += 1;
-            doc.description_len += 1;
-        }
-        doc
+/// The id of `term`, entered on first sight: only a new term allocates.
+fn term_id(vocabulary: &mut Vocabulary, term: &str) -> u32 {
+    if let Some(&id) = vocabulary.get(term) {
+        return id;
     }
+    // More distinct terms than u32::MAX do not fit in memory anyway; saturate, never panic.
+    let id = u32::try_from(vocabulary.len()).unwrap_or(u32::MAX);
+    vocabulary.insert(term.into(), id);
+    id
 }
 
-/// The indexed terms of `text`: its words, stop words dropped, stemmed.
-fn indexed(text: &str) -> impl Iterator<Item = String> {
-    search_terms(text)
-        .into_iter()
-        .filter_map(|word| index_term(&word))
+impl Occurrences {
+    fn add(&mut self, name: &str, form: &str, description: &str) {
+        let vocabulary = &mut self.vocabulary;
+        let terms = &mut self.terms;
+        let start = terms.len();
+        each_index_term(name, |t| terms.push((term_id(vocabulary, t), true)));
+        let name_end = terms.len();
+        // The form's words are most often the name's own (`mcp_fs_read_file`); only those the
+        // name lacks (a cut, or a different split) add to the name field, so a word does not
+        // count twice for travelling under a form.
+        each_index_term(form, |t| {
+            let id = term_id(vocabulary, t);
+            if !terms[start..name_end].iter().any(|&(other, _)| other == id) {
+                terms.push((id, true));
+            }
+        });
+        let name_len = terms.len() - start;
+        each_index_term(description, |t| terms.push((term_id(vocabulary, t), false)));
+        let description_len = terms.len() - start - name_len;
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.docs
+            .push((terms.len(), count(name_len), count(description_len)));
+    }
 }
 
 impl SearchIndex {
@@ -128,12 +138,18 @@ impl SearchIndex {
     /// assert_eq!(index.search("delete an entity", 5, |_| true)[0].index, 0);
     /// ```
     pub fn build<'a>(docs: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>) -> SearchIndex {
-        let docs: Vec<DocTerms> = docs
-            .into_iter()
-            .map(|(name, form, description)| DocTerms::new(name, form, description))
-            .collect();
+        // First pass: every document's terms, each term entered once in the vocabulary.
+        let mut occurrences = Occurrences::default();
+        for (name, form, description) in docs {
+            occurrences.add(name, form, description);
+        }
+        let Occurrences {
+            vocabulary,
+            mut terms,
+            docs,
+        } = occurrences;
         let len = docs.len();
-        let average = |field_len: fn(&DocTerms) -> u32| {
+        let average = |field_len: fn(&(usize, u32, u32)) -> u32| {
             let total: f64 = docs.iter().map(|d| f64::from(field_len(d))).sum();
             if len == 0 {
                 1.0
@@ -141,54 +157,62 @@ impl SearchIndex {
                 (total / len as f64).max(1.0)
             }
         };
-        let average_name = average(|d| d.name_len);
-        let average_description = average(|d| d.description_len);
+        let average_name = average(|d| d.1);
+        let average_description = average(|d| d.2);
 
-        // Field-weighted, length-normalised term frequencies, per term.
-        let mut weighted: HashMap<Box<str>, Vec<(u32, f64)>, foldhash::fast::RandomState> =
-            HashMap::default();
-        for (doc_id, doc) in docs.iter().enumerate() {
+        // Second pass: per document, each term's field-weighted, length-normalised frequency.
+        let mut weighted: Vec<Vec<(u32, f64)>> = vec![Vec::new(); vocabulary.len()];
+        let mut start = 0;
+        for (doc_id, &(end, name_len, description_len)) in docs.iter().enumerate() {
             // Past u32::MAX documents the rest are not indexed rather than misnumbered.
             let Ok(doc_id) = u32::try_from(doc_id) else {
                 break;
             };
-            let name_norm = norm(doc.name_len, average_name, B_NAME);
-            let description_norm = norm(doc.description_len, average_description, B_DESCRIPTION);
-            let mut tf: HashMap<&str, f64, foldhash::fast::RandomState> = HashMap::default();
-            for (term, &count) in &doc.name {
-                *tf.entry(term).or_default() += W_NAME * f64::from(count) / name_norm;
-            }
-            for (term, &count) in &doc.description {
-                *tf.entry(term).or_default() += W_DESCRIPTION * f64::from(count) / description_norm;
-            }
-            for (term, tf) in tf {
-                match weighted.get_mut(term) {
-                    Some(postings) => postings.push((doc_id, tf)),
-                    None => {
-                        weighted.insert(term.into(), vec![(doc_id, tf)]);
-                    }
+            let name_weight = W_NAME / norm(name_len, average_name, B_NAME);
+            let description_weight =
+                W_DESCRIPTION / norm(description_len, average_description, B_DESCRIPTION);
+            let doc_terms = &mut terms[start..end];
+            start = end;
+            doc_terms.sort_unstable_by_key(|&(id, _)| id);
+            for run in doc_terms.chunk_by(|a, b| a.0 == b.0) {
+                let tf: f64 = run
+                    .iter()
+                    .map(|&(_, in_name)| {
+                        if in_name {
+                            name_weight
+                        } else {
+                            description_weight
+                        }
+                    })
+                    .sum();
+                if let Some(postings) = weighted.get_mut(run[0].0 as usize) {
+                    postings.push((doc_id, tf));
                 }
             }
         }
 
+        // Last: each posting's whole score, IDF included, so a query only adds.
         let n = len as f64;
-        let terms = weighted
+        let postings = weighted
             .into_iter()
-            .map(|(term, postings)| {
+            .map(|postings| {
                 let df = postings.len() as f64;
                 // BM25's IDF, in the form that never goes negative.
                 let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                let postings = postings
+                postings
                     .into_iter()
                     .map(|(doc, tf)| Posting {
                         doc,
                         score: idf * tf * (K1 + 1.0) / (tf + K1),
                     })
-                    .collect();
-                (term, postings)
+                    .collect()
             })
             .collect();
-        SearchIndex { terms, len }
+        SearchIndex {
+            terms: vocabulary,
+            postings,
+            len,
+        }
     }
 
     /// Every tool of a census (position for position with `definitions`), offered or not.
@@ -201,7 +225,7 @@ impl SearchIndex {
     /// use serde_json::json;
     /// use toolwire_core::{Census, SearchIndex, ToolDefinition, META_TOOLS};
     /// let definitions = vec![
-    ///     ToolDefinition::new("mcp/time/convert_time", "Convert time between timezones", json!({})),
+    ///     ToolDefinition::new("mcp/time/convert_time", "Convert time between zones", json!({})),
     ///     ToolDefinition::new("mcp/fetch/fetch", "Fetches a URL from the internet", json!({})),
     /// ];
     /// let census = Census::build(definitions.iter().map(|d| &d.name), &META_TOOLS);
@@ -258,15 +282,20 @@ impl SearchIndex {
         if limit == 0 {
             return Vec::new();
         }
-        let mut words: Vec<String> = indexed(query).collect();
-        words.sort_unstable();
-        words.dedup();
+        let mut ids: Vec<u32> = Vec::new();
+        each_index_term(query, |word| {
+            if let Some(&id) = self.terms.get(word) {
+                ids.push(id);
+            }
+        });
+        ids.sort_unstable();
+        ids.dedup();
         let mut scores: HashMap<u32, f64, foldhash::fast::RandomState> = HashMap::default();
-        for word in &words {
-            let Some(postings) = self.terms.get(word.as_str()) else {
+        for &id in &ids {
+            let Some(postings) = self.postings.get(id as usize) else {
                 continue;
             };
-            for posting in postings {
+            for posting in postings.iter() {
                 *scores.entry(posting.doc).or_default() += posting.score;
             }
         }
@@ -446,5 +475,36 @@ mod tests {
             text.starts_with("SearchIndex { documents: 5, terms: "),
             "{text}"
         );
+    }
+
+    /// Text from a few words that meet each other (so queries hit), in any casing and
+    /// separator, or anything at all.
+    const WORDS: &str = "((file|Files|reading|getHTTP|time|the|ÉTÉ|🙂|\\PC{1,4})[ _/.-]?){0,6}";
+
+    proptest::proptest! {
+        /// Any documents and any query: no panic, at most `limit` hits, each kept, scored above
+        /// zero, best first with ties by position.
+        #[test]
+        fn any_input_ranks_without_panicking(
+            docs in proptest::collection::vec((WORDS, WORDS, WORDS), 0..12),
+            query in proptest::prop_oneof![WORDS, "\\PC{0,30}"],
+            limit in 0usize..8,
+        ) {
+            let index = SearchIndex::build(
+                docs.iter().map(|(n, f, d)| (n.as_str(), f.as_str(), d.as_str())),
+            );
+            proptest::prop_assert_eq!(index.len(), docs.len());
+            let hits = index.search(&query, limit, |i| i % 3 != 1);
+            proptest::prop_assert!(hits.len() <= limit);
+            for hit in &hits {
+                proptest::prop_assert!(hit.index < docs.len() && hit.index % 3 != 1);
+                proptest::prop_assert!(hit.score > 0.0 && hit.score.is_finite());
+            }
+            for pair in hits.windows(2) {
+                let ordered = pair[0].score > pair[1].score
+                    || (pair[0].score == pair[1].score && pair[0].index < pair[1].index);
+                proptest::prop_assert!(ordered);
+            }
+        }
     }
 }
