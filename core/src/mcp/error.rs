@@ -109,6 +109,9 @@ fn transport(error: &(dyn StdError + Send + Sync + 'static)) -> String {
             _ => format!("its connection failed: {io}"),
         };
     }
+    if let Some(client) = http_client_error(error) {
+        return format!("could not reach it: {}", chain(client));
+    }
     let text = chain(error);
     if text.contains("401") || text.to_ascii_lowercase().contains("auth") {
         return format!(
@@ -117,6 +120,24 @@ fn transport(error: &(dyn StdError + Send + Sync + 'static)) -> String {
         );
     }
     format!("its connection failed: {text}")
+}
+
+/// The HTTP client's own error inside the streamable-HTTP transport's, if that is what
+/// `error` is: its cause chain says why (refused, DNS, TLS); the wrappers say only "Client error".
+fn http_client_error<'e>(
+    error: &'e (dyn StdError + Send + Sync + 'static),
+) -> Option<&'e (dyn StdError + 'static)> {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    use rmcp::transport::worker::WorkerQuitReason;
+    type HttpError = StreamableHttpError<reqwest::Error>;
+    let inner = match error.downcast_ref::<WorkerQuitReason<HttpError>>() {
+        Some(WorkerQuitReason::Fatal { error, .. }) => Some(error),
+        _ => error.downcast_ref::<HttpError>(),
+    };
+    match inner {
+        Some(StreamableHttpError::Client(client)) => Some(client),
+        _ => None,
+    }
 }
 
 /// What a closed connection most likely means.

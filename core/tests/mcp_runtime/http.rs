@@ -85,6 +85,11 @@ async fn an_unreachable_url_and_a_bad_header_are_typed_errors() {
         .await
         .unwrap_err();
     assert!(err.reason.contains(&url), "{err}");
+    assert!(err.reason.contains("could not reach it"), "{err}");
+    assert!(
+        err.reason.contains("Connection refused"),
+        "the cause: {err}"
+    );
     assert!(!err.reason.contains("rmcp"), "{err}");
     let err = list_tools_of(
         &McpHttp::new(&url).header("Bad Header", "x").into(),
