@@ -5,11 +5,11 @@
 //! server its process group and stderr tail. Dropping the connection ends all of it, on every
 //! path, including a start that timed out halfway.
 
+use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceExt};
-use rmcp::transport::TokioChildProcess;
 use rmcp::ClientHandler;
 use tokio::sync::watch;
 
@@ -18,6 +18,7 @@ use super::options::McpTimeouts;
 use super::process_group::ProcessGroup;
 use super::server::{McpCommand, McpHttp, McpServer};
 use super::stderr_tail::StderrTail;
+use super::stdout_tap::{tap, TaskRequired};
 
 /// How long a failure waits for a stdio server's stderr to end before it is explained: the
 /// server has exited (or been killed) by then, so this bounds only a grandchild that keeps the
@@ -45,6 +46,10 @@ pub(crate) struct Connection {
     group: Option<ProcessGroup>,
     /// The stdio server's stderr tail; `None` for HTTP.
     tail: Option<StderrTail>,
+    /// The stdio server's process (killed and reaped when dropped); `None` for HTTP.
+    _child: Option<tokio::process::Child>,
+    /// The tools whose listing says they require MCP tasks (stdio only: see `stdout_tap.rs`).
+    task_required: TaskRequired,
 }
 
 impl Connection {
@@ -54,6 +59,14 @@ impl Connection {
             group.kill();
         }
         self.client.cancellation_token().cancel();
+    }
+
+    /// Whether the server's last listing said tool `bare` requires MCP tasks.
+    pub(crate) fn requires_tasks(&self, bare: &str) -> bool {
+        self.task_required
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(bare)
     }
 
     /// The server's last stderr lines as a message suffix, once its stderr has ended (bounded):
@@ -109,32 +122,46 @@ async fn connect_stdio(
     handler: ChangeSignal,
 ) -> Result<Connection, McpError> {
     let mut cmd = tokio::process::Command::new(&command.program);
-    cmd.args(&command.args);
-    cmd.envs(command.env.iter().map(|(k, v)| (k, v)));
+    cmd.args(&command.args)
+        .envs(command.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
     if let Some(dir) = &command.cwd {
         cmd.current_dir(dir);
     }
     #[cfg(unix)]
     cmd.process_group(0);
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| McpError::Spawn {
-            program: command.program.clone(),
-            reason: match &command.cwd {
-                Some(dir) => format!("{e} (in directory {})", dir.display()),
-                None => e.to_string(),
-            },
-        })?;
+    let mut child = cmd.spawn().map_err(|e| McpError::Spawn {
+        program: command.program.clone(),
+        reason: match &command.cwd {
+            Some(dir) => format!("{e} (in directory {})", dir.display()),
+            None => e.to_string(),
+        },
+    })?;
     // Held from here on: any early return below kills the whole group.
-    let group = ProcessGroup::led_by(transport.id());
-    let tail = stderr.map(StderrTail::read);
-    let served = tokio::time::timeout(timeout, handler.serve(transport)).await;
+    let group = ProcessGroup::led_by(child.id());
+    let tail = child.stderr.take().map(StderrTail::read);
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        unreachable!("stdin and stdout are piped above")
+    };
+    let task_required = TaskRequired::default();
+    let (client_end, tap_end) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(tap(
+        stdout,
+        tap_end,
+        task_required.clone(),
+        command.program.clone(),
+    ));
+    let served = tokio::time::timeout(timeout, handler.serve((client_end, stdin))).await;
     match served {
         Ok(Ok(client)) => Ok(Connection {
             client,
             group: Some(group),
             tail,
+            _child: Some(child),
+            task_required,
         }),
         Ok(Err(e)) => {
             group.kill();
@@ -196,6 +223,8 @@ async fn connect_http(
             client,
             group: None,
             tail: None,
+            _child: None,
+            task_required: TaskRequired::default(),
         }),
         Ok(Err(e)) => Err(McpError::Protocol {
             program: http.url.clone(),

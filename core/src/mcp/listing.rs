@@ -1,5 +1,6 @@
 //! A server's tool list: every page, within the [`McpLimits`], as [`ToolDefinition`]s with
-//! what the server says about each tool (title, annotations).
+//! what the server says about each tool (title, annotations), and a tool that requires MCP
+//! tasks marked unsupported.
 //!
 //! Policy: the limits are checked as the pages arrive, so a server that lists too much (or
 //! pages forever) is cut off before it costs memory; one tool over a per-tool limit fails the
@@ -10,10 +11,14 @@ use std::time::Duration;
 use rmcp::model::{PaginatedRequestParams, Tool};
 use serde_json::Value;
 
-use super::connection::Client;
+use super::connection::Connection;
 use super::error::{self, McpError};
 use super::options::McpLimits;
 use crate::definition::{ToolAnnotations, ToolDefinition};
+
+/// Why the runtime cannot call a tool whose `execution.taskSupport` is `required`.
+pub(crate) const REQUIRES_TASKS: &str = "it requires MCP tasks (execution.taskSupport: \
+     required), which toolwire does not run";
 
 /// Why a listing failed: the server (it failed, or hung: the connection is done for) or its
 /// list (over a limit: the server itself is fine).
@@ -26,12 +31,12 @@ pub(crate) enum ListFailure {
 
 /// Lists every tool of the server behind `client` (bare names, as the server gives them).
 pub(crate) async fn list(
-    client: &Client,
+    connection: &Connection,
     target: &str,
     timeout: Duration,
     limits: &McpLimits,
 ) -> Result<Vec<ToolDefinition>, ListFailure> {
-    match tokio::time::timeout(timeout, every_page(client, target, limits)).await {
+    match tokio::time::timeout(timeout, every_page(connection, target, limits)).await {
         Ok(result) => result,
         Err(_) => Err(ListFailure::Server(McpError::Timeout {
             program: target.to_owned(),
@@ -44,7 +49,7 @@ pub(crate) async fn list(
 }
 
 async fn every_page(
-    client: &Client,
+    connection: &Connection,
     target: &str,
     limits: &McpLimits,
 ) -> Result<Vec<ToolDefinition>, ListFailure> {
@@ -52,12 +57,16 @@ async fn every_page(
     let mut cursor = None;
     loop {
         let params = PaginatedRequestParams::default().with_cursor(cursor);
-        let page = client.list_tools(Some(params)).await.map_err(|e| {
-            ListFailure::Server(McpError::Protocol {
-                program: target.to_owned(),
-                reason: format!("listing its tools failed: {}", error::request(&e)),
-            })
-        })?;
+        let page = connection
+            .client
+            .list_tools(Some(params))
+            .await
+            .map_err(|e| {
+                ListFailure::Server(McpError::Protocol {
+                    program: target.to_owned(),
+                    reason: format!("listing its tools failed: {}", error::request(&e)),
+                })
+            })?;
         if tools.len() + page.tools.len() > limits.max_tools {
             return Err(ListFailure::Limit(McpError::TooLarge {
                 program: target.to_owned(),
@@ -68,7 +77,11 @@ async fn every_page(
             }));
         }
         for tool in page.tools {
-            tools.push(definition(tool, target, limits).map_err(ListFailure::Limit)?);
+            let mut def = definition(tool, target, limits).map_err(ListFailure::Limit)?;
+            if connection.requires_tasks(&def.name) {
+                def = def.unsupported_because(REQUIRES_TASKS);
+            }
+            tools.push(def);
         }
         match page.next_cursor {
             Some(next) => cursor = Some(next),

@@ -9,12 +9,15 @@
 //! - `connection.rs`: one live connection (start or reach, handshake, end);
 //! - `process_group.rs`: a stdio server's process group, killed as a whole;
 //! - `stderr_tail.rs`: a stdio server's last stderr lines;
+//! - `stdout_tap.rs`: a stdio server's messages, bounded, and what `rmcp` drops from them
+//!   (`execution.taskSupport`);
 //! - `listing.rs`: a tool list, within the limits, with titles and annotations;
 //! - `provider.rs`: [`McpProvider`].
 //!
-//! Not done here: MCP tasks. A tool whose `execution.taskSupport` is `required` cannot be
-//! called without them, but `rmcp` 3.11's `Tool` does not carry `execution`, so such a tool is
-//! listed like any other (see the module's report in the repository history).
+//! MCP tasks are not run: a tool whose `execution.taskSupport` is `required` is listed marked
+//! unsupported (the runtime withholds it). `rmcp` 3.11's `Tool` does not carry `execution`, so
+//! this is read from a stdio server's raw messages; over HTTP such a tool is listed like any
+//! other, and a call to it fails with the server's own error.
 
 mod connection;
 mod error;
@@ -24,6 +27,7 @@ mod process_group;
 mod provider;
 mod server;
 mod stderr_tail;
+mod stdout_tap;
 
 pub use error::McpError;
 pub use options::{McpLimits, McpOptions, McpTimeouts};
@@ -92,7 +96,7 @@ pub async fn list_tools_of(
     let changed = Arc::new(tokio::sync::watch::channel(0).0);
     let connection = connection::connect(server, &options.timeouts, changed).await?;
     let listed = listing::list(
-        &connection.client,
+        &connection,
         server.target(),
         options.timeouts.list,
         &options.limits,

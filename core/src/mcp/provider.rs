@@ -331,7 +331,7 @@ impl ToolProvider for McpProvider {
                 ProviderError::new(&self.provider_name, "the server is not running; reload it")
             })?;
             let listed = list(
-                &connection.client,
+                &connection,
                 self.target.target(),
                 self.options.timeouts.list,
                 &self.options.limits,

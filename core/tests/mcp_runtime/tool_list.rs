@@ -24,7 +24,18 @@ async fn titles_and_annotations_arrive_with_the_definitions() {
         }
     );
     assert!(titled.unsupported.is_none());
+    let needs_tasks = tools
+        .iter()
+        .find(|t| t.name == "mcp/said/needs_tasks")
+        .expect("still listed");
+    assert_eq!(
+        needs_tasks.unsupported.as_deref(),
+        Some(
+            "it requires MCP tasks (execution.taskSupport: required), which toolwire does not run"
+        )
+    );
     let echo = tools.iter().find(|t| t.name == "mcp/said/echo").unwrap();
+    assert!(echo.unsupported.is_none());
     assert_eq!(echo.title, None);
     assert!(echo.annotations.is_empty(), "the server said nothing");
 }
