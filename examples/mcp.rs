@@ -45,8 +45,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         [server, program, rest @ ..] => (
             server.clone(),
             McpCommand {
-                program: program.clone(),
                 args: rest.to_vec(),
+                ..McpCommand::new(program.clone())
             },
         ),
         _ => (

@@ -25,8 +25,10 @@
 //!   small crates with none of their own: `foldhash` and `hashbrown` for the census's table,
 //!   `strsim` for its suggestions;
 //! - `runtime` (default): [`ToolDefinition`], the wire shapes, `tracing` warnings from the census,
-//!   the tool search index ([`SearchIndex`]);
-//! - `mcp` (default): the MCP provider over stdio (`rmcp`).
+//!   the runtime with its tool catalog and the tool search index ([`SearchIndex`]);
+//! - `mcp` (default): the MCP provider over stdio and streamable HTTP (`rmcp`), and the
+//!   `mcpServers` config desktop clients use;
+//! - `mcp-tls`: `https://` MCP servers (rustls).
 #![deny(missing_docs)]
 
 #[cfg(feature = "runtime")]
@@ -37,6 +39,8 @@ mod definition;
 mod dialect_rules;
 #[cfg(feature = "mcp")]
 mod mcp;
+#[cfg(feature = "mcp")]
+mod mcp_config;
 mod meta_tools;
 mod naming;
 #[cfg(feature = "runtime")]
@@ -72,7 +76,12 @@ pub use dialect_rules::{
     OPENAI_MAX_TOOLS,
 };
 #[cfg(feature = "mcp")]
-pub use mcp::{list_server_tools, mcp_tool_name, McpCommand, McpError, McpProvider};
+pub use mcp::{
+    check_server_name, list_server_tools, list_tools_of, mcp_tool_name, McpCommand, McpError,
+    McpHttp, McpLimits, McpOptions, McpProvider, McpServer, McpTimeouts,
+};
+#[cfg(feature = "mcp")]
+pub use mcp_config::{add_mcp_servers, McpConfig, McpConfigError};
 pub use meta_tools::{meta_tool_named, META_TOOLS};
 pub use naming::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
 #[cfg(feature = "runtime")]

@@ -1,13 +1,18 @@
-//! The whole journey against a real MCP server over stdio (the workspace's fixture server):
-//! census, wire shapes, dispatch by real name and by form, faults, reload, and a scripted
-//! model driving several turns.
+//! The whole journey against a real MCP server over stdio and streamable HTTP (the workspace's
+//! fixture server): census, wire shapes, dispatch by real name and by form, faults, reload, a
+//! scripted model driving several turns, the processes a server leaves, live tool lists,
+//! limits, and the `mcpServers` config.
 //!
 //! One test binary (one fixture build, one link) with a module per concern; this file holds
 //! what they share.
 
+mod config;
 mod faults;
+mod http;
 mod in_process;
+mod processes;
 mod server;
+mod tool_list;
 mod turns;
 
 #[path = "../support/mod.rs"]
@@ -25,17 +30,60 @@ const LONG: &str = "a_tool_name_that_is_seventy_characters_long_so_the_form_must
 /// test measures (a shared 2-core machine can be slow, but not a minute slow).
 const HANG_BOUND: Duration = Duration::from_secs(60);
 
+/// The fixture server's command with `args`.
+fn fixture_command(args: &[&str]) -> McpCommand {
+    let mut command = McpCommand::new(support::fixture_server().to_string_lossy());
+    for a in args {
+        command = command.arg(*a);
+    }
+    command
+}
+
+/// A fixture server serving streamable HTTP on 127.0.0.1, ended (and reaped) when dropped.
+struct HttpFixture {
+    child: std::process::Child,
+    /// Its endpoint, as it printed it.
+    url: String,
+}
+
+impl HttpFixture {
+    /// Starts one with `args`, and waits for the line that says where it listens.
+    fn start(args: &[&str]) -> HttpFixture {
+        let mut child = std::process::Command::new(support::fixture_server())
+            .args(["--http", "127.0.0.1:0"])
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the fixture server starts");
+        let mut url = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut url,
+        )
+        .unwrap();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url:?}");
+        HttpFixture {
+            child,
+            url: url.trim().to_owned(),
+        }
+    }
+}
+
+impl Drop for HttpFixture {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 async fn fixture(server: &str, args: &[&str]) -> Arc<McpProvider> {
     fixture_with_timeout(server, args, HANG_BOUND).await
 }
 
 async fn fixture_with_timeout(server: &str, args: &[&str], timeout: Duration) -> Arc<McpProvider> {
-    let mut command = McpCommand::new(support::fixture_server().to_string_lossy());
-    for a in args {
-        command = command.arg(*a);
-    }
     Arc::new(
-        McpProvider::spawn(server, command)
+        McpProvider::spawn(server, fixture_command(args))
             .await
             .expect("the fixture server starts")
             .with_call_timeout(timeout),

@@ -1,0 +1,130 @@
+//! MCP servers as tool providers: where a server is ([`McpServer`]: a command over stdio, a
+//! URL over streamable HTTP), how long to wait and how much to accept ([`McpOptions`]), and
+//! [`McpProvider`], the provider over one server (the `rmcp` client).
+//!
+//! One file per job:
+//! - `server.rs`: where a server is, and the server-name rule;
+//! - `options.rs`: timeouts and limits;
+//! - `error.rs`: [`McpError`], and every `rmcp` error said in words;
+//! - `connection.rs`: one live connection (start or reach, handshake, end);
+//! - `process_group.rs`: a stdio server's process group, killed as a whole;
+//! - `stderr_tail.rs`: a stdio server's last stderr lines;
+//! - `stdout_tap.rs`: a stdio server's messages, bounded, and what `rmcp` drops from them
+//!   (`execution.taskSupport`);
+//! - `listing.rs`: a tool list, within the limits, with titles and annotations;
+//! - `provider.rs`: [`McpProvider`].
+//!
+//! MCP tasks are not run: a tool whose `execution.taskSupport` is `required` is listed marked
+//! unsupported (the runtime withholds it). `rmcp` 3.11's `Tool` does not carry `execution`, so
+//! this is read from a stdio server's raw messages; over HTTP such a tool is listed like any
+//! other, and a call to it fails with the server's own error.
+
+mod connection;
+mod error;
+mod listing;
+mod options;
+mod process_group;
+mod provider;
+mod server;
+mod stderr_tail;
+mod stdout_tap;
+
+pub use error::McpError;
+pub use options::{McpLimits, McpOptions, McpTimeouts};
+pub use provider::McpProvider;
+pub use server::{check_server_name, McpCommand, McpHttp, McpServer};
+
+use std::sync::Arc;
+
+use crate::definition::ToolDefinition;
+
+/// The runtime's real name for tool `tool` of MCP server `server`: `mcp/<server>/<tool>`. An
+/// empty tool name stays empty, so a census reports it as empty instead of hiding it behind
+/// the prefix.
+///
+/// ```
+/// use toolwire_core::mcp_tool_name;
+/// assert_eq!(mcp_tool_name("files", "read_file"), "mcp/files/read_file");
+/// assert_eq!(mcp_tool_name("files", ""), "");
+/// ```
+pub fn mcp_tool_name(server: &str, tool: &str) -> String {
+    if tool.is_empty() {
+        String::new()
+    } else {
+        format!("mcp/{server}/{tool}")
+    }
+}
+
+/// Starts the MCP server `program args…`, lists its tools (bare names, as the server gives
+/// them) and stops it, with the default [`McpOptions`]. [`list_tools_of`] takes any
+/// [`McpServer`] and options.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), toolwire_core::McpError> {
+/// let tools = toolwire_core::list_server_tools("my-mcp-server", &["--stdio".to_string()]).await?;
+/// for tool in tools { println!("{}", tool.name); }
+/// # Ok(()) }
+/// ```
+pub async fn list_server_tools(
+    program: &str,
+    args: &[String],
+) -> Result<Vec<ToolDefinition>, McpError> {
+    let mut command = McpCommand::new(program);
+    command.args = args.to_vec();
+    list_tools_of(&McpServer::Stdio(command), &McpOptions::default()).await
+}
+
+/// Connects to `server` (starting it, for a command), lists its tools (bare names, as the
+/// server gives them, with titles and annotations) within `options`, and ends it.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), toolwire_core::McpError> {
+/// use std::time::Duration;
+/// use toolwire_core::{list_tools_of, McpHttp, McpOptions, McpServer, McpTimeouts};
+/// let server = McpServer::Http(McpHttp::new("http://127.0.0.1:8000/mcp").header("Authorization", "Bearer s3cret"));
+/// let options = McpOptions {
+///     timeouts: McpTimeouts { start: Duration::from_secs(5), ..McpTimeouts::default() },
+///     ..McpOptions::default()
+/// };
+/// for tool in list_tools_of(&server, &options).await? { println!("{}", tool.name); }
+/// # Ok(()) }
+/// ```
+pub async fn list_tools_of(
+    server: &McpServer,
+    options: &McpOptions,
+) -> Result<Vec<ToolDefinition>, McpError> {
+    let changed = Arc::new(tokio::sync::watch::channel(0).0);
+    let connection = connection::connect(server, &options.timeouts, changed).await?;
+    let listed = listing::list(
+        &connection,
+        server.target(),
+        options.timeouts.list,
+        &options.limits,
+    )
+    .await;
+    match listed {
+        Ok(tools) => Ok(tools),
+        Err(listing::ListFailure::Limit(e)) => Err(e),
+        Err(listing::ListFailure::Server(e)) => {
+            connection.kill();
+            let tail = connection.explain().await;
+            Err(match e {
+                McpError::Protocol { program, reason } => McpError::Protocol {
+                    program,
+                    reason: format!("{reason}{tail}"),
+                },
+                McpError::Timeout {
+                    program,
+                    millis,
+                    reason,
+                } => McpError::Timeout {
+                    program,
+                    millis,
+                    reason: format!("{reason}{tail}"),
+                },
+                other => other,
+            })
+        }
+    }
+    // The connection is dropped here: its server (a stdio server's whole group) ends.
+}

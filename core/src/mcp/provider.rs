@@ -1,0 +1,451 @@
+//! [`McpProvider`]: a [`ToolProvider`] over one MCP server.
+//!
+//! Policy: the server's tools are named `mcp/<server>/<tool>`; a server that exits, crashes or
+//! hangs fails only its own calls, with a typed error that explains itself (its last stderr
+//! lines), is ended with its whole process group, and marks this provider failed until it is
+//! reloaded. A tool-list change the server announces is passed on through
+//! [`ToolProvider::tools_changed`].
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
+use serde_json::Value;
+use tokio::sync::watch;
+
+use super::connection::{connect, Connection};
+use super::error;
+use super::listing::{list, ListFailure};
+use super::mcp_tool_name;
+use super::options::{McpLimits, McpOptions, McpTimeouts};
+use super::server::{check_server_name, McpCommand, McpServer};
+use crate::definition::ToolDefinition;
+use crate::provider::{arguments_as_object, ProviderError, ToolProvider};
+use crate::tool_error::ToolError;
+
+/// A [`ToolProvider`] over an MCP server, spoken to over stdio or streamable HTTP. Its tools
+/// are named `mcp/<server>/<tool>`; the provider is named `mcp/<server>`.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+/// use std::time::Duration;
+/// use toolwire_core::{McpCommand, McpHttp, McpProvider};
+/// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem").arg("/tmp"))
+///     .await?
+///     .with_call_timeout(Duration::from_secs(10));
+/// let docs = McpProvider::connect(
+///     "docs",
+///     McpHttp::new("http://127.0.0.1:8000/mcp").header("Authorization", "Bearer s3cret"),
+/// )
+/// .await?;
+/// # Ok(()) }
+/// ```
+pub struct McpProvider {
+    server: String,
+    provider_name: String,
+    prefix: String,
+    target: McpServer,
+    options: McpOptions,
+    connection: Mutex<Option<Arc<Connection>>>,
+    failed: AtomicBool,
+    /// Bumped on each `notifications/tools/list_changed`, by every connection this provider
+    /// makes: one sender for the provider's life, so a receiver keeps working across reloads.
+    changed: Arc<watch::Sender<u64>>,
+}
+
+impl std::fmt::Debug for McpProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpProvider")
+            .field("server", &self.server)
+            .field("target", &self.target)
+            .field("options", &self.options)
+            .field("failed", &self.failed.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+impl McpProvider {
+    /// Starts the server's program and connects (the MCP handshake), with the default
+    /// [`McpOptions`]. The provider is named `mcp/<server>`; `server` must pass
+    /// [`check_server_name`].
+    ///
+    /// ```
+    /// use toolwire_core::{McpCommand, McpProvider};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let missing = McpCommand::new("/nonexistent/mcp-server");
+    /// let err = McpProvider::spawn("files", missing).await.unwrap_err();
+    /// assert_eq!(err.provider, "mcp/files");
+    /// assert!(err.reason.contains("could not start MCP server `/nonexistent/mcp-server`"));
+    /// let err = McpProvider::spawn("", McpCommand::new("x")).await.unwrap_err();
+    /// assert!(err.reason.contains("bad MCP server name ``"), "{err}");
+    /// # });
+    /// ```
+    pub async fn spawn(
+        server: impl Into<String>,
+        command: McpCommand,
+    ) -> Result<McpProvider, ProviderError> {
+        McpProvider::connect_with(server, command, McpOptions::default()).await
+    }
+
+    /// Connects to `server` (starting it, for a command), with the default [`McpOptions`].
+    ///
+    /// ```
+    /// use toolwire_core::{McpHttp, McpProvider};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let err = McpProvider::connect("docs", McpHttp::new("ftp://example.invalid/mcp"))
+    ///     .await
+    ///     .unwrap_err();
+    /// assert_eq!(err.provider, "mcp/docs");
+    /// assert!(err.reason.contains("http://"), "{err}");
+    /// # });
+    /// ```
+    pub async fn connect(
+        server: impl Into<String>,
+        target: impl Into<McpServer>,
+    ) -> Result<McpProvider, ProviderError> {
+        McpProvider::connect_with(server, target, McpOptions::default()).await
+    }
+
+    /// Connects to `target` with `options`: its [`McpTimeouts`] bound the start itself, every
+    /// listing and every call; its [`McpLimits`] bound every listing.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use std::time::Duration;
+    /// use toolwire_core::{McpCommand, McpOptions, McpProvider, McpTimeouts};
+    /// let options = McpOptions {
+    ///     timeouts: McpTimeouts { start: Duration::from_secs(120), ..McpTimeouts::default() },
+    ///     ..McpOptions::default()
+    /// };
+    /// let command = McpCommand::new("npx").arg("-y").arg("@modelcontextprotocol/server-memory");
+    /// let memory = McpProvider::connect_with("memory", command, options).await?;
+    /// # let _ = memory;
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_with(
+        server: impl Into<String>,
+        target: impl Into<McpServer>,
+        options: McpOptions,
+    ) -> Result<McpProvider, ProviderError> {
+        let server = server.into();
+        let provider_name = format!("mcp/{server}");
+        check_server_name(&server)
+            .map_err(|e| ProviderError::new(&provider_name, e.to_string()))?;
+        let provider = McpProvider {
+            prefix: format!("mcp/{server}/"),
+            provider_name,
+            server,
+            target: target.into(),
+            options,
+            connection: Mutex::new(None),
+            failed: AtomicBool::new(false),
+            changed: Arc::new(watch::channel(0).0),
+        };
+        provider.start().await?;
+        Ok(provider)
+    }
+
+    /// This provider with a different per-call timeout (60 s by default). A call that takes
+    /// longer fails with [`ToolError::TimedOut`] and marks the provider failed.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use std::time::Duration;
+    /// use toolwire_core::{McpCommand, McpProvider};
+    /// let slow = McpProvider::spawn("slow", McpCommand::new("my-slow-server"))
+    ///     .await?
+    ///     .with_call_timeout(Duration::from_secs(300));
+    /// # let _ = slow;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_call_timeout(mut self, timeout: Duration) -> McpProvider {
+        self.options.timeouts.call = timeout;
+        self
+    }
+
+    /// This provider with other timeouts for what follows: listing, calls, and the start of a
+    /// reload (the first start already happened; pass timeouts for it to
+    /// [`connect_with`](McpProvider::connect_with)).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use std::time::Duration;
+    /// use toolwire_core::{McpCommand, McpProvider, McpTimeouts};
+    /// let timeouts = McpTimeouts { list: Duration::from_secs(5), ..McpTimeouts::default() };
+    /// let quick = McpProvider::spawn("quick", McpCommand::new("my-server")).await?.with_timeouts(timeouts);
+    /// assert_eq!(quick.options().timeouts, timeouts);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_timeouts(mut self, timeouts: McpTimeouts) -> McpProvider {
+        self.options.timeouts = timeouts;
+        self
+    }
+
+    /// This provider with other limits on its tool list, from its next listing on.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use toolwire_core::{McpCommand, McpLimits, McpProvider};
+    /// let limits = McpLimits { max_tools: 100, ..McpLimits::default() };
+    /// let small = McpProvider::spawn("small", McpCommand::new("my-server")).await?.with_limits(limits);
+    /// assert_eq!(small.options().limits.max_tools, 100);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_limits(mut self, limits: McpLimits) -> McpProvider {
+        self.options.limits = limits;
+        self
+    }
+
+    /// The timeouts and limits in force.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use toolwire_core::{McpCommand, McpOptions, McpProvider};
+    /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
+    /// assert_eq!(files.options(), &McpOptions::default());
+    /// # Ok(()) }
+    /// ```
+    pub fn options(&self) -> &McpOptions {
+        &self.options
+    }
+
+    /// The server's short name.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use toolwire_core::{McpCommand, McpProvider, ToolProvider};
+    /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
+    /// assert_eq!(files.server(), "files");
+    /// assert_eq!(files.name(), "mcp/files");
+    /// # Ok(()) }
+    /// ```
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+
+    /// Whether the server exited, crashed or hung since it was last (re)started.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// use toolwire_core::{McpCommand, McpProvider, ToolProvider};
+    /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
+    /// assert!(!files.is_failed());
+    /// if files.is_failed() {
+    ///     files.reload().await?; // a fresh server process
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn is_failed(&self) -> bool {
+        self.failed.load(Ordering::SeqCst)
+    }
+
+    async fn start(&self) -> Result<(), ProviderError> {
+        let connection = connect(&self.target, &self.options.timeouts, self.changed.clone())
+            .await
+            .map_err(|e| ProviderError::new(&self.provider_name, e.to_string()))?;
+        let old = self
+            .connection
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .replace(Arc::new(connection));
+        if let Some(old) = old {
+            old.kill(); // Even while a call in flight still holds it.
+        }
+        self.failed.store(false, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn connection(&self) -> Option<Arc<Connection>> {
+        self.connection
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Marks the provider failed and ends `used`, the connection the failed request went
+    /// through (its whole process group). A connection started by a reload since is left alone.
+    fn fail(&self, used: &Arc<Connection>) {
+        used.kill();
+        let mut current = self.connection.lock().unwrap_or_else(|p| p.into_inner());
+        if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, used)) {
+            self.failed.store(true, Ordering::SeqCst);
+            let old = current.take();
+            drop(current);
+            drop(old);
+        }
+    }
+
+    fn unavailable(&self, tool: &str, reason: impl Into<String>) -> ToolError {
+        ToolError::Unavailable {
+            tool: tool.to_owned(),
+            provider: self.provider_name.clone(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The JSON value of a successful MCP call: its structured content if any, else its text (as
+/// JSON when it parses, else a string; several blocks become an array).
+fn call_output(result: &CallToolResult) -> Value {
+    if let Some(structured) = &result.structured_content {
+        return structured.clone();
+    }
+    let texts: Vec<Value> = result
+        .content
+        .iter()
+        .map(|block| match block.as_text() {
+            Some(text) => serde_json::from_str(&text.text)
+                .unwrap_or_else(|_| Value::String(text.text.clone())),
+            None => serde_json::to_value(block).unwrap_or(Value::Null),
+        })
+        .collect();
+    match <[Value; 1]>::try_from(texts) {
+        Ok([one]) => one,
+        Err(many) => Value::Array(many),
+    }
+}
+
+fn error_text(result: &CallToolResult) -> String {
+    let texts: Vec<&str> = result
+        .content
+        .iter()
+        .filter_map(|b| b.as_text().map(|t| t.text.as_str()))
+        .collect();
+    if texts.is_empty() {
+        "the server reported an error with no text".to_owned()
+    } else {
+        texts.join("\n")
+    }
+}
+
+impl ToolProvider for McpProvider {
+    fn name(&self) -> &str {
+        &self.provider_name
+    }
+
+    fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
+        Box::pin(async move {
+            let connection = self.connection().ok_or_else(|| {
+                ProviderError::new(&self.provider_name, "the server is not running; reload it")
+            })?;
+            let listed = list(
+                &connection,
+                self.target.target(),
+                self.options.timeouts.list,
+                &self.options.limits,
+            )
+            .await;
+            let mut tools = match listed {
+                Ok(tools) => tools,
+                Err(ListFailure::Limit(e)) => {
+                    return Err(ProviderError::new(&self.provider_name, e.to_string()))
+                }
+                Err(ListFailure::Server(e)) => {
+                    connection.kill();
+                    let tail = connection.explain().await;
+                    self.fail(&connection);
+                    return Err(ProviderError::new(
+                        &self.provider_name,
+                        format!("{e}{tail}"),
+                    ));
+                }
+            };
+            for tool in &mut tools {
+                tool.name = mcp_tool_name(&self.server, &tool.name);
+            }
+            Ok(tools)
+        })
+    }
+
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+        Box::pin(async move {
+            let Some(bare) = tool.strip_prefix(&self.prefix) else {
+                return Err(self.unavailable(tool, "has no such tool"));
+            };
+            let Some(connection) = self.connection() else {
+                return Err(self.unavailable(tool, "has failed and not been reloaded"));
+            };
+            let arguments = arguments_as_object(tool, arguments)?;
+            let params = CallToolRequestParams::new(bare.to_owned()).with_arguments(arguments);
+            let timeout = self.options.timeouts.call;
+            match tokio::time::timeout(timeout, connection.client.call_tool(params)).await {
+                Ok(Ok(result)) if result.is_error == Some(true) => Err(ToolError::Failed {
+                    tool: tool.to_owned(),
+                    message: error_text(&result),
+                }),
+                Ok(Ok(result)) => Ok(call_output(&result)),
+                Ok(Err(rmcp::service::ServiceError::McpError(e)))
+                    if e.code == ErrorCode::INVALID_PARAMS =>
+                {
+                    Err(ToolError::InvalidArguments {
+                        tool: tool.to_owned(),
+                        argument: None,
+                        reason: e.message.to_string(),
+                    })
+                }
+                Ok(Err(rmcp::service::ServiceError::McpError(e))) => Err(ToolError::Failed {
+                    tool: tool.to_owned(),
+                    message: e.message.to_string(),
+                }),
+                Ok(Err(e)) => {
+                    connection.kill();
+                    let reason = format!(
+                        "stopped answering: {}{}",
+                        error::request(&e),
+                        connection.explain().await
+                    );
+                    self.fail(&connection);
+                    Err(self.unavailable(tool, reason))
+                }
+                Err(_) => {
+                    connection.kill();
+                    let tail = connection.explain().await;
+                    if !tail.is_empty() {
+                        tracing::warn!(
+                            provider = %self.provider_name,
+                            "tool `{tool}` timed out after {} ms{tail}",
+                            timeout.as_millis()
+                        );
+                    }
+                    self.fail(&connection);
+                    Err(ToolError::TimedOut {
+                        tool: tool.to_owned(),
+                        provider: self.provider_name.clone(),
+                        millis: timeout.as_millis() as u64,
+                    })
+                }
+            }
+        })
+    }
+
+    fn reload(&self) -> BoxFuture<'_, Result<(), ProviderError>> {
+        Box::pin(self.start())
+    }
+
+    fn is_failed(&self) -> bool {
+        McpProvider::is_failed(self)
+    }
+
+    fn tools_changed(&self) -> Option<watch::Receiver<u64>> {
+        Some(self.changed.subscribe())
+    }
+
+    fn shutdown(&self) {
+        self.failed.store(true, Ordering::SeqCst);
+        let connection = self
+            .connection
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(connection) = connection {
+            // Now, even while a call in flight still holds the connection.
+            connection.kill();
+        }
+    }
+}
