@@ -55,6 +55,22 @@ pub struct McpProvider {
     changed: Arc<watch::Sender<u64>>,
 }
 
+impl Drop for McpProvider {
+    /// Ends the server (its whole process group) when the provider goes, whoever else still
+    /// holds the connection (a task of the client, a call's future that was dropped): a
+    /// dropped provider never leaves a process behind.
+    fn drop(&mut self) {
+        let connection = self
+            .connection
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(connection) = connection {
+            connection.kill();
+        }
+    }
+}
+
 impl std::fmt::Debug for McpProvider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpProvider")
