@@ -6,7 +6,8 @@
 //! user fixes the file in one go; ignore fields other clients add (`disabled`, `autoApprove`,
 //! `timeout`…) rather than refuse a file that works elsewhere. Servers come sorted by name:
 //! this workspace's `serde_json` keeps objects in sorted maps (its `preserve_order` feature is
-//! off), so the file's order is not known here.
+//! off), so the file's order is not known here; the list is sorted explicitly, so the order is
+//! the same in every build.
 
 use std::path::{Path, PathBuf};
 
@@ -113,10 +114,14 @@ impl McpConfig {
             .ok_or_else(|| McpConfigError::Shape {
                 reason: "\"mcpServers\" must be an object of servers by name".to_owned(),
             })?;
-        let servers = servers
+        let mut servers = servers
             .iter()
             .map(|(name, entry)| Ok((name.clone(), server(name, entry)?)))
             .collect::<Result<Vec<_>, McpConfigError>>()?;
+        // Sorted here too: a build whose `serde_json` has `preserve_order` (another crate may
+        // turn it on) would otherwise give the file's order, and the order would depend on
+        // the build.
+        servers.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(McpConfig { servers })
     }
 

@@ -18,7 +18,7 @@ use super::options::McpTimeouts;
 use super::process_group::ProcessGroup;
 use super::server::{McpCommand, McpHttp, McpServer};
 use super::stderr_tail::StderrTail;
-use super::stdout_tap::{tap, TaskRequired};
+use super::stdout_tap::{tap, TapVerdict, TaskRequired};
 
 /// How long a failure waits for a stdio server's stderr to end before it is explained: the
 /// server has exited (or been killed) by then, so this bounds only a grandchild that keeps the
@@ -50,6 +50,8 @@ pub(crate) struct Connection {
     _child: Option<tokio::process::Child>,
     /// The tools whose listing says they require MCP tasks (stdio only: see `stdout_tap.rs`).
     task_required: TaskRequired,
+    /// Why the stdio tap ended the connection, if it did.
+    verdict: TapVerdict,
 }
 
 impl Connection {
@@ -72,13 +74,25 @@ impl Connection {
     /// The server's last stderr lines as a message suffix, once its stderr has ended (bounded):
     /// call after the server failed.
     pub(crate) async fn explain(&self) -> String {
-        explain(self.tail.as_ref()).await
+        format!(
+            "{}{}",
+            verdict_of(&self.verdict),
+            explain(self.tail.as_ref()).await
+        )
     }
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The tap's verdict as a message suffix: empty when it ended nothing.
+fn verdict_of(verdict: &TapVerdict) -> String {
+    match &*verdict.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(why) => format!(" ({why})"),
+        None => String::new(),
     }
 }
 
@@ -147,13 +161,9 @@ async fn connect_stdio(
         unreachable!("stdin and stdout are piped above")
     };
     let task_required = TaskRequired::default();
+    let verdict = TapVerdict::default();
     let (client_end, tap_end) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(tap(
-        stdout,
-        tap_end,
-        task_required.clone(),
-        command.program.clone(),
-    ));
+    tokio::spawn(tap(stdout, tap_end, task_required.clone(), verdict.clone()));
     let served = tokio::time::timeout(timeout, handler.serve((client_end, stdin))).await;
     match served {
         Ok(Ok(client)) => Ok(Connection {
@@ -162,12 +172,18 @@ async fn connect_stdio(
             tail,
             _child: Some(child),
             task_required,
+            verdict,
         }),
         Ok(Err(e)) => {
             group.kill();
             Err(McpError::Protocol {
                 program: command.program.clone(),
-                reason: format!("{}{}", error::handshake(&e), explain(tail.as_ref()).await),
+                reason: format!(
+                    "{}{}{}",
+                    error::handshake(&e),
+                    verdict_of(&verdict),
+                    explain(tail.as_ref()).await
+                ),
             })
         }
         Err(_) => {
@@ -225,6 +241,7 @@ async fn connect_http(
             tail: None,
             _child: None,
             task_required: TaskRequired::default(),
+            verdict: TapVerdict::default(),
         }),
         Ok(Err(e)) => Err(McpError::Protocol {
             program: http.url.clone(),

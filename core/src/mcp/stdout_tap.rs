@@ -4,8 +4,8 @@
 //! Policy: `rmcp`'s `Tool` has no `execution` field, so a tool's `execution.taskSupport` never
 //! reaches the client; this tap reads it from each `tools/list` answer before the client sees
 //! that answer, so the listing can mark a tool that requires MCP tasks as unsupported. A line
-//! over [`MAX_MESSAGE_BYTES`] is dropped (as `rmcp`'s own stdio reader does), with a warning:
-//! the request it answered then fails by its timeout, never by exhausting memory.
+//! over [`MAX_MESSAGE_BYTES`] ends the connection (`rmcp`'s own stdio reader would drop the
+//! line and leave the request it answered to time out), and the failure says why.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -20,41 +20,35 @@ pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The tools (bare names) whose last listing said `execution.taskSupport: "required"`.
 pub(crate) type TaskRequired = Arc<Mutex<HashSet<String>>>;
 
+/// Why the tap ended the connection, when it did (a message over the bound).
+pub(crate) type TapVerdict = Arc<Mutex<Option<String>>>;
+
 /// Copies `stdout` to `out` line by line until either ends, noting task-required tools in
-/// `required` before each line is passed on.
+/// `required` before each line is passed on. A line over the bound ends the copy, with the
+/// reason in `verdict`.
 pub(crate) async fn tap(
     mut stdout: impl AsyncRead + Unpin,
     mut out: impl AsyncWrite + Unpin,
     required: TaskRequired,
-    server: String,
+    verdict: TapVerdict,
 ) {
     let mut chunk = vec![0u8; 64 * 1024];
     let mut line: Vec<u8> = Vec::new();
-    let mut oversized = false;
     loop {
         let n = match stdout.read(&mut chunk).await {
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
         for piece in chunk[..n].split_inclusive(|b| *b == b'\n') {
-            let ends = piece.ends_with(b"\n");
-            if !oversized {
-                if line.len() + piece.len() > MAX_MESSAGE_BYTES + 1 {
-                    oversized = true;
-                    line.clear();
-                } else {
-                    line.extend_from_slice(piece);
-                }
+            if line.len() + piece.len() > MAX_MESSAGE_BYTES + 1 {
+                *verdict.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!(
+                    "it sent a message over {MAX_MESSAGE_BYTES} bytes, more than toolwire \
+                     accepts from one message, so the connection was ended"
+                ));
+                return; // Dropping `out` ends the client's stream: pending requests fail now.
             }
-            if !ends {
-                continue;
-            }
-            if oversized {
-                tracing::warn!(
-                    "MCP server `{server}` sent a message over {MAX_MESSAGE_BYTES} bytes; it was \
-                     dropped, and the request it answered will time out"
-                );
-                oversized = false;
+            line.extend_from_slice(piece);
+            if !piece.ends_with(b"\n") {
                 continue;
             }
             note_task_support(&line, &required);
@@ -116,7 +110,15 @@ mod tests {
         );
         let required = TaskRequired::default();
         let mut out = Vec::new();
-        tap(input.as_bytes(), &mut out, required.clone(), "s".into()).await;
+        let verdict = TapVerdict::default();
+        tap(
+            input.as_bytes(),
+            &mut out,
+            required.clone(),
+            verdict.clone(),
+        )
+        .await;
+        assert!(verdict.lock().unwrap().is_none());
         assert_eq!(out, input.as_bytes());
         let required = required.lock().unwrap();
         assert!(required.contains("a") && !required.contains("b"));

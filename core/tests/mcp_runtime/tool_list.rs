@@ -158,6 +158,19 @@ async fn a_list_over_a_limit_fails_only_its_own_load_naming_server_tool_and_limi
 }
 
 #[tokio::test]
+async fn a_stdio_message_over_16_mib_ends_the_connection_at_once_and_says_why() {
+    // The listing answer carries a 17 MB description: over the bound of one message, so the
+    // listing fails now (not by its timeout), saying why.
+    let provider = fixture("flood", &["--huge-description", "17000000"]).await;
+    let err = tokio::time::timeout(HANG_BOUND, provider.list_tools())
+        .await
+        .expect("fails at once")
+        .unwrap_err();
+    assert!(err.reason.contains("over 16777216 bytes"), "{err}");
+    assert!(provider.is_failed());
+}
+
+#[tokio::test]
 async fn a_server_invalid_params_error_is_invalid_arguments_with_its_message() {
     let provider = fixture("params", &[]).await;
     let err = provider
