@@ -89,7 +89,7 @@ struct SourceArgs {
     )]
     headers: Vec<(String, String)>,
     /// Start or reach every server of this `mcpServers` config (the JSON file desktop clients
-    /// use), name their tools as the runtime does (mcp/<key>/<tool>) and check them as one set.
+    /// use), name their tools as the runtime does (mcp/KEY/TOOL) and check them as one set.
     #[arg(long, value_name = "FILE", conflicts_with = "server")]
     mcp_config: Option<PathBuf>,
     /// How long an MCP server may take to start, and then to list its tools, in seconds

@@ -82,7 +82,7 @@ impl Wanted {
             .servers
             .into_iter()
             .map(|(key, server)| Wanted {
-                label: format!("MCP server {key:?} of {}", path.display()),
+                label: format!("--mcp-config {}, server {key:?}", path.display()),
                 name: Some(key),
                 server,
             })

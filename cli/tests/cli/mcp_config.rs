@@ -100,7 +100,7 @@ fn a_server_that_fails_is_named_with_why_and_the_others_are_still_checked() {
     let config_path = path(&config);
     assert!(
         err.contains(&format!(
-            "toolwire: MCP server \"broken\" of {config_path}: "
+            "toolwire: --mcp-config {config_path}, server \"broken\": "
         )),
         "{err}"
     );
@@ -110,8 +110,9 @@ fn a_server_that_fails_is_named_with_why_and_the_others_are_still_checked() {
         "its stderr tail: {err}"
     );
     assert!(
-        err.contains(&format!("toolwire: MCP server \"lost\" of {config_path}: "))
-            && err.contains("/no/such/dir"),
+        err.contains(&format!(
+            "toolwire: --mcp-config {config_path}, server \"lost\": "
+        )) && err.contains("/no/such/dir"),
         "the directory it could not run in: {err}"
     );
     // The other servers' census is printed all the same.
@@ -146,7 +147,7 @@ fn a_config_that_cannot_be_used_says_where() {
     let output = toolwire(&["census", "--mcp-config", path(&dead)], "");
     assert_eq!(status(&output), 2);
     assert!(output.stdout.is_empty());
-    assert!(stderr(&output).contains("MCP server \"dead\""));
+    assert!(stderr(&output).contains("server \"dead\": "));
 
     // Keys name the servers: --server has nothing to name.
     let output = toolwire(
