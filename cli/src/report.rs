@@ -450,6 +450,45 @@ mod tests {
     }
 
     #[test]
+    fn tools_of_several_servers_say_each_ones_server() {
+        let census = Census::build(["mcp/a/x.y", "mcp/b/x_y", "mcp/a/x.y", "mcp/a/x_y"], &[]);
+        let servers = ["a", "b", "a", "a"].map(String::from);
+        let mut out = Vec::new();
+        CensusReport::new(&census)
+            .with_servers(&servers)
+            .write_table(&mut out, true, None)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("SERVER  NAME       FORM"), "{text}");
+        assert!(
+            lines[1].starts_with("a       mcp/a/x.y  mcp_a_x_y"),
+            "{text}"
+        );
+        // The repeated `mcp/a/x.y` is one tool: the servers stay in step with the tools.
+        assert!(lines[2].starts_with("a       mcp/a/x_y"), "{text}");
+        let definitions: Vec<ToolDefinition> = census
+            .tools()
+            .iter()
+            .map(|t| ToolDefinition::new(t.name(), "", serde_json::Value::Null))
+            .collect();
+        let schemas = SchemaReport::new(&census, &definitions, &Dialect::ALL);
+        let mut out = Vec::new();
+        CensusReport::new(&census)
+            .with_servers(&servers)
+            .write_json(&mut out, &schemas)
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let servers: Vec<&str> = json["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["server"].as_str().unwrap())
+            .collect();
+        assert_eq!(servers, ["a", "b", "a"]);
+    }
+
+    #[test]
     fn cjk_and_emoji_names_keep_the_columns_aligned() {
         let census = Census::build(["天气/查询", "🔍search", "plain"], &META_TOOLS);
         let mut out = Vec::new();

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use crate::wire::{wire, wire_names};
 use crate::{file, fixture_server, http_fixture, path, status, stderr, stdout, tool, toolwire};
 
 /// The fixture over stdio twice (under `a`, with `--extras`, found only through the `PATH` its
@@ -120,6 +121,14 @@ fn a_server_that_fails_is_named_with_why_and_the_others_are_still_checked() {
     assert_eq!(tool(&object, "mcp/a/whereami")["server"], "a");
     assert_eq!(tool(&object, "mcp/web/echo")["server"], "web");
     assert!(!stdout(&output).contains("mcp/broken/"));
+
+    // `wire` the same: the others' tool list, the failures on stderr, status 2.
+    let (code, list, err) = wire("openai", &["--mcp-config", path(&config)], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("server \"broken\": "), "{err}");
+    let names = wire_names(&list, toolwire_core::WireFormat::OpenAi);
+    assert!(names.contains(&"mcp_a_whereami".to_owned()), "{names:?}");
+    assert!(names.contains(&"mcp_web_echo".to_owned()), "{names:?}");
 }
 
 #[test]
