@@ -1,97 +1,152 @@
-//! Tools loaded at run time from a real MCP server over stdio.
-//!
-//! Spawns the workspace's fixture MCP server (whose tools have hard names: `search.web` beside
-//! `search_web`, `files/read`, `tool_search`, a 70-character name), or any server given on the
-//! command line, then prints the tools report and the Converse tool list, and dispatches calls
-//! by real name and by model-safe form.
+//! Tools loaded at run time from a real MCP server, over stdio or streamable HTTP: the census of
+//! its tools as the runtime names them (`mcp/<NAME>/<tool>`) and, with `--call`, one call
+//! dispatched through a `ToolRuntime` by the tool's real name, its bare name or its form.
 //!
 //! ```text
-//! cargo run --example mcp
-//! cargo run --example mcp -- my-server npx -y @modelcontextprotocol/server-everything
+//! cargo run --example mcp                                  # the workspace's fixture server
+//! cargo run --example mcp -- NAME PROGRAM ARGS... [--call TOOL JSON]
+//! cargo run --example mcp -- NAME --http URL [--header 'K: V']... [--call TOOL JSON]
+//! cargo run --example mcp -- everything npx -y @modelcontextprotocol/server-everything --call echo '{"message": "hi"}'
 //! ```
+//!
+//! Without arguments it starts the fixture server (whose tools have hard names: `search.web`
+//! beside `search_web`, `files/read`, `tool_search`, a 70-character name), calls its `echo` by
+//! real name and by form, and calls a shared form, which fails rather than guess.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::json;
-use toolwire::{McpCommand, McpProvider, ToolRuntime, WireFormat};
+use serde_json::{json, Value};
+use toolwire::{McpCommand, McpHttp, McpProvider, McpServer, Request, ToolRuntime};
 
-/// The fixture server built next to this example (built first if it is not there yet).
-fn fixture_server() -> Result<PathBuf, Box<dyn std::error::Error>> {
-    let exe = std::env::current_exe()?;
-    let dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .ok_or("no target directory")?;
-    let bin = dir.join(format!(
-        "toolwire-fixture-mcp-server{}",
-        std::env::consts::EXE_SUFFIX
-    ));
-    if !bin.exists() {
-        let status = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
-            .args(["build", "-p", "toolwire-fixture-mcp-server"])
-            .status()?;
-        if !status.success() {
-            return Err("could not build the fixture MCP server".into());
+// The fixture server, built by cargo (a no-op when fresh): the workspace's one finder, shared
+// with the tests.
+#[path = "../core/tests/support/workspace_binary.rs"]
+mod workspace_binary;
+
+/// What the command line asks for: a server, its name, and maybe one call.
+struct Wanted {
+    name: String,
+    server: McpServer,
+    call: Option<(String, Value)>,
+    /// Whether the server is the fixture (no server was named).
+    fixture: bool,
+}
+
+const USAGE: &str = "usage: mcp [NAME PROGRAM ARGS... | NAME --http URL [--header 'K: V']...] \
+                     [--call TOOL JSON]";
+
+fn parse(mut args: Vec<String>) -> Result<Wanted, Box<dyn std::error::Error>> {
+    let call = match args.len().checked_sub(3) {
+        Some(at) if args[at] == "--call" => {
+            let tail = args.split_off(at);
+            let arguments = serde_json::from_str(&tail[2])
+                .map_err(|e| format!("--call {}: the arguments are not JSON: {e}", tail[1]))?;
+            Some((tail[1].clone(), arguments))
+        }
+        _ => None,
+    };
+    let Some((name, rest)) = args.split_first() else {
+        let fixture = workspace_binary::workspace_binary(
+            "toolwire-fixture-mcp-server",
+            "toolwire-fixture-mcp-server",
+        );
+        let command = McpCommand::new(fixture.to_string_lossy());
+        return Ok(Wanted {
+            name: "fixture".to_owned(),
+            server: command.into(),
+            call,
+            fixture: true,
+        });
+    };
+    let server = match rest {
+        [flag, url, headers @ ..] if flag == "--http" => {
+            let mut http = McpHttp::new(url);
+            for pair in headers.chunks(2) {
+                let [flag, header] = pair else {
+                    return Err(USAGE.into());
+                };
+                let (key, value) = header
+                    .split_once(':')
+                    .filter(|_| flag == "--header")
+                    .ok_or(USAGE)?;
+                http = http.header(key.trim(), value.trim());
+            }
+            McpServer::Http(http)
+        }
+        [program, args @ ..] => {
+            let mut command = McpCommand::new(program);
+            command.args = args.to_vec();
+            McpServer::Stdio(command)
+        }
+        [] => return Err(USAGE.into()),
+    };
+    Ok(Wanted {
+        name: name.clone(),
+        server,
+        call,
+        fixture: false,
+    })
+}
+
+/// Prints each tool of the census: offered under its form, or left out and why.
+fn print_census(request: &Request) {
+    println!("== census");
+    for tool in request.census().tools() {
+        match tool.left_out_reason() {
+            None => println!("offered   {}  as {}", tool.name(), tool.form()),
+            Some(reason) => println!("LEFT OUT  {}: {reason}", tool.name()),
         }
     }
-    Ok(bin)
+    println!();
+}
+
+/// Dispatches `called` with `arguments` and prints the answer, or the typed error.
+async fn call(request: &Request, called: &str, arguments: Value) {
+    match request.dispatch(called, arguments).await {
+        Ok(out) => println!(
+            "call `{called}` → {} via {:?}: {}",
+            out.tool, out.route, out.output
+        ),
+        Err(err) => println!("call `{called}` → error: {err}\n    {err:?}"),
+    }
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (server, command) = match args.as_slice() {
-        [server, program, rest @ ..] => (
-            server.clone(),
-            McpCommand {
-                args: rest.to_vec(),
-                ..McpCommand::new(program.clone())
-            },
-        ),
-        _ => (
-            "fixture".to_owned(),
-            McpCommand::new(fixture_server()?.to_string_lossy()),
-        ),
-    };
+async fn main() {
+    // Said in words (`Display`), not as a `Debug` dump.
+    if let Err(err) = run().await {
+        eprintln!("error: {err}");
+        std::process::exit(1);
+    }
+}
 
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let wanted = parse(std::env::args().skip(1).collect())?;
+    let (name, fixture) = (wanted.name, wanted.fixture);
     let runtime = ToolRuntime::new();
-    let provider = McpProvider::spawn(&server, command).await?;
+    let provider = McpProvider::connect(&name, wanted.server).await?;
     let status = runtime.add_provider(Arc::new(provider)).await?;
-    println!("provider mcp/{server}: {status:?}\n");
-
-    println!("== tools report");
-    println!("{}\n", serde_json::to_string_pretty(&runtime.report())?);
-
+    println!("provider mcp/{name}: {status:?}\n");
     let request = runtime.request();
-    println!("== Converse tool list (offered tools only, each under its model-safe form)");
-    println!(
-        "{}\n",
-        serde_json::to_string_pretty(&request.tools(WireFormat::Converse)?)?
-    );
+    print_census(&request);
 
-    // Dispatch the first offered tool by its real name, then by its form, as two turns of a
-    // model would; then a shared form, which must fail rather than guess.
-    if let Some(tool) = request.census().offered().next() {
-        let (real, form) = (tool.name().to_owned(), tool.form().to_owned());
-        for called in [real.as_str(), form.as_str()] {
-            match request
-                .dispatch(called, json!({"query": "rust", "path": "/tmp"}))
-                .await
-            {
-                Ok(out) => println!(
-                    "call `{called}` → {} via {:?}: {}",
-                    out.tool, out.route, out.output
-                ),
-                Err(err) => println!("call `{called}` → error: {err}"),
+    match wanted.call {
+        Some((tool, arguments)) => {
+            // A server's own (bare) name for a tool is taken as that tool's.
+            let real = format!("mcp/{name}/{tool}");
+            let known = request.census().tools().iter().any(|t| t.name() == real);
+            call(&request, if known { &real } else { &tool }, arguments).await;
+        }
+        None if fixture => {
+            // The fixture's `echo`, as two turns of a model would call it (by real name, then
+            // by form); then each shared form, which must fail rather than guess.
+            call(&request, "mcp/fixture/echo", json!({"message": "hi"})).await;
+            call(&request, "mcp_fixture_echo", json!({"message": "hi"})).await;
+            for form in request.census().collisions().keys() {
+                call(&request, form, json!({})).await;
             }
         }
-    }
-    for form in request.census().collisions().keys() {
-        match request.dispatch(form, json!({})).await {
-            Ok(out) => println!("call `{form}` → {} (unexpected)", out.tool),
-            Err(err) => println!("call `{form}` → error: {err}"),
-        }
+        None => println!("(add --call TOOL JSON to call a tool)"),
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //!
 //! This file is the command line only: parsing, reading, and the exit status. The formats are
 //! `input.rs` (names) and `definitions.rs` (whole definitions), the output `report.rs`,
-//! `schemas.rs`, `wire.rs`, `resolve.rs` and `search.rs`, the MCP client `mcp.rs`.
+//! `schemas.rs`, `wire.rs`, `resolve.rs` and `search.rs`, the MCP sources `mcp/`.
 
 mod definitions;
 mod input;
@@ -18,8 +18,9 @@ mod wire;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgGroup, Args, Parser, Subcommand};
 use toolwire_core::{
     wire_tools, Census, Dialect, RequestLimit, ToolDefinition, WireError, WireFormat, META_TOOLS,
 };
@@ -34,8 +35,8 @@ const EXIT_OK: u8 = 0;
 /// A tool is left out of the request or, where asked, its schema is lossy or refused (census,
 /// wire), or a call reaches nothing (resolve).
 const EXIT_FOUND: u8 = 1;
-/// The input is unusable, the list is over a provider's per-request limit, or the output
-/// cannot be written.
+/// The input is unusable (an MCP server cannot be listed), the list is over a provider's
+/// per-request limit, or the output cannot be written.
 const EXIT_UNUSABLE: u8 = 2;
 
 /// Make LLM tools survive the wire: check a tool set's model-safe forms, which tools a request
@@ -62,33 +63,126 @@ enum Command {
     Search(search::SearchArgs),
 }
 
-/// Where the tool set comes from: a JSON file, standard input or a live MCP server.
+/// Where the tool set comes from: a JSON file, standard input, or live MCP servers (one of
+/// --mcp-stdio, --mcp-http, --mcp-config).
 #[derive(Args, Debug)]
+#[command(group(ArgGroup::new("mcp").args(["mcp_stdio", "mcp_http", "mcp_config"])))]
 struct SourceArgs {
     /// The JSON file to read; `-` or nothing reads standard input.
-    #[arg(value_name = "FILE", conflicts_with = "mcp_stdio")]
+    #[arg(value_name = "FILE", conflicts_with = "mcp")]
     file: Option<PathBuf>,
     /// Start this MCP server over stdio (`'COMMAND ARGS'`, split like a shell: quotes group,
     /// backslash escapes), list its tools and check them.
     #[arg(long, value_name = "COMMAND ARGS")]
     mcp_stdio: Option<String>,
+    /// Reach this MCP server over streamable HTTP (its endpoint, e.g.
+    /// http://127.0.0.1:8000/mcp), list its tools and check them.
+    #[arg(long, value_name = "URL")]
+    mcp_http: Option<String>,
+    /// A header every request to the --mcp-http server carries (repeatable), e.g.
+    /// 'Authorization: Bearer TOKEN'.
+    // (`requires` alone is not enough: clap waives it when the required argument conflicts
+    // with one given, as --mcp-http does with the other sources.)
+    #[arg(
+        long = "header",
+        value_name = "NAME: VALUE",
+        requires = "mcp_http",
+        conflicts_with_all = ["file", "mcp_stdio", "mcp_config"],
+        value_parser = mcp::header
+    )]
+    headers: Vec<(String, String)>,
+    /// Start or reach every server of this `mcpServers` config (the JSON file desktop clients
+    /// use), name their tools as the runtime does (mcp/KEY/TOOL) and check them as one set.
+    #[arg(long, value_name = "FILE", conflicts_with = "server")]
+    mcp_config: Option<PathBuf>,
+    /// How long an MCP server may take to start, and then to list its tools, in seconds
+    /// (30 each by default). The command ends every server it started, whatever happens.
+    #[arg(long, value_name = "SECONDS", requires = "mcp", value_parser = mcp::timeout)]
+    timeout: Option<Duration>,
+}
+
+/// Where each tool came from, for tools of several MCP servers (`--mcp-config`): each tool's
+/// server and the servers that could not be listed. Empty for any other source.
+#[derive(Default)]
+struct Origins {
+    /// Each tool's server, tool by tool.
+    servers: Option<Vec<String>>,
+    /// One message per MCP server that could not be listed; the others' tools were read.
+    failures: Vec<String>,
+}
+
+impl Origins {
+    /// Says each server that could not be listed on stderr (best effort) and returns the exit
+    /// status: `status`, or 2 when a server failed.
+    fn report_failures(&self, status: u8) -> u8 {
+        let mut err = io::stderr().lock();
+        for failure in &self.failures {
+            let _ = writeln!(err, "toolwire: {failure}");
+        }
+        if self.failures.is_empty() {
+            status
+        } else {
+            EXIT_UNUSABLE
+        }
+    }
 }
 
 impl SourceArgs {
-    /// The tools' real names only: the fast path, which skips descriptions and schemas.
-    fn read_names(&self, server: Option<&str>) -> Result<Vec<String>, UnusableInput> {
-        match &self.mcp_stdio {
-            Some(command) => mcp::list_tool_names(command, server),
-            None => input::read_names_or_piped(self.file.as_deref(), server),
+    /// The tools' real names only: for a file, the fast path, which skips descriptions and
+    /// schemas.
+    fn read_names(&self, server: Option<&str>) -> Result<(Vec<String>, Origins), UnusableInput> {
+        match self.read_mcp(server) {
+            Some(listed) => {
+                let (tools, origins) = listed?;
+                Ok((tools.into_iter().map(|t| t.name).collect(), origins))
+            }
+            None => Ok((
+                input::read_names_or_piped(self.file.as_deref(), server)?,
+                Origins::default(),
+            )),
         }
     }
 
     /// The tools' whole definitions, named as [`SourceArgs::read_names`] names them.
-    fn read_definitions(&self, server: Option<&str>) -> Result<Vec<ToolDefinition>, UnusableInput> {
-        match &self.mcp_stdio {
-            Some(command) => mcp::list_tool_definitions(command, server),
-            None => definitions::read_definitions(self.file.as_deref(), server),
+    fn read_definitions(
+        &self,
+        server: Option<&str>,
+    ) -> Result<(Vec<ToolDefinition>, Origins), UnusableInput> {
+        match self.read_mcp(server) {
+            Some(listed) => listed,
+            None => Ok((
+                definitions::read_definitions(self.file.as_deref(), server)?,
+                Origins::default(),
+            )),
         }
+    }
+
+    /// The MCP servers' tools, if an MCP source is given: one server's, named under `server`
+    /// if given, or every server's of a config, each named under its key.
+    #[allow(clippy::type_complexity)]
+    fn read_mcp(
+        &self,
+        server: Option<&str>,
+    ) -> Option<Result<(Vec<ToolDefinition>, Origins), UnusableInput>> {
+        let options = mcp::options(self.timeout);
+        let one = |wanted: Result<mcp::Wanted, UnusableInput>| {
+            Ok((mcp::list_one(&wanted?, &options)?, Origins::default()))
+        };
+        if let Some(command) = &self.mcp_stdio {
+            return Some(one(mcp::Wanted::stdio(command, server)));
+        }
+        if let Some(url) = &self.mcp_http {
+            return Some(one(Ok(mcp::Wanted::http(url, &self.headers, server))));
+        }
+        let path = self.mcp_config.as_deref()?;
+        Some(mcp::Wanted::config(path).and_then(|wanted| {
+            let listing = mcp::list_all(&wanted, &options)?;
+            let origins = Origins {
+                servers: Some(listing.servers),
+                failures: listing.failures,
+            };
+            Ok((listing.tools, origins))
+        }))
     }
 }
 
@@ -98,7 +192,7 @@ impl SourceArgs {
 #[derive(Args, Debug)]
 #[command(after_long_help = CENSUS_HELP)]
 struct CensusArgs {
-    // FILE, --mcp-stdio.
+    // FILE, --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
     #[command(flatten)]
     source: SourceArgs,
     // --taken, --no-taken, --server.
@@ -125,6 +219,14 @@ Converse {\"toolSpec\":{\"name\"}}); an object with \"tools\" (an MCP tools/list
 whole JSON-RPC answer with result.tools); or the corpus format {\"servers\":[{\"server\",
 \"tools\"}]}, whose names become mcp/<server>/<tool>.
 
+MCP servers: --mcp-stdio 'COMMAND ARGS' starts one, --mcp-http URL reaches one (with
+--header 'NAME: VALUE'), --mcp-config FILE starts or reaches every server of an
+{\"mcpServers\": {\"KEY\": {\"command\", \"args\", \"env\", \"cwd\"} | {\"url\", \"headers\"}}}
+file and names their tools mcp/KEY/<tool>; the table then has a SERVER column and each
+--json tools entry a \"server\" key. --timeout SECONDS bounds each server's start and its
+listing. A server that cannot be listed is named on stderr with why (its last stderr
+lines, for a command); the other servers are still checked, and the exit status is 2.
+
 A name given more than once is one tool: it is reported under duplicates and in the
 summary, and a duplicate alone does not make the exit status 1.
 
@@ -150,7 +252,7 @@ table's summary ends with each named dialect's counts.
 Exit status: 0 every tool is offered (and, with --provider, travels without loss in each
 named dialect); 1 a tool is left out (or, with --provider, a schema is lossy or refused
 in a named dialect); 2 the input is unusable (the message names the file, line and
-column, or the entry at fault).";
+column, or the entry at fault), or an MCP server cannot be listed.";
 
 /// Print the tool list one provider request carries (what the runtime sends): the offered
 /// tools under their model-safe forms, each schema prepared for the format's dialect. Losses,
@@ -162,7 +264,7 @@ struct WireArgs {
     /// converse-strict or gemini.
     #[arg(long, value_name = "FORMAT", value_parser = wire_format)]
     format: WireFormat,
-    // FILE, --mcp-stdio.
+    // FILE, --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
     #[command(flatten)]
     source: SourceArgs,
     // --taken, --no-taken, --server.
@@ -188,7 +290,8 @@ Stderr, one line per tool that does not travel exactly:
 POINTER is a JSON pointer into the tool's own schema, (root) for the root.
 
 Exit status: 0 every offered tool travels without loss; 1 a tool is left out, or its
-schema is lossy or refused; 2 the input is unusable, or the list is over one of the
+schema is lossy or refused; 2 the input is unusable (an MCP server cannot be listed: the
+others' tools are still printed), or the list is over one of the
 provider's per-request limits (OpenAI: 128 tools; strict Messages API and Converse: 20
 strict tools, 24 optional and 16 union parameters), which would fail the whole request.";
 
@@ -310,18 +413,21 @@ fn census(args: &CensusArgs) -> Result<u8, Failure> {
     let taken = args.names.taken();
     // Schemas only when asked for: the table alone keeps the names-only reader.
     let needs_schemas = args.json || !args.providers.is_empty();
-    let definitions = needs_schemas
-        .then(|| args.source.read_definitions(server))
-        .transpose()?;
-    let names = match &definitions {
-        Some(_) => Vec::new(),
-        None => args.source.read_names(server)?,
+    let (definitions, names, origins) = if needs_schemas {
+        let (definitions, origins) = args.source.read_definitions(server)?;
+        (Some(definitions), Vec::new(), origins)
+    } else {
+        let (names, origins) = args.source.read_names(server)?;
+        (None, names, origins)
     };
     let census = match &definitions {
         Some(definitions) => Census::build(definitions.iter().map(|d| &d.name), &taken),
         None => Census::build(&names, &taken),
     };
-    let report = CensusReport::new(&census);
+    let mut report = CensusReport::new(&census);
+    if let Some(servers) = &origins.servers {
+        report = report.with_servers(servers);
+    }
     // `--json` carries every dialect; the table's summary only the named ones.
     let dialects: &[Dialect] = if args.json {
         &Dialect::ALL
@@ -339,6 +445,7 @@ fn census(args: &CensusArgs) -> Result<u8, Failure> {
     } else {
         EXIT_FOUND
     };
+    let status = origins.report_failures(status);
     let mut out = BufWriter::new(io::stdout().lock());
     let written = match (&schemas, args.json) {
         (Some(schemas), true) => report.write_json(&mut out, schemas),
@@ -358,7 +465,7 @@ fn census(args: &CensusArgs) -> Result<u8, Failure> {
 /// `toolwire wire`: reads the tool definitions, prints the tool list of `--format` and one
 /// stderr line per tool that does not travel exactly, returns the exit status.
 fn wire(args: &WireArgs) -> Result<u8, Failure> {
-    let definitions = args.source.read_definitions(args.names.server.as_deref())?;
+    let (definitions, origins) = args.source.read_definitions(args.names.server.as_deref())?;
     // The census exactly as `census` builds it: the same names, the same taken names.
     let census = Census::build(definitions.iter().map(|d| &d.name), &args.names.taken());
     let tools = wire_tools(&census, &definitions, args.format).map_err(|err| match err {
@@ -382,6 +489,7 @@ fn wire(args: &WireArgs) -> Result<u8, Failure> {
     } else {
         EXIT_FOUND
     };
+    let status = origins.report_failures(status);
     let mut out = BufWriter::new(io::stdout().lock());
     serde_json::to_writer(&mut out, &tools)
         .map_err(io::Error::from)

@@ -5,7 +5,8 @@
 //! `left_out`, `collisions`, `healing`, `duplicates`, `tools` and `schemas` (`schemas.rs`), maps
 //! and lists sorted, `tools` in input order. A tool is one per distinct real name: a name given
 //! twice is one tool, judged at its first occurrence, and is reported in `duplicates`, never as
-//! left out.
+//! left out. Tools listed from several MCP servers (`--mcp-config`) also say each tool's server:
+//! a `SERVER` column first in the table, a `server` key in each `tools` entry of the JSON.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -23,13 +24,37 @@ pub struct CensusReport<'a> {
     census: &'a Census,
     /// One per distinct real name, in input order (later duplicates dropped).
     distinct: Vec<&'a CensusTool>,
+    /// Each distinct tool's MCP server, in `distinct` order, when the tools come from several.
+    servers: Option<Vec<&'a str>>,
 }
 
 impl<'a> CensusReport<'a> {
     /// The report of `census`.
     pub fn new(census: &'a Census) -> CensusReport<'a> {
         let distinct = census.tools().iter().filter(|t| !is_repeat(t)).collect();
-        CensusReport { census, distinct }
+        CensusReport {
+            census,
+            distinct,
+            servers: None,
+        }
+    }
+
+    /// This report, saying each tool's MCP server: `servers` holds one per input tool, in the
+    /// census's input order.
+    pub fn with_servers(mut self, servers: &'a [String]) -> CensusReport<'a> {
+        let tools = self.census.tools().iter().zip(servers);
+        self.servers = Some(
+            tools
+                .filter(|(tool, _)| !is_repeat(tool))
+                .map(|(_, server)| server.as_str())
+                .collect(),
+        );
+        self
+    }
+
+    /// The server of the `i`th distinct tool, when known.
+    fn server(&self, i: usize) -> Option<&'a str> {
+        self.servers.as_ref().and_then(|s| s.get(i).copied())
     }
 
     /// Whether every distinct tool is offered (exit status 0).
@@ -57,7 +82,9 @@ impl<'a> CensusReport<'a> {
             collisions: self.census.collisions(),
             healing: self.census.healing(),
             duplicates: self.census.duplicates(),
-            tools: self.distinct.iter().map(|t| ToolJson::new(t)).collect(),
+            tools: (self.distinct.iter().enumerate())
+                .map(|(i, t)| ToolJson::new(t, self.server(i)))
+                .collect(),
             schemas,
         };
         serde_json::to_writer(&mut *out, &object)?;
@@ -73,15 +100,18 @@ impl<'a> CensusReport<'a> {
         only_problems: bool,
         schemas: Option<&SchemaReport<'_>>,
     ) -> io::Result<()> {
-        let rows: Vec<Row> = self
-            .distinct
-            .iter()
-            .map(|t| Row::new(t))
+        let rows: Vec<Row> = (self.distinct.iter().enumerate())
+            .map(|(i, t)| Row::new(t, self.server(i)))
             .filter(|r| !only_problems || r.is_problem())
             .collect();
         if !rows.is_empty() {
+            let server_width = (self.servers.is_some())
+                .then(|| column_width("SERVER", rows.iter().map(|r| r.server.unwrap_or(""))));
             let name_width = column_width("NAME", rows.iter().map(|r| r.name));
             let form_width = column_width("FORM", rows.iter().map(|r| r.form));
+            if let Some(width) = server_width {
+                write!(out, "{:<width$}  ", "SERVER")?;
+            }
             write!(out, "{:<name_width$}  {:<form_width$}", "NAME", "FORM")?;
             let headers = Provider::ALL.map(|p| p.key().to_ascii_uppercase());
             for header in &headers {
@@ -89,6 +119,9 @@ impl<'a> CensusReport<'a> {
             }
             writeln!(out, "  STATUS")?;
             for row in &rows {
+                if let Some(width) = server_width {
+                    write!(out, "{}  ", Padded(row.server.unwrap_or(""), width))?;
+                }
                 write!(
                     out,
                     "{}  {}",
@@ -174,6 +207,8 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 
 /// One table row.
 struct Row<'a> {
+    /// Its MCP server, when the tools come from several.
+    server: Option<&'a str>,
     /// The real name.
     name: &'a str,
     /// The form a request carries.
@@ -185,9 +220,10 @@ struct Row<'a> {
 }
 
 impl<'a> Row<'a> {
-    /// The row of `tool`.
-    fn new(tool: &'a CensusTool) -> Row<'a> {
+    /// The row of `tool`, from `server` if known.
+    fn new(tool: &'a CensusTool, server: Option<&'a str>) -> Row<'a> {
         Row {
+            server,
             name: tool.name(),
             form: tool.form(),
             accepted: Provider::ALL.map(|p| accepts(p, tool.form())),
@@ -264,6 +300,9 @@ struct CensusJson<'a> {
 /// One entry of `tools` in the `--json` object.
 #[derive(Serialize)]
 struct ToolJson<'a> {
+    /// Only for tools from several MCP servers (`--mcp-config`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server: Option<&'a str>,
     name: &'a str,
     form: &'a str,
     status: &'static str,
@@ -273,11 +312,12 @@ struct ToolJson<'a> {
 }
 
 impl<'a> ToolJson<'a> {
-    /// The entry of `tool`.
-    fn new(tool: &'a CensusTool) -> ToolJson<'a> {
+    /// The entry of `tool`, from `server` if known.
+    fn new(tool: &'a CensusTool, server: Option<&'a str>) -> ToolJson<'a> {
         let reason = tool.left_out_reason();
         let form = tool.form();
         ToolJson {
+            server,
             name: tool.name(),
             form,
             status: if reason.is_none() {
@@ -407,6 +447,45 @@ mod tests {
             .write_table(&mut out, false, None)
             .unwrap();
         assert!(String::from_utf8(out).unwrap().contains("bad\\nname"));
+    }
+
+    #[test]
+    fn tools_of_several_servers_say_each_ones_server() {
+        let census = Census::build(["mcp/a/x.y", "mcp/b/x_y", "mcp/a/x.y", "mcp/a/x_y"], &[]);
+        let servers = ["a", "b", "a", "a"].map(String::from);
+        let mut out = Vec::new();
+        CensusReport::new(&census)
+            .with_servers(&servers)
+            .write_table(&mut out, true, None)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("SERVER  NAME       FORM"), "{text}");
+        assert!(
+            lines[1].starts_with("a       mcp/a/x.y  mcp_a_x_y"),
+            "{text}"
+        );
+        // The repeated `mcp/a/x.y` is one tool: the servers stay in step with the tools.
+        assert!(lines[2].starts_with("a       mcp/a/x_y"), "{text}");
+        let definitions: Vec<ToolDefinition> = census
+            .tools()
+            .iter()
+            .map(|t| ToolDefinition::new(t.name(), "", serde_json::Value::Null))
+            .collect();
+        let schemas = SchemaReport::new(&census, &definitions, &Dialect::ALL);
+        let mut out = Vec::new();
+        CensusReport::new(&census)
+            .with_servers(&servers)
+            .write_json(&mut out, &schemas)
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let servers: Vec<&str> = json["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["server"].as_str().unwrap())
+            .collect();
+        assert_eq!(servers, ["a", "b", "a"]);
     }
 
     #[test]

@@ -83,7 +83,7 @@ pub fn search(args: &SearchArgs) -> Result<u8, Failure> {
     }
     let server = args.names.server.as_deref();
     let definitions = match &args.mcp_stdio {
-        Some(command) => mcp::list_tool_definitions(command, server)?,
+        Some(command) => mcp::list_one(&mcp::Wanted::stdio(command, server)?, &mcp::options(None))?,
         None => definitions::read_definitions(args.tools.as_deref(), server)?,
     };
     // The census exactly as `census` builds it: the same names, the same taken names.

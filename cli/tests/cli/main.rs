@@ -1,11 +1,20 @@
 //! The built `toolwire` binary, run as a person or a CI script would: every input format, bad
 //! input, both exit paths of `census`, its `schemas` key and `--provider`, `wire` in every
-//! format, `resolve`, `search`, and `--mcp-stdio` against the workspace's fixture MCP server.
+//! format, `resolve`, `search`, and the MCP sources (`--mcp-stdio`, `--mcp-http`,
+//! `--mcp-config`, and the servers each leaves behind: none) against the workspace's fixture
+//! MCP server.
+//!
+//! No test sleeps to wait for something: a server's URL is its first stdout line, a grandchild's
+//! pid arrives on a socket, an exit is a pidfd turning readable. Each such wait is bounded by
+//! [`HANG_BOUND`], far above what it takes, so a hang fails the test instead of stalling it.
 //!
 //! One test binary (one link) with a module per concern; this file holds what they share.
 
 mod census;
 mod input;
+mod mcp_config;
+mod mcp_http;
+mod mcp_processes;
 mod mcp_stdio;
 mod resolve;
 mod schemas;
@@ -15,9 +24,11 @@ mod wire;
 #[path = "../../../core/tests/support/workspace_binary.rs"]
 mod workspace_binary;
 
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
-use std::process::Output;
+use std::process::{Child, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use serde_json::Value;
 use toolwire_core::ToolDefinition;
@@ -126,4 +137,81 @@ fn fixture_command(extra: &str) -> String {
     let path = fixture_server();
     let path = shlex::try_quote(path.to_str().unwrap()).unwrap();
     format!("{path} {extra}")
+}
+
+/// How long a test waits for an event (a line, a pid, an exit) before calling it a hang.
+const HANG_BOUND: Duration = Duration::from_secs(90);
+
+/// The fixture serving streamable HTTP on 127.0.0.1, killed when dropped.
+struct HttpFixture {
+    child: Child,
+    /// Its endpoint, as it printed it.
+    url: String,
+}
+
+impl Drop for HttpFixture {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the fixture with `--http 127.0.0.1:0` and `extra`, and waits for its URL (its first
+/// stdout line).
+fn http_fixture(extra: &[&str]) -> HttpFixture {
+    let mut child = std::process::Command::new(fixture_server())
+        .args(["--http", "127.0.0.1:0"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    let stdout = child.stdout.take().unwrap();
+    let (sent, line) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut first = String::new();
+        let _ = std::io::BufReader::new(stdout).read_line(&mut first);
+        let _ = sent.send(first);
+    });
+    let url = line
+        .recv_timeout(HANG_BOUND)
+        .expect("the fixture prints its URL")
+        .trim()
+        .to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    HttpFixture { child, url }
+}
+
+/// Listens on 127.0.0.1 for the pid the fixture's `--spawn-child` sends: the port to pass, and
+/// where the pid arrives.
+fn grandchild_listener() -> (u16, mpsc::Receiver<i32>) {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sent, pid) = mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut connection, _) = listener.accept().unwrap();
+        let mut line = String::new();
+        connection.read_to_string(&mut line).unwrap();
+        let _ = sent.send(line.trim().parse().unwrap());
+    });
+    (port, pid)
+}
+
+/// Waits until process `pid` has exited (it is gone, or a zombie nobody has reaped yet), at
+/// most `bound`: an event (its pidfd turns readable when it exits), not a sleep.
+fn exits_within(pid: i32, bound: Duration) -> bool {
+    // SAFETY: plain syscalls on integers; the pidfd is closed below.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
+    if fd < 0 {
+        // ESRCH: it has exited and been reaped already.
+        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    }
+    let mut poll = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ready = unsafe { libc::poll(&mut poll, 1, bound.as_millis() as libc::c_int) };
+    unsafe { libc::close(fd) };
+    ready == 1
 }
