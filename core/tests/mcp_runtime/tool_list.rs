@@ -187,3 +187,62 @@ async fn a_server_invalid_params_error_is_invalid_arguments_with_its_message() {
     );
     assert!(!provider.is_failed(), "the server is fine");
 }
+
+#[tokio::test]
+async fn a_server_whose_tools_change_mid_conversation_never_gets_a_call_meant_for_another() {
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(fixture("live", &["--extras"]).await)
+        .await
+        .unwrap();
+    let conversation = runtime.conversation();
+    let mut changes = runtime.tool_set_changes();
+    changes.mark_unchanged();
+
+    // Turn 1: the model calls two tools by form; one of them changes the server's list.
+    let first = conversation.request();
+    let out = first
+        .dispatch("mcp_live_whereami", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(out.tool, "mcp/live/whereami");
+    let out = first
+        .dispatch("mcp_live_change_tools", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["tool"], "change_tools");
+    // The server's notifications/tools/list_changed makes the runtime list again.
+    tokio::time::timeout(HANG_BOUND, changes.changed())
+        .await
+        .expect("the runtime follows the server's list change")
+        .unwrap();
+
+    // Turn 2: the census is the new list.
+    let second = conversation.request();
+    let offered: Vec<&str> = second.census().offered().map(|t| t.name()).collect();
+    assert!(offered.contains(&"mcp/live/added_later"), "{offered:?}");
+    assert!(!offered.contains(&"mcp/live/whereami"), "{offered:?}");
+    // A tool gone from the server: every old name of it fails as unknown.
+    for old in ["mcp_live_whereami", "mcp/live/whereami"] {
+        let err = second.dispatch(old, json!({})).await.unwrap_err();
+        assert!(
+            matches!(&err, DispatchError::UnknownTool { called, .. } if called == old),
+            "{old}: {err:?}"
+        );
+    }
+    // A form a newcomer now shares (`change/tools`): it answers to no tool, never a guess;
+    // by real name each reaches exactly itself.
+    let err = second
+        .dispatch("mcp_live_change_tools", json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err:?}");
+    for (called, bare) in [
+        ("mcp/live/change/tools", "change/tools"),
+        ("mcp/live/added_later", "added_later"),
+        ("mcp_live_echo", "echo"),
+    ] {
+        let out = second.dispatch(called, json!({})).await.unwrap();
+        assert_eq!(out.output["tool"], bare, "{called}");
+    }
+}
