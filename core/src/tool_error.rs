@@ -63,7 +63,7 @@ pub enum ToolError {
         reason: String,
     },
     /// The tool did not answer in time; its provider is marked failed.
-    #[error("tool `{tool}` of provider `{provider}` did not answer within {millis} ms")]
+    #[error("tool `{tool}` of provider `{provider}` did not answer within {millis} ms{detail}")]
     TimedOut {
         /// The tool.
         tool: String,
@@ -71,6 +71,9 @@ pub enum ToolError {
         provider: String,
         /// The timeout, in milliseconds.
         millis: u64,
+        /// What the provider said meanwhile, if anything (an MCP server's last stderr lines),
+        /// ready to append: empty, or starting with a separator.
+        detail: String,
     },
     /// The tool panicked; the panic was caught and the runtime goes on.
     #[error("tool `{tool}` panicked: {message}")]

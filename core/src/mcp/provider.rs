@@ -421,19 +421,13 @@ impl ToolProvider for McpProvider {
                 }
                 Err(_) => {
                     connection.kill();
-                    let tail = connection.explain().await;
-                    if !tail.is_empty() {
-                        tracing::warn!(
-                            provider = %self.provider_name,
-                            "tool `{tool}` timed out after {} ms{tail}",
-                            timeout.as_millis()
-                        );
-                    }
+                    let detail = connection.explain().await;
                     self.fail(&connection);
                     Err(ToolError::TimedOut {
                         tool: tool.to_owned(),
                         provider: self.provider_name.clone(),
                         millis: timeout.as_millis() as u64,
+                        detail,
                     })
                 }
             }

@@ -78,13 +78,23 @@ async fn a_hung_server_times_out_and_is_marked_failed() {
         .dispatch("mcp_slow_sleep", json!({"ms": FOREVER_MS}))
         .await
         .unwrap_err();
+    let DispatchError::Tool(ToolError::TimedOut {
+        tool,
+        provider,
+        millis,
+        detail,
+    }) = &err
+    else {
+        panic!("not a timeout: {err:?}");
+    };
     assert_eq!(
-        err,
-        DispatchError::Tool(ToolError::TimedOut {
-            tool: "mcp/slow/sleep".into(),
-            provider: "mcp/slow".into(),
-            millis: 5000
-        })
+        (tool.as_str(), provider.as_str(), *millis),
+        ("mcp/slow/sleep", "mcp/slow", 5000)
+    );
+    // The server's last words on stderr come with the error.
+    assert!(
+        detail.contains(&format!("fixture: sleeping {FOREVER_MS} ms")),
+        "{err}"
     );
     assert!(request
         .dispatch("mcp_quick_sleep", json!({"ms": 1}))
