@@ -41,9 +41,13 @@ pub struct Request {
     snapshot: Arc<Snapshot>,
     /// The conversation that made this request, and what it had loaded then.
     conversation: Option<(Conversation, Arc<BTreeSet<String>>)>,
-    /// This request's own lists, when the catalog is deferred (they depend on what is loaded).
-    own_lists: Arc<[OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()]>,
+    /// This request's own lists, when the catalog is deferred (they depend on what is loaded);
+    /// `None` otherwise, so a turn with nothing deferred allocates nothing for them.
+    own_lists: Option<Arc<OwnLists>>,
 }
+
+/// A deferred request's lists, one per wire format, each built on first use.
+type OwnLists = [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()];
 
 /// One hit of a catalog search ([`Request::search`]): the tool's real name, the form it travels
 /// as, its description, and how well it matched (higher is better).
@@ -94,10 +98,10 @@ impl Request {
         conversation: Option<(Conversation, BTreeSet<String>)>,
     ) -> Request {
         Request {
+            own_lists: snapshot.deferred.then(|| Arc::new(OwnLists::default())),
             shared,
             snapshot,
             conversation: conversation.map(|(c, loaded)| (c, Arc::new(loaded))),
-            own_lists: Arc::new(Default::default()),
         }
     }
 
@@ -292,10 +296,11 @@ impl Request {
     /// ```
     pub fn tools(&self, format: WireFormat) -> Result<ToolList, WireError> {
         let meta_tools = &self.shared.meta_tools;
-        if !self.snapshot.deferred {
+        // Not deferred: every request of this tool set shares one list per format.
+        let Some(own_lists) = &self.own_lists else {
             return self.snapshot.full_list(format, meta_tools);
-        }
-        self.own_lists[super::tool_set::list_slot(format)]
+        };
+        own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {
                 let carried = (0..self.census().tools().len()).filter(|&i| self.carries(i));
                 self.snapshot
