@@ -2,7 +2,8 @@
 //! server for core's and the CLI's tests, the `toolwire` CLI for the model agreement test.
 //!
 //! The one copy: `core/tests/support/mod.rs` declares it for core's tests, and
-//! `cli/tests/cli/main.rs` and `tests/model_agreement.rs` include this file by path: a test
+//! `cli/tests/cli/main.rs`, `tests/model_agreement.rs` and `examples/mcp.rs` include this file
+//! by path: a test
 //! crate cannot use another crate's test files, and one std-only file is lighter than a
 //! dev-only helper package.
 //!
