@@ -3,9 +3,8 @@
 //!
 //! The one copy: `core/tests/support/mod.rs` declares it for core's tests, and
 //! `cli/tests/cli/main.rs`, `tests/model_agreement.rs` and `examples/mcp.rs` include this file
-//! by path: a test
-//! crate cannot use another crate's test files, and one std-only file is lighter than a
-//! dev-only helper package.
+//! by path: a test crate cannot use another crate's test files, and one std-only file is
+//! lighter than a dev-only helper package.
 //!
 //! Policy: cargo builds the binary the first time a test process asks for it, every time (cargo
 //! does nothing when it is fresh), with the profile of the running test, and the path is the one
