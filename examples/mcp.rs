@@ -16,7 +16,9 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use toolwire::{McpCommand, McpHttp, McpProvider, McpServer, Request, ToolRuntime};
+use toolwire::{
+    McpCommand, McpHttp, McpProvider, McpServer, ReportStatus, Request, ToolRuntime, ToolsReport,
+};
 
 // The fixture server, built by cargo (a no-op when fresh): the workspace's one finder, shared
 // with the tests.
@@ -88,13 +90,19 @@ fn parse(mut args: Vec<String>) -> Result<Wanted, Box<dyn std::error::Error>> {
     })
 }
 
-/// Prints each tool of the census: offered under its form, or left out and why.
-fn print_census(request: &Request) {
+/// Prints each tool as the Tools page shows it: offered under its form, or not and why (left
+/// out by the census, switched off, unavailable, or a tool this runtime cannot call).
+fn print_census(report: &ToolsReport) {
     println!("== census");
-    for tool in request.census().tools() {
-        match tool.left_out_reason() {
-            None => println!("offered   {}  as {}", tool.name(), tool.form()),
-            Some(reason) => println!("LEFT OUT  {}: {reason}", tool.name()),
+    for tool in &report.tools {
+        match (&tool.status, &tool.reason) {
+            (ReportStatus::Offered, _) => println!("offered   {}  as {}", tool.name, tool.form),
+            (status, reason) => println!(
+                "{:<9} {}: {}",
+                format!("{status:?}").to_uppercase(),
+                tool.name,
+                reason.as_deref().unwrap_or("")
+            ),
         }
     }
     println!();
@@ -128,7 +136,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let status = runtime.add_provider(Arc::new(provider)).await?;
     println!("provider mcp/{name}: {status:?}\n");
     let request = runtime.request();
-    print_census(&request);
+    print_census(&runtime.report());
 
     match wanted.call {
         Some((tool, arguments)) => {

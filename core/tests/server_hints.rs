@@ -55,8 +55,14 @@ async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
             DispatchError::Tool(ToolError::Unavailable {
                 tool: "mcp/fs/research".into(),
                 provider: "fs".into(),
-                reason: "it requires MCP tasks, which this runtime does not run".into(),
+                reason: "cannot run it: it requires MCP tasks, which this runtime does not run"
+                    .into(),
             })
+        );
+        assert_eq!(
+            err.to_string(),
+            "tool `mcp/fs/research` is unavailable: provider `fs` cannot run it: it requires MCP \
+             tasks, which this runtime does not run"
         );
     }
     let report = runtime.report();

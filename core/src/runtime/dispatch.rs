@@ -205,7 +205,7 @@ impl Request {
             return Err(ToolError::Unavailable {
                 tool: tool.to_owned(),
                 provider: provider_name.to_owned(),
-                reason: reason.clone(),
+                reason: format!("cannot run it: {reason}"),
             }
             .into());
         }
