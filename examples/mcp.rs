@@ -99,7 +99,11 @@ fn print_census(report: &ToolsReport) {
             (ReportStatus::Offered, _) => println!("offered   {}  as {}", tool.name, tool.form),
             (status, reason) => println!(
                 "{:<9} {}: {}",
-                format!("{status:?}").to_uppercase(),
+                // `left_out` → `LEFT OUT`, as the command's table says it.
+                serde_json::to_value(status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(|s| s.replace('_', " ").to_uppercase()))
+                    .unwrap_or_default(),
                 tool.name,
                 reason.as_deref().unwrap_or("")
             ),
