@@ -3,9 +3,11 @@
 //! serialisation of the finished list, with nothing changed and just after a provider reload,
 //! in one run so the ratios can be quoted (docs/performance.md, "A turn with 2,486 tools").
 //!
-//! OpenAI takes at most 128 tools, so its list of 2,486 is refused (`WireError::OverLimit`)
-//! after it is built: `tools(OpenAi)` is measured as asked, and the list serialised is the
-//! Messages API's (no tool-count limit; the same tools, the same schemas).
+//! The runtime's catalog policy is `All` here, so every list carries every tool: OpenAI takes at
+//! most 128 tools, so its list of 2,486 is refused (`WireError::OverLimit`) after it is built:
+//! `tools(OpenAi)` is measured as asked, and the list serialised is the Messages API's (no
+//! tool-count limit; the same tools, the same schemas). The default policy defers that catalog:
+//! `deferred/*` measures a conversation's turn, which carries the meta-tools and what it loaded.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
-use toolwire_core::{provider_fn, ToolDefinition, ToolRuntime, WireFormat};
+use toolwire_core::{provider_fn, CatalogPolicy, ToolDefinition, ToolRuntime, WireFormat};
 
 /// The corpus's servers and their tools' names, in file order.
 fn corpus_servers() -> Vec<(String, Vec<String>)> {
@@ -41,9 +43,9 @@ fn corpus_servers() -> Vec<(String, Vec<String>)> {
 }
 
 /// A runtime with one provider per corpus server.
-fn loaded_runtime(rt: &tokio::runtime::Runtime) -> (ToolRuntime, String) {
+fn loaded_runtime(rt: &tokio::runtime::Runtime, policy: CatalogPolicy) -> (ToolRuntime, String) {
     let servers = corpus_servers();
-    let runtime = ToolRuntime::new();
+    let runtime = ToolRuntime::builder().catalog(policy).build().unwrap();
     rt.block_on(async {
         for (server, tools) in &servers {
             let definitions = tools
@@ -95,7 +97,7 @@ fn bench_turn(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    let (runtime, reloaded) = loaded_runtime(&rt);
+    let (runtime, reloaded) = loaded_runtime(&rt, CatalogPolicy::All);
     let reload = || {
         rt.block_on(runtime.reload_provider(&reloaded)).unwrap();
     };
@@ -156,6 +158,32 @@ fn bench_turn(c: &mut Criterion) {
                 runtime.request().tools(WireFormat::Anthropic)
             })
         })
+    });
+
+    // The default policy: the catalog is deferred; a conversation that loaded five tools.
+    let (deferred, _) = loaded_runtime(&rt, CatalogPolicy::default());
+    let conversation = deferred.conversation();
+    let census = deferred.request().census().clone();
+    for tool in census.tools().iter().take(5) {
+        conversation.load(tool.name());
+    }
+    assert_eq!(
+        conversation
+            .request()
+            .tools(WireFormat::OpenAi)
+            .unwrap()
+            .as_array()
+            .map(Vec::len),
+        Some(8),
+        "3 meta-tools and 5 loaded tools"
+    );
+    group.sample_size(100);
+    group.bench_function("deferred/request_and_tools_openai", |b| {
+        b.iter(|| conversation.request().tools(WireFormat::OpenAi))
+    });
+    let request = conversation.request();
+    group.bench_function("deferred/tool_search", |b| {
+        b.iter(|| request.search("list the issues of a repository", 5))
     });
     group.finish();
 }

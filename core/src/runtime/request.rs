@@ -12,7 +12,7 @@ use super::conversation::Conversation;
 use super::shared::Shared;
 use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
-use crate::census::{Census, LeftOutReason};
+use crate::census::{Census, LeftOutReason, Resolution};
 use crate::definition::ToolDefinition;
 use crate::wire::{RequestLimit, WireError, WireFormat};
 
@@ -155,6 +155,29 @@ impl Request {
     pub(crate) fn has_room_to_load(&self, conversation: &Conversation) -> bool {
         let carried_anyway = self.shared.meta_tools.len() + self.shared.catalog.pinned().len();
         carried_anyway + conversation.loaded_count() < crate::dialect_rules::OPENAI_MAX_TOOLS
+    }
+
+    /// The census positions a deferred request carries, in census order: the pinned and loaded
+    /// tools that are offered, each found by its real name (a few lookups, not a pass over the
+    /// whole catalog).
+    fn carried_when_deferred(&self) -> Vec<usize> {
+        let census = self.census();
+        let loaded = self.conversation.as_ref().map(|(_, loaded)| &**loaded);
+        let mut carried: Vec<usize> = self
+            .shared
+            .catalog
+            .pinned()
+            .iter()
+            .chain(loaded.into_iter().flatten())
+            .filter_map(|name| match census.resolve(name) {
+                Ok(Resolution::Tool(hit)) if hit.name == name => Some(hit.index),
+                _ => None,
+            })
+            .filter(|&i| census.tools()[i].is_offered())
+            .collect();
+        carried.sort_unstable();
+        carried.dedup();
+        carried
     }
 
     /// Why the tool at census position `index` cannot be called, if it cannot.
@@ -302,9 +325,13 @@ impl Request {
         };
         own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {
-                let carried = (0..self.census().tools().len()).filter(|&i| self.carries(i));
+                let carried = self.carried_when_deferred();
                 self.snapshot
-                    .list_of(format, meta_tools.iter().map(|m| m.definition()), carried)
+                    .list_of(
+                        format,
+                        meta_tools.iter().map(|m| m.definition()),
+                        carried.into_iter(),
+                    )
                     .map(ToolList::new)
             })
             .clone()
