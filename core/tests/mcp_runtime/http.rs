@@ -102,3 +102,34 @@ async fn an_unreachable_url_and_a_bad_header_are_typed_errors() {
         "{err:?}"
     );
 }
+
+#[tokio::test]
+async fn a_list_change_over_http_reaches_the_runtime() {
+    let server = HttpFixture::start(&["--extras"]);
+    let web = McpProvider::connect("web", McpHttp::new(&server.url))
+        .await
+        .expect("the server answers");
+    let runtime = ToolRuntime::new();
+    runtime.add_provider(Arc::new(web)).await.unwrap();
+    let mut changes = runtime.tool_set_changes();
+    changes.mark_unchanged();
+    runtime
+        .request()
+        .dispatch("mcp_web_change_tools", json!({}))
+        .await
+        .unwrap();
+    tokio::time::timeout(crate::HANG_BOUND, changes.changed())
+        .await
+        .expect("the server's list change arrives over HTTP")
+        .unwrap();
+    let offered: Vec<String> = runtime
+        .request()
+        .census()
+        .offered()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert!(
+        offered.contains(&"mcp/web/added_later".to_owned()),
+        "{offered:?}"
+    );
+}
