@@ -24,6 +24,9 @@ mod wire;
 #[path = "../../../core/tests/support/workspace_binary.rs"]
 mod workspace_binary;
 
+#[path = "../../../core/tests/support/process_exit.rs"]
+mod process_exit;
+
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Output, Stdio};
@@ -195,23 +198,4 @@ fn grandchild_listener() -> (u16, mpsc::Receiver<i32>) {
         let _ = sent.send(line.trim().parse().unwrap());
     });
     (port, pid)
-}
-
-/// Waits until process `pid` has exited (it is gone, or a zombie nobody has reaped yet), at
-/// most `bound`: an event (its pidfd turns readable when it exits), not a sleep.
-fn exits_within(pid: i32, bound: Duration) -> bool {
-    // SAFETY: plain syscalls on integers; the pidfd is closed below.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
-    if fd < 0 {
-        // ESRCH: it has exited and been reaped already.
-        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-    }
-    let mut poll = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let ready = unsafe { libc::poll(&mut poll, 1, bound.as_millis() as libc::c_int) };
-    unsafe { libc::close(fd) };
-    ready == 1
 }

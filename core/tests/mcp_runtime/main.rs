@@ -18,6 +18,9 @@ mod turns;
 #[path = "../support/mod.rs"]
 mod support;
 
+#[path = "../support/process_exit.rs"]
+mod process_exit;
+
 use std::sync::Arc;
 use std::time::Duration;
 

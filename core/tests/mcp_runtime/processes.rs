@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 use toolwire_core::*;
 
+use crate::process_exit::exits_within;
 use crate::{fixture, fixture_command, HANG_BOUND};
 
 /// Listens on 127.0.0.1 for the pid the fixture's `--spawn-child` sends: the port to pass, and
@@ -35,25 +36,6 @@ async fn grandchild(pid: tokio::sync::oneshot::Receiver<i32>) -> i32 {
         "the grandchild runs"
     );
     pid
-}
-
-/// Waits until process `pid` has exited (it is gone, or a zombie nobody has reaped yet), at
-/// most `bound`: an event (its pidfd turns readable when it exits), not a sleep.
-fn exits_within(pid: i32, bound: Duration) -> bool {
-    // SAFETY: plain syscalls on integers; the pidfd is closed below.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
-    if fd < 0 {
-        // ESRCH: it has exited and been reaped already.
-        return std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-    }
-    let mut poll = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let ready = unsafe { libc::poll(&mut poll, 1, bound.as_millis() as libc::c_int) };
-    unsafe { libc::close(fd) };
-    ready == 1
 }
 
 #[tokio::test]
