@@ -24,10 +24,10 @@ mod wire;
 #[path = "../../../core/tests/support/workspace_binary.rs"]
 mod workspace_binary;
 
-#[path = "../../../core/tests/support/process_exit.rs"]
-mod process_exit;
+#[path = "../../../core/tests/support/grandchild.rs"]
+mod grandchild;
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::{Child, Output, Stdio};
 use std::sync::mpsc;
@@ -183,19 +183,4 @@ fn http_fixture(extra: &[&str]) -> HttpFixture {
         .to_owned();
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     HttpFixture { child, url }
-}
-
-/// Listens on 127.0.0.1 for the pid the fixture's `--spawn-child` sends: the port to pass, and
-/// where the pid arrives.
-fn grandchild_listener() -> (u16, mpsc::Receiver<i32>) {
-    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let (sent, pid) = mpsc::channel();
-    std::thread::spawn(move || {
-        let (mut connection, _) = listener.accept().unwrap();
-        let mut line = String::new();
-        connection.read_to_string(&mut line).unwrap();
-        let _ = sent.send(line.trim().parse().unwrap());
-    });
-    (port, pid)
 }

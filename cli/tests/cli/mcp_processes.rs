@@ -3,8 +3,8 @@
 
 use std::time::Instant;
 
-use crate::process_exit::exits_within;
-use crate::{fixture_command, grandchild_listener, status, stderr, toolwire, HANG_BOUND};
+use crate::grandchild::{exits_within, grandchild_listener};
+use crate::{fixture_command, status, stderr, toolwire, HANG_BOUND};
 
 /// The pid the fixture's grandchild sent, once it arrived.
 fn grandchild(pid: std::sync::mpsc::Receiver<i32>) -> i32 {

@@ -18,8 +18,8 @@ mod turns;
 #[path = "../support/mod.rs"]
 mod support;
 
-#[path = "../support/process_exit.rs"]
-mod process_exit;
+#[path = "../support/grandchild.rs"]
+mod grandchild;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,36 +1,19 @@
 //! What a stdio server leaves behind: its stderr explains its failures, and its whole process
 //! group (grandchildren too) ends with it on every path.
 
-use std::io::Read;
 use std::time::Duration;
 
 use serde_json::json;
 use toolwire_core::*;
 
-use crate::process_exit::exits_within;
+use crate::grandchild::{exits_within, grandchild_listener};
 use crate::{fixture, fixture_command, HANG_BOUND};
 
-/// Listens on 127.0.0.1 for the pid the fixture's `--spawn-child` sends: the port to pass, and
-/// the pid once it arrives.
-fn grandchild_listener() -> (u16, tokio::sync::oneshot::Receiver<i32>) {
-    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let (sent, pid) = tokio::sync::oneshot::channel();
-    // A plain thread, not `spawn_blocking`: if the test fails, nothing waits for it to end.
-    std::thread::spawn(move || {
-        let (mut connection, _) = listener.accept().unwrap();
-        let mut line = String::new();
-        connection.read_to_string(&mut line).unwrap();
-        let _ = sent.send(line.trim().parse().unwrap());
-    });
-    (port, pid)
-}
-
-async fn grandchild(pid: tokio::sync::oneshot::Receiver<i32>) -> i32 {
-    let pid = tokio::time::timeout(HANG_BOUND, pid)
+async fn grandchild(pid: std::sync::mpsc::Receiver<i32>) -> i32 {
+    let pid = tokio::task::spawn_blocking(move || pid.recv_timeout(HANG_BOUND))
         .await
-        .expect("the fixture sends its grandchild's pid")
-        .unwrap();
+        .unwrap()
+        .expect("the fixture sends its grandchild's pid");
     assert!(
         std::path::Path::new(&format!("/proc/{pid}")).exists(),
         "the grandchild runs"

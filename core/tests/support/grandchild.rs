@@ -1,5 +1,7 @@
-//! Waiting for a process to exit, on the event: its pidfd turns readable when it exits (gone, or
-//! a zombie nobody has reaped yet). No sleep; `bound` only ends a hang.
+//! The fixture server's grandchild (`--spawn-child PORT`), which must not outlive its server:
+//! where its pid arrives, and waiting for a process to exit on the event (its pidfd turns
+//! readable when it exits: gone, or a zombie nobody has reaped yet). No sleep; a bound only ends
+//! a hang.
 //!
 //! The one copy: `core/tests/mcp_runtime/main.rs` and `cli/tests/cli/main.rs` include this file
 //! by path.
@@ -8,7 +10,25 @@
 //! the test process exits, the killed server included) resumes it with the time left, so an
 //! unrelated exit never reads as "still running".
 
+use std::io::Read;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// Listens on 127.0.0.1 for the pid the fixture's `--spawn-child` sends: the port to pass, and
+/// where the pid arrives.
+pub fn grandchild_listener() -> (u16, mpsc::Receiver<i32>) {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sent, pid) = mpsc::channel();
+    // A plain thread: if the test fails, nothing waits for it to end.
+    std::thread::spawn(move || {
+        let (mut connection, _) = listener.accept().unwrap();
+        let mut line = String::new();
+        connection.read_to_string(&mut line).unwrap();
+        let _ = sent.send(line.trim().parse().unwrap());
+    });
+    (port, pid)
+}
 
 /// Whether process `pid` exits within `bound`.
 pub fn exits_within(pid: i32, bound: Duration) -> bool {
