@@ -1,7 +1,8 @@
 //! The built-in meta-tools, the tool catalog's own: `tool_search` (find tools), `tool_schema`
 //! (read one and load it into the conversation) and `reset_tools` (unload everything). Each is
-//! an ordinary [`MetaTool`] written against the public API ([`Request::search`],
-//! [`Conversation::load`]), so an app's own meta-tools can do whatever these do.
+//! an ordinary [`MetaTool`]; besides the public API ([`Request::search`], the census,
+//! [`Conversation`]) they use two of the runtime's own: why a tool cannot be called, and loading
+//! within what one request can carry.
 //!
 //! Policy: a hit names the tool by its real name and by its form, and either one reaches exactly
 //! that tool; a tool the request cannot carry (left out, switched off, unreachable) is never
@@ -9,6 +10,7 @@
 
 use serde_json::{json, Value};
 
+use super::conversation::Loading;
 use super::meta_tool::{MetaCall, MetaTool};
 use crate::census::Resolution;
 use crate::tool_error::ToolError;
@@ -157,23 +159,18 @@ impl MetaTool {
                 if let Some(reason) = request.unavailable_reason(index) {
                     return Err(invalid("tool_schema", "name", format!("tool `{}` cannot be called: {reason}", tool.name())));
                 }
-                let loaded = match &call.conversation {
-                    Some(conversation) if conversation.state().loaded.contains(tool.name()) => true,
-                    Some(conversation) if !request.has_room_to_load(conversation) => {
+                let loaded = match request.load(tool.name()) {
+                    Some(Loading::Full { loaded }) => {
                         return Err(invalid(
                             "tool_schema",
                             "name",
                             format!(
-                                "no room to load `{}`: {} tools are loaded, as many as one request can carry; call reset_tools first",
+                                "no room to load `{}`: {loaded} tools are loaded, as many as one request can carry; call reset_tools first",
                                 tool.name(),
-                                conversation.loaded().len()
                             ),
                         ));
                     }
-                    Some(conversation) => {
-                        conversation.load(tool.name());
-                        true
-                    }
+                    Some(Loading::Already | Loading::Loaded) => true,
                     None => false,
                 };
                 let mut out = json!({

@@ -13,6 +13,20 @@ use serde::{Deserialize, Serialize};
 use super::request::Request;
 use super::tool_runtime::ToolRuntime;
 
+/// What loading a tool into a conversation did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Loading {
+    /// It was loaded before.
+    Already,
+    /// It is loaded now.
+    Loaded,
+    /// Not loaded: `loaded` tools are, as many as one request can carry.
+    Full {
+        /// How many tools are loaded.
+        loaded: usize,
+    },
+}
+
 /// What a conversation remembers: the real names of the catalog tools it loaded. Serialize it to
 /// persist a conversation; [`ToolRuntime::resume`] takes it back.
 ///
@@ -152,16 +166,23 @@ impl Conversation {
     /// assert!(!conversation.load("mcp/files/read"));
     /// ```
     pub fn load(&self, tool: &str) -> bool {
-        let mut state = self.lock();
-        if state.loaded.contains(tool) {
-            return false;
-        }
-        state.loaded.insert(tool.to_owned())
+        self.lock().loaded.insert(tool.to_owned())
     }
 
-    /// How many tools are loaded.
-    pub(super) fn loaded_count(&self) -> usize {
-        self.lock().loaded.len()
+    /// Loads `tool` unless `most` tools are loaded already; one look under the lock, so two
+    /// calls of one turn never load past `most` together.
+    pub(super) fn load_within(&self, tool: &str, most: usize) -> Loading {
+        let mut state = self.lock();
+        if state.loaded.contains(tool) {
+            Loading::Already
+        } else if state.loaded.len() >= most {
+            Loading::Full {
+                loaded: state.loaded.len(),
+            }
+        } else {
+            state.loaded.insert(tool.to_owned());
+            Loading::Loaded
+        }
     }
 
     /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does.

@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::approval::{Approval, ApprovalRequest};
+use super::conversation::Loading;
 use super::errors::DispatchError;
 use super::meta_tool::MetaCall;
 use super::request::Request;
@@ -250,15 +251,12 @@ impl Request {
         }
         // A catalog tool called by name (the model read it in a search result or in history)
         // is loaded, so the next request carries it.
-        if let Some(conversation) = self.conversation() {
-            if self.has_room_to_load(conversation) {
-                conversation.load(tool);
-            } else if !conversation.state().loaded.contains(tool) {
-                tracing::warn!(
-                    tool,
-                    "called but not loaded: the conversation has loaded as many tools as one request can carry"
-                );
-            }
+        if let Some(Loading::Full { loaded }) = self.load(tool) {
+            tracing::warn!(
+                tool,
+                loaded,
+                "called but not loaded: the conversation has loaded as many tools as one request can carry"
+            );
         }
         match owner.provider.call(tool, arguments).await {
             Ok(output) => Ok(CallOutcome {

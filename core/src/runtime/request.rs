@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::conversation::Conversation;
+use super::conversation::{Conversation, Loading};
 use super::shared::Shared;
 use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
@@ -131,36 +131,25 @@ impl Request {
         self.snapshot.deferred
     }
 
-    /// Whether this request carries the offered tool at census position `index`.
-    pub(super) fn carries(&self, index: usize) -> bool {
-        let tool = &self.census().tools()[index];
-        if !tool.is_offered() {
-            return false;
-        }
-        if !self.snapshot.deferred {
-            return true;
-        }
-        let name = tool.name();
-        self.shared.catalog.pinned().iter().any(|p| p == name)
-            || self
-                .conversation
-                .as_ref()
-                .is_some_and(|(_, loaded)| loaded.contains(name))
-    }
-
-    /// Whether `conversation` may load one more tool: a deferred request carries the
-    /// meta-tools, the pinned tools and every loaded tool, and all of them must fit one OpenAI
-    /// request (128 tools). Past that, the model is told to reset first, never sent a list
-    /// that would fail whole.
-    pub(crate) fn has_room_to_load(&self, conversation: &Conversation) -> bool {
+    /// Loads `tool` (a real name) into the request's conversation, if it has one: a deferred
+    /// request carries the meta-tools, the pinned tools and every loaded tool, and all of them
+    /// must fit one OpenAI request (128 tools). Past that nothing more is loaded
+    /// ([`Loading::Full`]): the caller tells the model to reset first, and no list that would
+    /// fail whole is ever built.
+    pub(super) fn load(&self, tool: &str) -> Option<Loading> {
         let carried_anyway = self.shared.meta_tools.len() + self.shared.catalog.pinned().len();
-        carried_anyway + conversation.loaded_count() < crate::dialect_rules::OPENAI_MAX_TOOLS
+        let most = crate::dialect_rules::OPENAI_MAX_TOOLS.saturating_sub(carried_anyway);
+        self.conversation()
+            .map(|conversation| conversation.load_within(tool, most))
     }
 
-    /// The census positions a deferred request carries, in census order: the pinned and loaded
-    /// tools that are offered, each found by its real name (a few lookups, not a pass over the
-    /// whole catalog).
-    fn carried_when_deferred(&self) -> Vec<usize> {
+    /// The census positions of the offered tools this request carries, in census order: every
+    /// offered tool, or, when the catalog is deferred, the pinned and loaded ones, each found by
+    /// its real name (a few lookups, not a pass over the whole catalog).
+    fn carried(&self) -> Vec<usize> {
+        if !self.snapshot.deferred {
+            return self.snapshot.offered_positions().collect();
+        }
         let census = self.census();
         let loaded = self.conversation.as_ref().map(|(_, loaded)| &**loaded);
         let mut carried: Vec<usize> = self
@@ -325,7 +314,7 @@ impl Request {
         };
         own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {
-                let carried = self.carried_when_deferred();
+                let carried = self.carried();
                 self.snapshot
                     .list_of(
                         format,
@@ -387,11 +376,11 @@ impl Request {
             .iter()
             .filter(|m| !m.client_catalog)
             .map(|m| m.definition());
-        let carried: Vec<usize> = (0..tools.len()).filter(|&i| self.carries(i)).collect();
+        let carried = self.carried();
         let deferred: Vec<usize> = self
             .snapshot
             .offered_positions()
-            .filter(|i| !carried.contains(i))
+            .filter(|i| carried.binary_search(i).is_err())
             .collect();
         if deferred.len() > RequestLimit::AnthropicDeferredTools.most() {
             return Err(WireError::OverLimit {
