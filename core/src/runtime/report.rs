@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::loading::LoadStatus;
+use super::shared::State;
 use super::tool_runtime::ToolRuntime;
+use super::tool_set::Snapshot;
 use crate::census::LeftOutReason;
 use crate::definition::ToolAnnotations;
 use crate::dialect_rules::Dialect;
@@ -52,28 +54,7 @@ impl ToolRuntime {
             for index in tool_set.positions_of(slot.id) {
                 let def = &tool_set.definitions[index];
                 let entry = &snapshot.census.tools()[index];
-                let (status, reason) = if slot.status.is_unreachable() {
-                    (
-                        ReportStatus::Unavailable,
-                        Some("its provider is unreachable".to_owned()),
-                    )
-                } else if let Some(reason) = &def.unsupported {
-                    (ReportStatus::Unsupported, Some(reason.clone()))
-                } else if state.is_disabled(&def.name) {
-                    (ReportStatus::Disabled, Some("switched off".to_owned()))
-                } else {
-                    match entry.left_out_reason() {
-                        None => (ReportStatus::Offered, None),
-                        Some(LeftOutReason::DuplicateName { first }) => (
-                            ReportStatus::LeftOut,
-                            Some(format!(
-                                "provider `{}` already has a tool of this name",
-                                tool_set.owners[*first].provider.name()
-                            )),
-                        ),
-                        Some(reason) => (ReportStatus::LeftOut, Some(reason.to_string())),
-                    }
-                };
+                let (status, reason) = tool_status(&state, &snapshot, index);
                 let schema = def.parameters_schema();
                 tools.push(ToolReport {
                     name: def.name.clone(),
@@ -91,6 +72,42 @@ impl ToolRuntime {
             }
         }
         ToolsReport { providers, tools }
+    }
+}
+
+/// Whether the tool at census position `index` of `snapshot` is offered and, when it is not,
+/// why: the one judgement the Tools page and `tool_schema` share.
+pub(super) fn tool_status(
+    state: &State,
+    snapshot: &Snapshot,
+    index: usize,
+) -> (ReportStatus, Option<String>) {
+    let tool_set = &snapshot.tool_set;
+    let def = &tool_set.definitions[index];
+    let reachable = state
+        .slot(tool_set.owners[index].slot)
+        .is_some_and(|slot| !slot.status.is_unreachable());
+    if !reachable {
+        (
+            ReportStatus::Unavailable,
+            Some("its provider is unreachable".to_owned()),
+        )
+    } else if let Some(reason) = &def.unsupported {
+        (ReportStatus::Unsupported, Some(reason.clone()))
+    } else if state.is_disabled(&def.name) {
+        (ReportStatus::Disabled, Some("switched off".to_owned()))
+    } else {
+        match snapshot.census.tools()[index].left_out_reason() {
+            None => (ReportStatus::Offered, None),
+            Some(LeftOutReason::DuplicateName { first }) => (
+                ReportStatus::LeftOut,
+                Some(format!(
+                    "provider `{}` already has a tool of this name",
+                    tool_set.owners[*first].provider.name()
+                )),
+            ),
+            Some(reason) => (ReportStatus::LeftOut, Some(reason.to_string())),
+        }
     }
 }
 

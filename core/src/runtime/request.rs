@@ -12,7 +12,7 @@ use super::conversation::{Conversation, Loading};
 use super::shared::Shared;
 use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
-use crate::census::{Census, LeftOutReason, Resolution};
+use crate::census::{Census, Resolution};
 use crate::definition::ToolDefinition;
 use crate::wire::{RequestLimit, WireError, WireFormat};
 
@@ -171,35 +171,7 @@ impl Request {
 
     /// Why the tool at census position `index` cannot be called, if it cannot.
     pub(super) fn unavailable_reason(&self, index: usize) -> Option<String> {
-        let tool = &self.census().tools()[index];
-        let def = &self.definitions()[index];
-        if let Some(reason) = &def.unsupported {
-            return Some(reason.clone());
-        }
-        if tool.is_offered() {
-            return None;
-        }
-        let owner = self.owner(index);
-        let state = self.shared.read();
-        if state.is_disabled(&def.name) {
-            return Some("the user switched it off".to_owned());
-        }
-        if state
-            .slot(owner.slot)
-            .is_none_or(|s| s.status.is_unreachable())
-        {
-            return Some(format!(
-                "its provider `{}` is unreachable",
-                owner.provider.name()
-            ));
-        }
-        match tool.left_out_reason() {
-            Some(LeftOutReason::DuplicateName { .. }) => {
-                Some("another tool has the same real name".to_owned())
-            }
-            Some(reason) => Some(reason.to_string()),
-            None => None,
-        }
+        super::report::tool_status(&self.shared.read(), &self.snapshot, index).1
     }
 
     /// The offered tools most relevant to `query`, best first, at most `limit`: the search

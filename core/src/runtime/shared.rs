@@ -155,8 +155,6 @@ pub(super) struct Shared {
     current: Mutex<Option<Arc<Snapshot>>>,
     /// The runtime's own tools, in the order requests carry them.
     pub(super) meta_tools: Vec<MetaTool>,
-    /// Their names: the census's taken names (derived, never kept apart).
-    taken: Vec<String>,
     pub(super) catalog: CatalogPolicy,
     pub(super) approval: Option<Approver>,
     /// Sends the tool-set version after every change of the tool set.
@@ -172,7 +170,6 @@ impl Shared {
         Shared {
             state: RwLock::new(State::default()),
             current: Mutex::new(None),
-            taken: meta_tools.iter().map(|m| m.name().to_owned()).collect(),
             meta_tools,
             catalog,
             approval,
@@ -255,7 +252,7 @@ impl Shared {
             Some(snapshot) if snapshot.tool_set.version == state.tool_set_version() => {
                 snapshot.tool_set.clone()
             }
-            _ => Arc::new(ToolSet::build(state, &self.taken)),
+            _ => Arc::new(ToolSet::build(state, &self.meta_tools)),
         };
         let threshold = self.catalog.threshold(self.meta_tools.len());
         let snapshot = Arc::new(Snapshot::build(tool_set, state, threshold));

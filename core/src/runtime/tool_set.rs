@@ -42,9 +42,10 @@ pub(super) struct ToolSet {
 }
 
 impl ToolSet {
-    /// The tool set of `state`, beside the runtime's `taken` names. Building the census logs
+    /// The tool set of `state`, beside the runtime's meta-tools, whose names are the census's
+    /// taken names. Building the census logs
     /// one warning per shared form: this is the only place the runtime builds it.
-    pub(super) fn build(state: &State, taken: &[String]) -> ToolSet {
+    pub(super) fn build(state: &State, meta_tools: &[MetaTool]) -> ToolSet {
         let mut order: Vec<_> = state.slots().iter().collect();
         // Static providers first: of two tools with one real name, the first is the tool.
         order.sort_by_key(|s| s.provider.kind().rank());
@@ -65,7 +66,7 @@ impl ToolSet {
             ));
             ranges.push((slot.id, start..definitions.len()));
         }
-        let taken: Vec<&str> = taken.iter().map(String::as_str).collect();
+        let taken: Vec<&str> = meta_tools.iter().map(MetaTool::name).collect();
         let census = Census::build_ranked(
             definitions
                 .iter()
