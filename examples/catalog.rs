@@ -8,7 +8,9 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use toolwire::{provider_fn, CatalogPolicy, Request, ToolDefinition, ToolRuntime, WireFormat};
+use toolwire::{
+    provider::provider_fn, runtime::CatalogPolicy, Request, ToolDefinition, ToolRuntime, WireFormat,
+};
 
 /// The corpus: each server's tools, as the server listed them.
 const CORPUS: &str = include_str!("../fixtures/corpus/mcp-schemas.json");

@@ -17,7 +17,9 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use toolwire::{
-    McpCommand, McpHttp, McpProvider, McpServer, ReportStatus, Request, ToolRuntime, ToolsReport,
+    mcp::{McpCommand, McpHttp, McpProvider, McpServer},
+    runtime::report::{ReportStatus, ToolsReport},
+    Request, ToolRuntime,
 };
 
 // The fixture server, built by cargo (a no-op when fresh): the workspace's one finder, shared

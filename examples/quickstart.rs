@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::json;
 use toolwire::{
-    registered_tools, tool, wire_tools, AppState, Census, Resolution, State, ToolDefinition,
-    WireFormat, META_TOOLS,
+    census::Resolution, names::DEFAULT_META_TOOLS, registered_tools, tool, wire::wire_tools,
+    AppState, Census, State, ToolDefinition, WireFormat,
 };
 
 /// Gets the weather for a city.
@@ -47,7 +47,7 @@ fn count_visit(visits: State<AtomicU32>) -> u32 {
 async fn main() {
     let tools = registered_tools();
     let definitions: Vec<ToolDefinition> = tools.iter().map(|t| t.definition()).collect();
-    let census = Census::build(tools.iter().map(|t| t.name), &META_TOOLS);
+    let census = Census::build(tools.iter().map(|t| t.name), &DEFAULT_META_TOOLS);
 
     println!("== census (hop 1): real name -> form, status");
     for tool in census.tools() {

@@ -6,7 +6,7 @@
 //! the census rail [`check_tool_census`] for a test suite.
 //!
 //! ```
-//! use toolwire::{tool, State};
+//! use toolwire::{State, tool};
 //!
 //! /// Gets the weather for a city.
 //! #[tool]
@@ -44,14 +44,21 @@
 //! its tools are absent. A binary (or test) that uses a tools-only crate writes
 //! `use my_tools as _;`.
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod rail;
-mod schema_rail;
+#[cfg(feature = "mcp")]
+#[doc(inline)]
+pub use toolwire_core::mcp;
+#[doc(inline)]
+pub use toolwire_core::{census, names, provider, runtime, schema, search, tools, wire};
 
-pub use toolwire_core::*;
+pub mod rail;
 
-pub use rail::{check_forms, check_tool_census, FormHolder, SharedForms};
-pub use schema_rail::{check_schemas, check_tool_schemas, SchemaFinding, SchemaFindings};
+pub use rail::check_tool_census;
+pub use toolwire_core::{
+    model_safe_name, registered_tools, AppState, Census, Request, State, ToolDefinition, ToolError,
+    ToolRuntime, WireFormat,
+};
 
 /// Registers a function as a tool: `#[toolwire::tool]` or
 /// `#[toolwire::tool(name = "...", description = "...")]`.
@@ -80,7 +87,7 @@ pub use schema_rail::{check_schemas, check_tool_schemas, SchemaFinding, SchemaFi
 ///   renamed.
 ///
 /// Compile errors, each on the user's tokens: an empty name; a form that is a meta-tool's
-/// ([`META_TOOLS`]); two `#[tool]`s of one crate with one form (anywhere in the crate: rustc
+/// ([`DEFAULT_META_TOOLS`](names::DEFAULT_META_TOOLS)); two `#[tool]`s of one crate with one form (anywhere in the crate: rustc
 /// reports `tool_form_<form>__is_the_form_of_another_tool__rename_one` defined twice, at both
 /// tools); no description; a form a provider refuses; and anything the attribute cannot
 /// honour (an unknown key, a non-string value, generics, `self`, `impl Trait` or reference

@@ -19,9 +19,12 @@ pub use inventory;
 pub use schemars;
 pub use serde;
 pub use serde_json;
-pub use toolwire_core::{AppState, State, ToolError, ToolFuture, ToolInput, ToolRegistration};
+pub use toolwire_core::{
+    tools::{ToolFuture, ToolInput, ToolRegistration},
+    AppState, State, ToolError,
+};
 
-use toolwire_core::{arguments_as_object, caught_panic};
+use toolwire_core::provider::{arguments_as_object, caught_panic};
 
 /// The parameters' object schema of one tool, built one argument at a time.
 pub struct ObjectSchema {

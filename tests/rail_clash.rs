@@ -1,7 +1,7 @@
 //! The census rail over two tools-only crates that each compile but share forms once linked
 //! together: it fails, naming every shared form and the tools behind it.
 
-use toolwire::{check_tool_census, FormHolder};
+use toolwire::{check_tool_census, rail::FormHolder};
 use toolwire_fixture_tools_a as _;
 use toolwire_fixture_tools_clash as _;
 
@@ -72,10 +72,10 @@ fn meta_tools_are_in_the_census() {
     fn schema() -> serde_json::Value {
         serde_json::json!({})
     }
-    fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture {
+    fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture {
         Box::pin(async { Ok(serde_json::Value::Null) })
     }
-    let by_hand = toolwire::ToolRegistration {
+    let by_hand = toolwire::tools::ToolRegistration {
         name: "reset/tools",
         form: "reset_tools",
         description: "Resets.",
@@ -85,7 +85,8 @@ fn meta_tools_are_in_the_census() {
         file: "by_hand.rs",
         line: 1,
     };
-    let shared = toolwire::check_forms([&by_hand], &toolwire::META_TOOLS).unwrap_err();
+    let shared =
+        toolwire::rail::check_forms([&by_hand], &toolwire::names::DEFAULT_META_TOOLS).unwrap_err();
     assert_eq!(
         shared.to_string(),
         "1 model-safe form is shared by more than one tool; a request carries it once, so the others can never be called; rename all but one tool of each:\n  `reset_tools`: the meta-tool `reset_tools`, `reset/tools` (by_hand, by_hand.rs:1)\n"
@@ -136,13 +137,16 @@ fn a_name_given_by_two_crates_is_said_with_both_crates_and_files() {
 #[test]
 fn the_rail_leaves_out_exactly_what_the_census_leaves_out() {
     let tools = toolwire::registered_tools();
-    let census = toolwire::Census::build(tools.iter().map(|t| t.name), &toolwire::META_TOOLS);
-    let expected: Vec<(&str, &toolwire::LeftOutReason)> = census
+    let census = toolwire::Census::build(
+        tools.iter().map(|t| t.name),
+        &toolwire::names::DEFAULT_META_TOOLS,
+    );
+    let expected: Vec<(&str, &toolwire::census::LeftOutReason)> = census
         .left_out()
         .map(|t| (t.name(), t.left_out_reason().expect("left out")))
         .collect();
     let shared = check_tool_census().unwrap_err();
-    let got: Vec<(&str, &toolwire::LeftOutReason)> = shared
+    let got: Vec<(&str, &toolwire::census::LeftOutReason)> = shared
         .left_out()
         .iter()
         .map(|(holder, reason)| (holder.name(), reason))
@@ -153,14 +157,14 @@ fn the_rail_leaves_out_exactly_what_the_census_leaves_out() {
 }
 
 /// A registration made by hand (not through `#[tool]`, which refuses these at compile time).
-fn by_hand(name: &'static str, line: u32) -> toolwire::ToolRegistration {
+fn by_hand(name: &'static str, line: u32) -> toolwire::tools::ToolRegistration {
     fn schema() -> serde_json::Value {
         serde_json::json!({})
     }
-    fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture {
+    fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture {
         Box::pin(async { Ok(serde_json::Value::Null) })
     }
-    toolwire::ToolRegistration {
+    toolwire::tools::ToolRegistration {
         name,
         form: "",
         description: "By hand.",
@@ -176,11 +180,12 @@ fn by_hand(name: &'static str, line: u32) -> toolwire::ToolRegistration {
 fn what_the_census_keeps_the_rail_passes_and_what_it_drops_the_rail_names() {
     // Two taken names with one form leave no tool out: the census offers `a_b`, so does the rail.
     let tool = by_hand("a_b_c", 1);
-    assert!(toolwire::check_forms([&tool], &["a.b", "a_b"]).is_ok());
+    assert!(toolwire::rail::check_forms([&tool], &["a.b", "a_b"]).is_ok());
 
     // An empty name is left out by the census though it shares no form: the rail names it.
     let empty = by_hand("", 2);
-    let shared = toolwire::check_forms([&empty, &tool], &toolwire::META_TOOLS).unwrap_err();
+    let shared = toolwire::rail::check_forms([&empty, &tool], &toolwire::names::DEFAULT_META_TOOLS)
+        .unwrap_err();
     assert_eq!(
         shared.to_string(),
         "1 model-safe form is left out of every request; rename the tools behind it:\n  ``: `` (by_hand, by_hand.rs:2); an empty name: no provider accepts it\n"
@@ -194,7 +199,7 @@ fn what_the_census_keeps_the_rail_passes_and_what_it_drops_the_rail_names() {
                 file: "by_hand.rs".into(),
                 line: 2
             },
-            toolwire::LeftOutReason::EmptyName
+            toolwire::census::LeftOutReason::EmptyName
         )]
     );
 }

@@ -5,7 +5,7 @@ use toolwire_fixture_tools_a as _;
 use toolwire_fixture_tools_b as _;
 
 #[test]
-fn tool_census() -> Result<(), toolwire::SharedForms> {
+fn tool_census() -> Result<(), toolwire::rail::SharedForms> {
     toolwire::check_tool_census()
 }
 
@@ -28,10 +28,10 @@ fn both_crates_are_linked() {
 }
 
 #[test]
-fn tool_schemas() -> Result<(), toolwire::SchemaFindings> {
-    use toolwire::Dialect;
+fn tool_schemas() -> Result<(), toolwire::rail::SchemaFindings> {
+    use toolwire::schema::Dialect;
     // Every fixture tool travels to the broad dialects and Gemini without a loss.
-    toolwire::check_tool_schemas(&[
+    toolwire::rail::check_tool_schemas(&[
         Dialect::OpenAi,
         Dialect::Anthropic,
         Dialect::Converse,

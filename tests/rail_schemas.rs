@@ -2,7 +2,11 @@
 //! schema a named dialect would refuse or lose part of.
 
 use serde::Deserialize;
-use toolwire::{check_tool_schemas, tool, Dialect, RefusalReason};
+use toolwire::{
+    rail::check_tool_schemas,
+    schema::{Dialect, RefusalReason},
+    tool,
+};
 
 #[derive(Deserialize, schemars::JsonSchema)]
 struct Label {

@@ -307,7 +307,7 @@ fn schemas_are_self_contained_objects() {
 
 #[test]
 fn tool_schemas_need_no_rewrite_where_one_can_be_avoided() {
-    use toolwire::{prepare_schema, Dialect, SchemaStatus};
+    use toolwire::schema::{prepare_schema, Dialect, SchemaStatus};
     let schema = |name: &str| {
         let tool = registered_tools()
             .into_iter()

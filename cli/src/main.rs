@@ -22,7 +22,10 @@ use std::time::Duration;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use toolwire_core::{
-    wire_tools, Census, Dialect, RequestLimit, ToolDefinition, WireError, WireFormat, META_TOOLS,
+    names::DEFAULT_META_TOOLS,
+    schema::Dialect,
+    wire::{wire_tools, RequestLimit, WireError},
+    Census, ToolDefinition, WireFormat,
 };
 
 use crate::input::UnusableInput;
@@ -316,7 +319,7 @@ impl NameArgs {
         if self.no_taken {
             Vec::new()
         } else if self.taken.is_empty() {
-            META_TOOLS.to_vec()
+            DEFAULT_META_TOOLS.to_vec()
         } else {
             self.taken.iter().map(String::as_str).collect()
         }

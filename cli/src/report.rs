@@ -13,7 +13,11 @@ use std::io::{self, Write};
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use toolwire_core::{check_definition_name, Census, CensusTool, LeftOutReason, Provider};
+use toolwire_core::{
+    census::{CensusTool, LeftOutReason},
+    wire::{check_definition_name, LlmProvider},
+    Census,
+};
 use unicode_width::UnicodeWidthStr;
 
 use crate::schemas::SchemaReport;
@@ -113,7 +117,7 @@ impl<'a> CensusReport<'a> {
                 write!(out, "{:<width$}  ", "SERVER")?;
             }
             write!(out, "{:<name_width$}  {:<form_width$}", "NAME", "FORM")?;
-            let headers = Provider::ALL.map(|p| p.key().to_ascii_uppercase());
+            let headers = LlmProvider::ALL.map(|p| p.key().to_ascii_uppercase());
             for header in &headers {
                 write!(out, "  {header}")?;
             }
@@ -165,7 +169,7 @@ impl<'a> CensusReport<'a> {
                 plural(duplicates, "name", "names")
             ));
         }
-        for provider in Provider::ALL {
+        for provider in LlmProvider::ALL {
             let refused = self
                 .distinct
                 .iter()
@@ -192,7 +196,7 @@ pub fn is_repeat(tool: &CensusTool) -> bool {
 }
 
 /// Whether `provider` accepts a tool definition named `form`.
-fn accepts(provider: Provider, form: &str) -> bool {
+fn accepts(provider: LlmProvider, form: &str) -> bool {
     check_definition_name(provider, form).is_ok()
 }
 
@@ -213,7 +217,7 @@ struct Row<'a> {
     name: &'a str,
     /// The form a request carries.
     form: &'a str,
-    /// Whether each provider accepts the form, in [`Provider::ALL`] order.
+    /// Whether each provider accepts the form, in [`LlmProvider::ALL`] order.
     accepted: [bool; 4],
     /// Why the tool is left out, if it is.
     reason: Option<&'a LeftOutReason>,
@@ -226,7 +230,7 @@ impl<'a> Row<'a> {
             server,
             name: tool.name(),
             form: tool.form(),
-            accepted: Provider::ALL.map(|p| accepts(p, tool.form())),
+            accepted: LlmProvider::ALL.map(|p| accepts(p, tool.form())),
             reason: tool.left_out_reason(),
         }
     }
@@ -327,19 +331,19 @@ impl<'a> ToolJson<'a> {
             },
             reason: reason.map(ToString::to_string),
             reason_key: reason.map(LeftOutReason::key),
-            providers: ProvidersJson(Provider::ALL.map(|p| accepts(p, form))),
+            providers: ProvidersJson(LlmProvider::ALL.map(|p| accepts(p, form))),
         }
     }
 }
 
-/// Whether each provider accepts the form a request would carry, in [`Provider::ALL`] order:
-/// an object keyed by [`Provider::key`].
+/// Whether each provider accepts the form a request would carry, in [`LlmProvider::ALL`] order:
+/// an object keyed by [`LlmProvider::key`].
 struct ProvidersJson([bool; 4]);
 
 impl Serialize for ProvidersJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(Provider::ALL.len()))?;
-        for (provider, accepted) in Provider::ALL.iter().zip(self.0) {
+        let mut map = serializer.serialize_map(Some(LlmProvider::ALL.len()))?;
+        for (provider, accepted) in LlmProvider::ALL.iter().zip(self.0) {
             map.serialize_entry(provider.key(), &accepted)?;
         }
         map.end()
@@ -349,7 +353,7 @@ impl Serialize for ProvidersJson {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolwire_core::{Dialect, ToolDefinition, META_TOOLS};
+    use toolwire_core::{names::DEFAULT_META_TOOLS, schema::Dialect, ToolDefinition};
 
     /// The `--json` object of `census`, every tool with no schema.
     fn json_of(census: &Census) -> serde_json::Value {
@@ -369,7 +373,7 @@ mod tests {
 
     #[test]
     fn a_duplicate_is_one_offered_tool() {
-        let census = Census::build(["a", "b", "a"], &META_TOOLS);
+        let census = Census::build(["a", "b", "a"], &DEFAULT_META_TOOLS);
         let report = CensusReport::new(&census);
         assert!(report.all_offered());
         let json = json_of(&census);
@@ -381,7 +385,7 @@ mod tests {
 
     #[test]
     fn the_json_object_has_exactly_the_contract_keys() {
-        let census = Census::build(["mcp/a/b", "mcp/a_b", "3d", "x.y"], &META_TOOLS);
+        let census = Census::build(["mcp/a/b", "mcp/a_b", "3d", "x.y"], &DEFAULT_META_TOOLS);
         let json = json_of(&census);
         let keys: Vec<&str> = json
             .as_object()
@@ -424,7 +428,10 @@ mod tests {
 
     #[test]
     fn the_table_shows_problems_and_escapes_control_characters() {
-        let census = Census::build(["ok", "tool/search", "bad\nname", "9lives"], &META_TOOLS);
+        let census = Census::build(
+            ["ok", "tool/search", "bad\nname", "9lives"],
+            &DEFAULT_META_TOOLS,
+        );
         let mut out = Vec::new();
         CensusReport::new(&census)
             .write_table(&mut out, true, None)
@@ -490,7 +497,7 @@ mod tests {
 
     #[test]
     fn cjk_and_emoji_names_keep_the_columns_aligned() {
-        let census = Census::build(["天气/查询", "🔍search", "plain"], &META_TOOLS);
+        let census = Census::build(["天气/查询", "🔍search", "plain"], &DEFAULT_META_TOOLS);
         let mut out = Vec::new();
         CensusReport::new(&census)
             .write_table(&mut out, false, None)

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use serde::Serialize;
-use toolwire_core::{Census, Resolution};
+use toolwire_core::{census::Resolution, Census};
 
 /// One resolved call, as printed.
 #[derive(Debug, Serialize, PartialEq, Eq)]
@@ -59,11 +59,11 @@ pub fn write_resolutions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolwire_core::META_TOOLS;
+    use toolwire_core::names::DEFAULT_META_TOOLS;
 
     #[test]
     fn each_way_a_call_can_land() {
-        let census = Census::build(["mcp/s/echo", "mcp/a/b", "mcp/a_b"], &META_TOOLS);
+        let census = Census::build(["mcp/s/echo", "mcp/a/b", "mcp/a_b"], &DEFAULT_META_TOOLS);
         let lines: Vec<String> = [
             "tool_search",
             "mcp/s/echo",

@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use toolwire_core::{
-    prepare_schema_cached, Census, Dialect, Loss, Preparation, SchemaStatus, ToolDefinition,
+    schema::{prepare_schema_cached, Dialect, Loss, Preparation, SchemaStatus},
+    Census, ToolDefinition,
 };
 
 use crate::report::is_repeat;
@@ -157,7 +158,7 @@ impl<'a> VerdictJson<'a> {
 mod tests {
     use super::*;
     use serde_json::{json, Value};
-    use toolwire_core::META_TOOLS;
+    use toolwire_core::names::DEFAULT_META_TOOLS;
 
     /// Definitions of `tools` (name, schema), and their census.
     fn census_of(tools: &[(&str, Value)]) -> (Vec<ToolDefinition>, Census) {
@@ -165,7 +166,7 @@ mod tests {
             .iter()
             .map(|(name, schema)| ToolDefinition::new(*name, "d", schema.clone()))
             .collect();
-        let census = Census::build(defs.iter().map(|d| &d.name), &META_TOOLS);
+        let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
         (defs, census)
     }
 

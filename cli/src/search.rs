@@ -9,7 +9,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
-use toolwire_core::{search_terms, Census, SearchIndex};
+use toolwire_core::{
+    search::{search_terms, SearchIndex},
+    Census,
+};
 
 use crate::input::UnusableInput;
 use crate::{definitions, mcp, Failure, NameArgs, EXIT_FOUND, EXIT_OK};

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use toolwire_core::{
-    check_definition_name, prepare_schema_cached, Census, ToolDefinition, WireFormat,
+    schema::prepare_schema_cached, wire::check_definition_name, Census, ToolDefinition, WireFormat,
 };
 
 use crate::report::is_repeat;
@@ -34,7 +34,7 @@ pub fn findings(
             }
             continue;
         }
-        if let Err(why) = check_definition_name(format.provider(), tool.form()) {
+        if let Err(why) = check_definition_name(format.llm_provider(), tool.form()) {
             lines.push(one_line(&format!(
                 "left out: tool {name:?}, {format}: {why}; rename it"
             )));
@@ -88,14 +88,14 @@ fn one_line(text: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::{json, Value};
-    use toolwire_core::META_TOOLS;
+    use toolwire_core::names::DEFAULT_META_TOOLS;
 
     fn lines_of(tools: &[(&str, Value)], format: WireFormat) -> Vec<String> {
         let defs: Vec<ToolDefinition> = tools
             .iter()
             .map(|(name, schema)| ToolDefinition::new(*name, "d", schema.clone()))
             .collect();
-        let census = Census::build(defs.iter().map(|d| &d.name), &META_TOOLS);
+        let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
         findings(&census, &defs, format)
     }
 

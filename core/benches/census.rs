@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use toolwire_core::{model_safe_name, Census, META_TOOLS};
+use toolwire_core::{model_safe_name, names::DEFAULT_META_TOOLS, Census};
 
 #[path = "support/names.rs"]
 mod generated;
@@ -32,7 +32,7 @@ fn bench_census_build(c: &mut Criterion) {
         let input = names(count);
         group.throughput(Throughput::Elements(count as u64));
         group.bench_with_input(BenchmarkId::new("census", count), &input, |b, input| {
-            b.iter(|| Census::build(black_box(input), &META_TOOLS))
+            b.iter(|| Census::build(black_box(input), &DEFAULT_META_TOOLS))
         });
         group.bench_with_input(
             BenchmarkId::new("baseline_hashmap_of_names", count),
@@ -53,7 +53,7 @@ fn bench_census_build(c: &mut Criterion) {
 
 fn bench_resolve(c: &mut Criterion) {
     let input = names(10_000);
-    let census = Census::build(&input, &META_TOOLS);
+    let census = Census::build(&input, &DEFAULT_META_TOOLS);
     let plain: HashMap<String, usize> = input
         .iter()
         .enumerate()

@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
-use toolwire_core::{provider_fn, CatalogPolicy, ToolDefinition, ToolRuntime, WireFormat};
+use toolwire_core::{
+    provider::provider_fn, runtime::CatalogPolicy, ToolDefinition, ToolRuntime, WireFormat,
+};
 
 /// The corpus's servers and their tools' names, in file order.
 fn corpus_servers() -> Vec<(String, Vec<String>)> {

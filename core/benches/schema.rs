@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::Value;
-use toolwire_core::{check_schema, prepare_schema, prepare_schema_cached, Dialect};
+use toolwire_core::schema::{check_schema, prepare_schema, prepare_schema_cached, Dialect};
 
 /// The corpus's 64 `inputSchema`s (`servers[].tools[].inputSchema`), in file order.
 fn corpus_schemas() -> Vec<Value> {

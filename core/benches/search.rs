@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::Value;
-use toolwire_core::{Census, SearchIndex, META_TOOLS};
+use toolwire_core::{names::DEFAULT_META_TOOLS, search::SearchIndex, Census};
 
 /// One tool as both searches see it.
 struct Doc {
@@ -45,7 +45,7 @@ fn docs(file: &str) -> Vec<Doc> {
             named.push((format!("mcp/{server_name}/{name}"), description.to_owned()));
         }
     }
-    let census = Census::build(named.iter().map(|(n, _)| n), &META_TOOLS);
+    let census = Census::build(named.iter().map(|(n, _)| n), &DEFAULT_META_TOOLS);
     census
         .tools()
         .iter()

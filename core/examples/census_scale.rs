@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use toolwire_core::{Census, META_TOOLS};
+use toolwire_core::{names::DEFAULT_META_TOOLS, Census};
 
 #[path = "../benches/support/names.rs"]
 mod generated;
@@ -31,14 +31,14 @@ fn main() {
     let before_kib = status_kib("VmRSS:");
     // The first build alone sets the peak: nothing else is alive beside the input.
     let first = Instant::now();
-    let census = Census::build(&input, &META_TOOLS);
+    let census = Census::build(&input, &DEFAULT_META_TOOLS);
     let mut times = vec![first.elapsed().as_secs_f64()];
     let peak_kib = status_kib("VmHWM:");
     assert_eq!(census.offered().count(), count);
     drop(census);
     for _ in 0..2 {
         let start = Instant::now();
-        let census = Census::build(&input, &META_TOOLS);
+        let census = Census::build(&input, &DEFAULT_META_TOOLS);
         times.push(start.elapsed().as_secs_f64());
         drop(census);
     }

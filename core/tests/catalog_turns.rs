@@ -7,7 +7,15 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use toolwire_core::*;
+use toolwire_core::{
+    provider::{provider_fn, ProviderFn, ProviderKind},
+    runtime::{
+        CallOutcome, CatalogPolicy, DispatchError, LoadProblem, LoadStatus, MetaTool, Route,
+        RuntimeError,
+    },
+    wire::WireError,
+    Request, ToolDefinition, ToolError, ToolRuntime, WireFormat,
+};
 
 /// A provider whose every tool answers with its own real name, so a test sees what a call
 /// reached. `names` is read at every load, so a reload can change the list.

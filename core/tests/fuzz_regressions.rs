@@ -1,6 +1,9 @@
 //! Inputs the fuzz targets (`fuzz/`, see fuzz/README.md) found, kept as ordinary tests.
 
-use toolwire_core::{Census, LeftOutReason, Resolution};
+use toolwire_core::{
+    census::{LeftOutReason, Resolution},
+    Census,
+};
 
 /// census_resolve, minimized: one tool named `tool/schema` beside the taken names
 /// `["tool/schema"]` (`toolwire census --taken tool/schema`, or `ToolRuntimeBuilder::taken`).

@@ -2,7 +2,10 @@
 
 use proptest::prelude::*;
 use toolwire_core::{
-    is_model_safe, model_safe_name, Census, Resolution, Via, MAX_FORM_CHARS, META_TOOLS,
+    census::{Resolution, Via},
+    model_safe_name,
+    names::{is_model_safe, DEFAULT_META_TOOLS, MAX_FORM_CHARS},
+    Census,
 };
 
 /// Names that collide often: a small alphabet of safe and unsafe characters, lengths around
@@ -35,12 +38,12 @@ proptest! {
 
     #[test]
     fn a_census_never_offers_two_tools_with_one_form(names in prop::collection::vec(tricky_name(), 0..24)) {
-        let census = Census::build(&names, &META_TOOLS);
+        let census = Census::build(&names, &DEFAULT_META_TOOLS);
         let mut seen = std::collections::HashSet::new();
         for tool in census.offered() {
             prop_assert!(seen.insert(tool.form().to_owned()), "form {} offered twice", tool.form());
             prop_assert!(is_model_safe(tool.form()));
-            prop_assert!(!META_TOOLS.contains(&tool.form()));
+            prop_assert!(!DEFAULT_META_TOOLS.contains(&tool.form()));
         }
     }
 
@@ -49,7 +52,7 @@ proptest! {
         names in prop::collection::vec(tricky_name(), 0..24),
         extra_calls in prop::collection::vec(tricky_name(), 0..8),
     ) {
-        let census = Census::build(&names, &META_TOOLS);
+        let census = Census::build(&names, &DEFAULT_META_TOOLS);
         let calls = names.iter().chain(&extra_calls).cloned()
             .chain(names.iter().map(|n| model_safe_name(n).into_owned()));
         for called in calls {
@@ -57,7 +60,7 @@ proptest! {
                 Ok(Resolution::Meta(meta)) => prop_assert_eq!(meta, called.as_str()),
                 Ok(Resolution::Tool(hit)) => {
                     prop_assert_eq!(census.tools()[hit.index].name(), hit.name);
-                    prop_assert!(!META_TOOLS.contains(&called.as_str()));
+                    prop_assert!(!DEFAULT_META_TOOLS.contains(&called.as_str()));
                     match hit.via {
                         Via::Exact => prop_assert_eq!(hit.name, called.as_str()),
                         Via::Form => {
@@ -74,7 +77,7 @@ proptest! {
                 Ok(other) => prop_assert!(false, "an answer this test does not know: {other:?}"),
                 Err(unknown) => {
                     prop_assert_eq!(unknown.called, called.as_str());
-                    prop_assert!(called.is_empty() || !names.contains(&called) || META_TOOLS.contains(&called.as_str()));
+                    prop_assert!(called.is_empty() || !names.contains(&called) || DEFAULT_META_TOOLS.contains(&called.as_str()));
                 }
             }
         }
@@ -87,7 +90,7 @@ proptest! {
     ) {
         let census = Census::build_ranked(
             statics.iter().map(|n| (n, 0)).chain(loaded.iter().map(|n| (n, 1))),
-            &META_TOOLS,
+            &DEFAULT_META_TOOLS,
         );
         let static_forms: std::collections::HashSet<_> =
             statics.iter().filter(|n| !n.is_empty()).map(|n| model_safe_name(n).into_owned()).collect();

@@ -7,7 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use toolwire_core::{provider_fn, ProviderFn, ToolDefinition, ToolList, ToolRuntime, WireFormat};
+use toolwire_core::{
+    provider::{provider_fn, ProviderFn},
+    runtime::ToolList,
+    ToolDefinition, ToolRuntime, WireFormat,
+};
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};

@@ -26,7 +26,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
 use serde_json::{json, Map, Value};
-use toolwire_core::{check_schema, prepare_schema, restore_arguments, Dialect, SchemaStatus};
+use toolwire_core::schema::{
+    check_schema, prepare_schema, restore_arguments, Dialect, SchemaStatus,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Schemas

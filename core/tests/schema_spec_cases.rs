@@ -8,7 +8,7 @@
 //! `#[ignore]`, and the matching skip in `schema_properties.rs` or the fuzz target).
 
 use serde_json::{json, Value};
-use toolwire_core::{
+use toolwire_core::schema::{
     check_schema, prepare_schema, prepare_schema_cached, prepare_schema_with, restore_arguments,
     Dialect, PrepareOptions, Prepared, RefusalReason, SchemaRefusal, SchemaStatus,
 };

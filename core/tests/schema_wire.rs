@@ -6,8 +6,11 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use toolwire_core::{
-    provider_fn, CatalogPolicy, DispatchError, ProviderFn, RequestLimit, SchemaStatus,
-    ToolDefinition, ToolRuntime, WireError, WireFormat,
+    provider::{provider_fn, ProviderFn},
+    runtime::{CatalogPolicy, DispatchError},
+    schema::SchemaStatus,
+    wire::{RequestLimit, WireError},
+    ToolDefinition, ToolRuntime, WireFormat,
 };
 
 /// A provider of fixed definitions that answers every call with the arguments it received,

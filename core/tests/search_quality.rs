@@ -10,7 +10,11 @@
 //! copying the name. The server's name may appear, as a user names the product ("in Notion").
 
 use serde_json::Value;
-use toolwire_core::{search_terms, Census, SearchIndex, ToolDefinition, META_TOOLS};
+use toolwire_core::{
+    names::DEFAULT_META_TOOLS,
+    search::{search_terms, SearchIndex},
+    Census, ToolDefinition,
+};
 
 /// (expected tool, query written from its purpose).
 const QUERIES: &[(&str, &str)] = &[
@@ -171,7 +175,7 @@ fn root(word: &str) -> &str {
 fn queries_from_purposes_find_their_tool_in_the_top_5() {
     let definitions = corpus_definitions();
     assert_eq!(definitions.len(), 64, "the corpus has 64 described tools");
-    let census = Census::build(definitions.iter().map(|d| &d.name), &META_TOOLS);
+    let census = Census::build(definitions.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
     assert_eq!(census.offered().count(), 64, "every corpus tool is offered");
     let index = SearchIndex::of_census(&census, &definitions);
 

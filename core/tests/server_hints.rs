@@ -7,7 +7,14 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
-use toolwire_core::*;
+use toolwire_core::{
+    provider::{provider_fn, ProviderFn},
+    runtime::approval::{Approval, ApprovalRequest},
+    runtime::report::ReportStatus,
+    runtime::{DispatchError, Route},
+    tools::ToolAnnotations,
+    ToolDefinition, ToolError, ToolRuntime, WireFormat,
+};
 
 fn hinted_tools() -> Vec<ToolDefinition> {
     vec![

@@ -4,8 +4,10 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use toolwire_core::{
-    build_sanitized_index, wire_tools, Census, LeftOutReason, Resolution, ToolDefinition,
-    WireFormat, META_TOOLS,
+    census::{build_sanitized_index, LeftOutReason, Resolution},
+    names::DEFAULT_META_TOOLS,
+    wire::wire_tools,
+    Census, ToolDefinition, WireFormat,
 };
 
 fn resolved_name<'a>(census: &'a Census, called: &str) -> Option<&'a str> {
@@ -17,7 +19,7 @@ fn resolved_name<'a>(census: &'a Census, called: &str) -> Option<&'a str> {
 
 #[test]
 fn mcp_server_echo_heals() {
-    let census = Census::build(["mcp/server/echo"], &META_TOOLS);
+    let census = Census::build(["mcp/server/echo"], &DEFAULT_META_TOOLS);
     assert_eq!(census.tools()[0].form(), "mcp_server_echo");
     assert!(census.tools()[0].is_offered());
     assert_eq!(
@@ -31,7 +33,7 @@ fn mcp_server_echo_heals() {
 #[test]
 fn three_names_of_one_form_collide_and_none_is_offered() {
     let names = ["mcp/a/b", "mcp/a_b", "mcp_a/b"];
-    let census = Census::build(names, &META_TOOLS);
+    let census = Census::build(names, &DEFAULT_META_TOOLS);
     assert_eq!(census.offered().count(), 0);
     for tool in census.tools() {
         let Some(LeftOutReason::SharesForm { others }) = tool.left_out_reason() else {
@@ -59,7 +61,7 @@ fn three_names_of_one_form_collide_and_none_is_offered() {
 
 #[test]
 fn the_tool_that_is_the_form_keeps_it_and_is_never_remapped() {
-    let census = Census::build(["mcp/x", "mcp_x"], &META_TOOLS);
+    let census = Census::build(["mcp/x", "mcp_x"], &DEFAULT_META_TOOLS);
     assert_eq!(
         census.tools()[0].left_out_reason(),
         Some(&LeftOutReason::FormIsAnotherTool {
@@ -77,7 +79,10 @@ fn the_tool_that_is_the_form_keeps_it_and_is_never_remapped() {
 
 #[test]
 fn a_tool_named_or_travelling_as_a_meta_tool_is_left_out() {
-    let census = Census::build(["tool_search", "tool/schema", "reset-tools"], &META_TOOLS);
+    let census = Census::build(
+        ["tool_search", "tool/schema", "reset-tools"],
+        &DEFAULT_META_TOOLS,
+    );
     let reasons: Vec<_> = census
         .tools()
         .iter()
@@ -127,7 +132,7 @@ fn names_already_model_safe_need_no_entry() {
 
 #[test]
 fn a_call_by_real_name_and_a_later_call_by_form_reach_the_same_tool() {
-    let census = Census::build(["mcp/fs/read_file", "echo"], &META_TOOLS);
+    let census = Census::build(["mcp/fs/read_file", "echo"], &DEFAULT_META_TOOLS);
     let turn1 = census.resolve("mcp/fs/read_file").unwrap();
     let turn2 = census.resolve("mcp_fs_read_file").unwrap();
     let (Resolution::Tool(a), Resolution::Tool(b)) = (turn1, turn2) else {
@@ -139,7 +144,7 @@ fn a_call_by_real_name_and_a_later_call_by_form_reach_the_same_tool() {
 
 #[test]
 fn empty_and_duplicate_names_are_left_out_with_their_reason() {
-    let census = Census::build(["", "a", "a"], &META_TOOLS);
+    let census = Census::build(["", "a", "a"], &DEFAULT_META_TOOLS);
     assert_eq!(
         census.tools()[0].left_out_reason(),
         Some(&LeftOutReason::EmptyName)
@@ -157,7 +162,7 @@ fn empty_and_duplicate_names_are_left_out_with_their_reason() {
     assert_eq!(hit.index, 1);
     // The empty name given twice: one empty-name tool and one duplicate (found by the
     // differential test against the Python model).
-    let census = Census::build(["", ""], &META_TOOLS);
+    let census = Census::build(["", ""], &DEFAULT_META_TOOLS);
     assert_eq!(
         census.tools()[0].left_out_reason(),
         Some(&LeftOutReason::EmptyName)
@@ -173,17 +178,17 @@ fn empty_and_duplicate_names_are_left_out_with_their_reason() {
 fn names_longer_than_64_that_agree_in_64_collide() {
     let base = "n".repeat(64);
     let (a, b) = (format!("{base}_alpha"), format!("{base}_beta"));
-    let census = Census::build([&a, &b], &META_TOOLS);
+    let census = Census::build([&a, &b], &DEFAULT_META_TOOLS);
     assert_eq!(census.offered().count(), 0);
     assert_eq!(census.collisions()[&base], [a.clone(), b.clone()]);
     // A lone long name heals through its 64-character form.
-    let census = Census::build([&a], &META_TOOLS);
+    let census = Census::build([&a], &DEFAULT_META_TOOLS);
     assert_eq!(resolved_name(&census, &base), Some(a.as_str()));
 }
 
 #[test]
 fn an_unknown_name_suggests_the_closest_offered_forms() {
-    let census = Census::build(["mcp/web/search", "mcp/fs/read"], &META_TOOLS);
+    let census = Census::build(["mcp/web/search", "mcp/fs/read"], &DEFAULT_META_TOOLS);
     let err = census.resolve("mcp_web_serch").unwrap_err();
     assert_eq!(err.called, "mcp_web_serch");
     assert_eq!(census.closest_offered(&err.called, 1), ["mcp_web_search"]);
@@ -198,7 +203,7 @@ fn wire_shapes_carry_only_offered_tools_under_their_form_verbatim() {
         ToolDefinition::new("mcp/a_b", "two", json!(null)),
         ToolDefinition::new("ping", "Pings.", json!({})),
     ];
-    let census = Census::build(defs.iter().map(|d| &d.name), &META_TOOLS);
+    let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
     let empty = json!({"type": "object", "properties": {}});
 
     let openai = wire_tools(&census, &defs, WireFormat::OpenAi).unwrap();
@@ -220,7 +225,7 @@ fn wire_shapes_carry_only_offered_tools_under_their_form_verbatim() {
         json!({"toolSpec": {"name": "ping", "description": "Pings.", "inputSchema": {"json": empty}}})
     );
     let undescribed = [ToolDefinition::new("mcp/s/quiet", "", json!({}))];
-    let quiet = Census::build(["mcp/s/quiet"], &META_TOOLS);
+    let quiet = Census::build(["mcp/s/quiet"], &DEFAULT_META_TOOLS);
     let converse = wire_tools(&quiet, &undescribed, WireFormat::Converse).unwrap();
     assert_eq!(converse[0]["toolSpec"]["description"], "mcp/s/quiet");
     let openai = wire_tools(&quiet, &undescribed, WireFormat::OpenAi).unwrap();
@@ -242,7 +247,7 @@ fn a_form_gemini_refuses_stays_out_of_the_gemini_list_only() {
         ToolDefinition::new("3d-render", "Renders.", json!({})),
         ToolDefinition::new("mcp/a/b", "Fine.", json!({})),
     ];
-    let census = Census::build(defs.iter().map(|d| &d.name), &META_TOOLS);
+    let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
     let gemini = wire_tools(&census, &defs, WireFormat::Gemini).unwrap();
     let names: Vec<&str> = gemini[0]["functionDeclarations"]
         .as_array()
@@ -287,7 +292,7 @@ fn building_logs_one_warning_per_shared_form_naming_the_tools_and_saying_rename(
                 "tool/search",
                 "fine",
             ],
-            &META_TOOLS,
+            &DEFAULT_META_TOOLS,
         );
     });
     let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();

@@ -12,10 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use toolwire_core::{
-    build_sanitized_index, is_model_safe, model_safe_name, Census, LeftOutReason, Resolution, Via,
-    META_TOOLS,
-};
+use toolwire_core::{Census, model_safe_name, census::{LeftOutReason, Resolution, Via, build_sanitized_index}, names::{DEFAULT_META_TOOLS, is_model_safe}};
 use toolwire_fuzz::FuzzName;
 
 #[derive(Debug, Arbitrary)]

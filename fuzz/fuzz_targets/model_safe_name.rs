@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use libfuzzer_sys::fuzz_target;
-use toolwire_core::{is_form_char, is_model_safe, model_safe_name, MAX_FORM_CHARS};
+use toolwire_core::{model_safe_name, names::{MAX_FORM_CHARS, is_form_char, is_model_safe}};
 
 fuzz_target!(|data: &[u8]| {
     let name = String::from_utf8_lossy(data);

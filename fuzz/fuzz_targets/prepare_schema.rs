@@ -10,9 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use toolwire_core::{
-    check_schema, prepare_schema, prepare_schema_cached, Dialect, SchemaStatus,
-};
+use toolwire_core::schema::{Dialect, SchemaStatus, check_schema, prepare_schema, prepare_schema_cached};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(schema) = serde_json::from_slice::<Value>(data) else {

@@ -10,10 +10,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use toolwire_core::{
-    check_definition_name, wire_tools, Census, Provider, ToolDefinition, WireFormat, WireError,
-    META_TOOLS,
-};
+use toolwire_core::{Census, ToolDefinition, WireFormat, names::DEFAULT_META_TOOLS, wire::{LlmProvider, WireError, check_definition_name, wire_tools}};
 use toolwire_fuzz::{ArbJson, FuzzName};
 
 #[derive(Debug, Arbitrary)]
@@ -66,13 +63,13 @@ fuzz_target!(|input: Input| {
             let def = &defs[index];
             let (name, description, schema) = shape(format, entry);
             assert_eq!(name, form, "{format:?} name");
-            let provider = format.provider();
+            let provider = format.llm_provider();
             let verdict = check_definition_name(provider, name);
             let letter_first = name.starts_with(|c: char| c.is_ascii_alphabetic());
-            if letter_first || provider != Provider::Gemini {
+            if letter_first || provider != LlmProvider::Gemini {
                 assert_eq!(verdict, Ok(()), "{provider} refuses {name:?}");
             }
-            if provider == Provider::Gemini {
+            if provider == LlmProvider::Gemini {
                 let ok_first = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
                 assert_eq!(verdict.is_ok(), ok_first, "gemini {name:?}: {verdict:?}");
             }

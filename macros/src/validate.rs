@@ -6,7 +6,11 @@
 //! Forms shared by two tools of one crate are not checked here (one invocation sees one tool):
 //! `expand.rs` emits a marker that makes rustc report them.
 
-use toolwire_core::{check_definition_name, meta_tool_named, model_safe_name, Provider};
+use toolwire_core::{
+    model_safe_name,
+    names::meta_tool_named,
+    wire::{check_definition_name, LlmProvider},
+};
 
 use crate::parse::{Errors, Tool};
 
@@ -48,12 +52,12 @@ pub fn validate(tool: &Tool, errors: &mut Errors) -> Checked {
         );
     }
 
-    for provider in Provider::ALL {
-        if provider == Provider::Gemini && tool.allow_gemini_refusal {
+    for provider in LlmProvider::ALL {
+        if provider == LlmProvider::Gemini && tool.allow_gemini_refusal {
             continue;
         }
         if let Err(rejection) = check_definition_name(provider, &form) {
-            let fix = if provider == Provider::Gemini {
+            let fix = if provider == LlmProvider::Gemini {
                 "rename the tool so its form starts with a letter or `_`, or, if this tool is never sent to Gemini, opt out with #[tool(allow_gemini_refusal)]"
             } else {
                 "rename the tool"

@@ -71,7 +71,7 @@ pub fn names_from_json(
     // (The corpus format refused `server` above: its names are prefixed already.)
     if let Some(server) = server {
         for name in &mut names {
-            *name = toolwire_core::mcp_tool_name(server, name);
+            *name = toolwire_core::mcp::mcp_tool_name(server, name);
         }
     }
     Ok(names)
@@ -189,7 +189,7 @@ fn collect_corpus(servers: &Json, names: &mut Vec<String>) -> Result<(), String>
         let first = names.len();
         collect_tool_list(tools, List::Server(i), names)?;
         for name in &mut names[first..] {
-            *name = toolwire_core::mcp_tool_name(&server, name);
+            *name = toolwire_core::mcp::mcp_tool_name(&server, name);
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! The MCP sources of `census` and `wire`: `--mcp-stdio` (a command to start), `--mcp-http` (a
 //! URL to reach, with `--header`s) and `--mcp-config` (every server of an `mcpServers` file, as
-//! desktop clients write it), each listed with the real client (`toolwire_core::list_tools_of`,
+//! desktop clients write it), each listed with the real client (`toolwire_core::mcp::list_tools_of`,
 //! over `rmcp`) within `--timeout`.
 //!
 //! Policy: every server the command starts is ended, with its whole process group, on every
@@ -21,8 +21,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use toolwire_core::{
-    list_tools_of, mcp_tool_name, McpCommand, McpConfig, McpHttp, McpOptions, McpServer,
-    McpTimeouts, ToolDefinition,
+    mcp::config::McpConfig,
+    mcp::{list_tools_of, mcp_tool_name, McpCommand, McpHttp, McpOptions, McpServer, McpTimeouts},
+    ToolDefinition,
 };
 
 pub use command_line::{header, timeout};
@@ -74,7 +75,7 @@ impl Wanted {
             // A read error names the file itself; the others do not.
             let text = hints::in_flags(&err.to_string());
             UnusableInput(match err {
-                toolwire_core::McpConfigError::Read { .. } => text,
+                toolwire_core::mcp::config::McpConfigError::Read { .. } => text,
                 _ => format!("--mcp-config {}: {text}", path.display()),
             })
         })?;

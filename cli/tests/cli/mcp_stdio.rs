@@ -91,7 +91,7 @@ fn wire_lists_a_live_mcp_servers_tools_as_wire_tools_does() {
         .enable_all()
         .build()
         .unwrap()
-        .block_on(toolwire_core::list_server_tools(
+        .block_on(toolwire_core::mcp::list_server_tools(
             fixture_server().to_str().unwrap(),
             &[],
         ))

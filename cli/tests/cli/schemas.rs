@@ -15,8 +15,8 @@ pub(crate) static NO_ARGUMENTS: std::sync::LazyLock<Value> =
 /// each dialect, in the contract's shape.
 fn verdicts_of(schema: &Value) -> Value {
     let mut verdicts = serde_json::Map::new();
-    for dialect in toolwire_core::Dialect::ALL {
-        let verdict = match toolwire_core::prepare_schema(dialect, schema) {
+    for dialect in toolwire_core::schema::Dialect::ALL {
+        let verdict = match toolwire_core::schema::prepare_schema(dialect, schema) {
             Ok(prepared) => json!({"status": prepared.status.key(), "losses": prepared.losses,
                                    "reason": null}),
             Err(refusal) => json!({"status": "refused", "losses": [],

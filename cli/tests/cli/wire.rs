@@ -2,13 +2,15 @@
 //! exit status.
 
 use serde_json::{json, Value};
-use toolwire_core::{wire_tools, Census, ToolDefinition, WireFormat, META_TOOLS};
+use toolwire_core::{
+    names::DEFAULT_META_TOOLS, wire::wire_tools, Census, ToolDefinition, WireFormat,
+};
 
 use crate::{file, messages_definitions, path, status, stderr, stdout, toolwire, SMALL_SET};
 
 /// What `wire_tools` gives for `definitions` in `format`, with the default taken names.
 pub(crate) fn expected_wire(definitions: &[ToolDefinition], format: WireFormat) -> Value {
-    let census = Census::build(definitions.iter().map(|d| &d.name), &META_TOOLS);
+    let census = Census::build(definitions.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
     wire_tools(&census, definitions, format).unwrap()
 }
 

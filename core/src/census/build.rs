@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::name_table::{Key, NameTable, Strings, NONE};
 use super::reasons::{LeftOutReason, ToolStatus};
 use super::tool::{CensusTool, Form};
-use crate::naming::{model_safe_name, push_form, safe_prefix_len, MAX_FORM_CHARS};
+use crate::names::{model_safe_name, push_form, safe_prefix_len, MAX_FORM_CHARS};
 
 /// The census of one request: which tools are offered, under which form, which are left out
 /// and why, and how a called name maps back to a real tool.
@@ -15,9 +15,9 @@ use crate::naming::{model_safe_name, push_form, safe_prefix_len, MAX_FORM_CHARS}
 /// default), naming the tools left out and the form.
 ///
 /// ```
-/// use toolwire_core::{Census, Resolution, Via, META_TOOLS};
+/// use toolwire_core::{Census, census::{Resolution, Via}, names::DEFAULT_META_TOOLS};
 ///
-/// let census = Census::build(["mcp/server/echo", "mcp/a/b", "mcp/a_b", "tool_search"], &META_TOOLS);
+/// let census = Census::build(["mcp/server/echo", "mcp/a/b", "mcp/a_b", "tool_search"], &DEFAULT_META_TOOLS);
 /// let offered: Vec<_> = census.offered().map(|t| t.form()).collect();
 /// assert_eq!(offered, ["mcp_server_echo"]);
 ///
@@ -41,7 +41,7 @@ pub struct Census {
 
 impl Census {
     /// The census of tools given by real name, all of one rank, beside the `taken` names
-    /// (the runtime's meta-tools: usually [`META_TOOLS`](crate::META_TOOLS)).
+    /// (the runtime's meta-tools: usually [`DEFAULT_META_TOOLS`](crate::names::DEFAULT_META_TOOLS)).
     ///
     /// ```
     /// use toolwire_core::Census;
@@ -63,7 +63,7 @@ impl Census {
     /// tools 1, so a loaded tool can never take over a static one.
     ///
     /// ```
-    /// use toolwire_core::{Census, LeftOutReason};
+    /// use toolwire_core::{Census, census::LeftOutReason};
     /// let census = Census::build_ranked([("search.web", 0), ("mcp/s/search_web", 1), ("search/web", 1)], &[]);
     /// assert!(census.tools()[0].is_offered());
     /// assert!(census.tools()[1].is_offered());
@@ -119,7 +119,7 @@ impl Census {
     /// form it shares never heals to another tool. Other tools' statuses do not change.
     ///
     /// ```
-    /// use toolwire_core::{Census, LeftOutReason, Resolution};
+    /// use toolwire_core::{Census, census::{LeftOutReason, Resolution}};
     /// let mut census = Census::build(["x.y", "x_y"], &[]);
     /// census.withhold(1); // `x_y` is switched off
     /// assert_eq!(census.tools()[1].left_out_reason(), Some(&LeftOutReason::Withheld));
@@ -170,9 +170,9 @@ impl Census {
     /// The taken (meta-tool) names.
     ///
     /// ```
-    /// use toolwire_core::{Census, META_TOOLS};
-    /// let census = Census::build(["a"], &META_TOOLS);
-    /// assert_eq!(census.taken().collect::<Vec<_>>(), META_TOOLS);
+    /// use toolwire_core::{Census, names::DEFAULT_META_TOOLS};
+    /// let census = Census::build(["a"], &DEFAULT_META_TOOLS);
+    /// assert_eq!(census.taken().collect::<Vec<_>>(), DEFAULT_META_TOOLS);
     /// assert_eq!(Census::build(["a"], &[]).taken().count(), 0);
     /// ```
     pub fn taken(&self) -> impl Iterator<Item = &str> + '_ {
@@ -182,7 +182,7 @@ impl Census {
     /// Each shared form → every real name that travels as it, sorted (taken names included).
     ///
     /// ```
-    /// let census = toolwire_core::Census::build(["tool/schema"], &toolwire_core::META_TOOLS);
+    /// let census = toolwire_core::Census::build(["tool/schema"], &toolwire_core::names::DEFAULT_META_TOOLS);
     /// assert_eq!(census.collisions()["tool_schema"], ["tool/schema", "tool_schema"]);
     /// ```
     pub fn collisions(&self) -> &BTreeMap<String, Vec<String>> {

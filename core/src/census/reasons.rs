@@ -8,8 +8,8 @@ use std::fmt;
 /// New rules may bring new reasons, so a `match` on it needs a `_` arm.
 ///
 /// ```
-/// use toolwire_core::{Census, LeftOutReason, META_TOOLS};
-/// let census = Census::build(["tool/search"], &META_TOOLS);
+/// use toolwire_core::{Census, census::LeftOutReason, names::DEFAULT_META_TOOLS};
+/// let census = Census::build(["tool/search"], &DEFAULT_META_TOOLS);
 /// assert_eq!(
 ///     census.tools()[0].left_out_reason(),
 ///     Some(&LeftOutReason::MetaTool { meta: "tool_search".into() })
@@ -87,7 +87,7 @@ impl LeftOutReason {
     /// A short stable key for the reason, for JSON output.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::LeftOutReason::EmptyName.key(), "empty_name");
+    /// assert_eq!(toolwire_core::census::LeftOutReason::EmptyName.key(), "empty_name");
     /// ```
     pub fn key(&self) -> &'static str {
         match self {
@@ -115,7 +115,7 @@ fn quoted_list(names: &[String]) -> String {
 /// A `match` on it needs a `_` arm: a new kind of status may come.
 ///
 /// ```
-/// use toolwire_core::{Census, LeftOutReason, ToolStatus};
+/// use toolwire_core::{Census, census::{LeftOutReason, ToolStatus}};
 /// let census = Census::build(["a", "a"], &[]);
 /// assert_eq!(census.tools()[0].status(), &ToolStatus::Offered);
 /// let again = ToolStatus::LeftOut(LeftOutReason::DuplicateName { first: 0 });

@@ -14,7 +14,7 @@ use super::Census;
 /// A `match` on it needs a `_` arm: a new way to reach a tool may come.
 ///
 /// ```
-/// use toolwire_core::{Census, Resolution, Via};
+/// use toolwire_core::{Census, census::{Resolution, Via}};
 /// let census = Census::build(["mcp/server/echo"], &[]);
 /// let via = |called| match census.resolve(called) {
 ///     Ok(Resolution::Tool(hit)) => hit.via,
@@ -36,7 +36,7 @@ impl Via {
     /// `"exact"` or `"form"`.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::Via::Form.key(), "form");
+    /// assert_eq!(toolwire_core::census::Via::Form.key(), "form");
     /// ```
     pub fn key(self) -> &'static str {
         match self {
@@ -52,8 +52,8 @@ impl Via {
 /// new kind of answer may come.
 ///
 /// ```
-/// use toolwire_core::{Census, Resolution, Via, META_TOOLS};
-/// let census = Census::build(["mcp/server/echo"], &META_TOOLS);
+/// use toolwire_core::{Census, census::{Resolution, Via}, names::DEFAULT_META_TOOLS};
+/// let census = Census::build(["mcp/server/echo"], &DEFAULT_META_TOOLS);
 /// assert_eq!(census.resolve("tool_search"), Ok(Resolution::Meta("tool_search")));
 /// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_server_echo") else { panic!() };
 /// assert_eq!((hit.name, hit.via), ("mcp/server/echo", Via::Form));
@@ -70,7 +70,7 @@ pub enum Resolution<'a> {
 /// A tool a call reached.
 ///
 /// ```
-/// use toolwire_core::{Census, Resolution, ResolvedTool, Via};
+/// use toolwire_core::{Census, census::{Resolution, ResolvedTool, Via}};
 /// let census = Census::build(["a", "mcp/server/echo"], &[]);
 /// let hit = ResolvedTool { index: 1, name: "mcp/server/echo", via: Via::Form };
 /// assert_eq!(census.resolve("mcp_server_echo"), Ok(Resolution::Tool(hit)));
@@ -91,7 +91,7 @@ pub struct ResolvedTool<'a> {
 /// and goes into a `Box<dyn Error + Send + Sync>` as it is.
 ///
 /// ```
-/// use toolwire_core::{Census, UnknownTool};
+/// use toolwire_core::{Census, census::UnknownTool};
 /// let census = Census::build(["mcp/a/b", "mcp/a_b"], &[]);
 /// let err = census.resolve("mcp_a_b").unwrap_err();
 /// assert_eq!(err.called, "mcp_a_b");
@@ -124,7 +124,7 @@ impl Census {
     /// [`UnknownTool`]. One hash lookup; only the error allocates (it owns the called name).
     ///
     /// ```
-    /// use toolwire_core::{Census, Resolution, Via};
+    /// use toolwire_core::{Census, census::{Resolution, Via}};
     /// let census = Census::build(["mcp/x", "mcp_x"], &[]);
     /// // `mcp_x` is a real name: it is never remapped to `mcp/x`.
     /// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_x") else { panic!() };

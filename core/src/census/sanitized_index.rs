@@ -8,7 +8,7 @@ use super::{Census, LeftOutReason};
 /// The spec's `build_sanitized_index` over one set of real names (no taken names).
 ///
 /// ```
-/// let index = toolwire_core::build_sanitized_index(["mcp/server/echo", "mcp/a/b", "mcp/a_b", "mcp_a/b"]);
+/// let index = toolwire_core::census::build_sanitized_index(["mcp/server/echo", "mcp/a/b", "mcp/a_b", "mcp_a/b"]);
 /// assert_eq!(index.healing["mcp_server_echo"], "mcp/server/echo");
 /// assert_eq!(index.collisions["mcp_a_b"], ["mcp/a/b", "mcp/a_b", "mcp_a/b"]);
 /// assert_eq!(index.left_out.len(), 3);
@@ -27,7 +27,7 @@ pub struct SanitizedIndex {
 /// Builds the [`SanitizedIndex`] of `names`: the healing map, the collisions and `left_out`.
 ///
 /// ```
-/// let index = toolwire_core::build_sanitized_index(["mcp/x", "mcp_x", "echo"]);
+/// let index = toolwire_core::census::build_sanitized_index(["mcp/x", "mcp_x", "echo"]);
 /// assert!(index.healing.is_empty());
 /// assert_eq!(index.left_out["mcp/x"], "mcp_x");
 /// ```

@@ -60,7 +60,7 @@ impl CensusTool {
     }
     /// The rank it was given (lower ranks win a shared form); 0 for [`Census::build`].
     ///
-    /// [`Census::build`]: crate::Census::build
+    /// [`Census::build`]: crate::census::Census::build
     ///
     /// ```
     /// use toolwire_core::Census;
@@ -75,8 +75,8 @@ impl CensusTool {
     /// Offered or left out, and why.
     ///
     /// ```
-    /// use toolwire_core::{Census, LeftOutReason, ToolStatus, META_TOOLS};
-    /// let census = Census::build(["tool_search"], &META_TOOLS);
+    /// use toolwire_core::{Census, census::{LeftOutReason, ToolStatus}, names::DEFAULT_META_TOOLS};
+    /// let census = Census::build(["tool_search"], &DEFAULT_META_TOOLS);
     /// let meta = LeftOutReason::MetaTool { meta: "tool_search".into() };
     /// assert_eq!(census.tools()[0].status(), &ToolStatus::LeftOut(meta));
     /// ```
@@ -86,8 +86,8 @@ impl CensusTool {
     /// Whether the request carries it.
     ///
     /// ```
-    /// use toolwire_core::{Census, META_TOOLS};
-    /// let census = Census::build(["mcp/server/echo", "tool/search"], &META_TOOLS);
+    /// use toolwire_core::{Census, names::DEFAULT_META_TOOLS};
+    /// let census = Census::build(["mcp/server/echo", "tool/search"], &DEFAULT_META_TOOLS);
     /// assert!(census.tools()[0].is_offered());
     /// assert!(!census.tools()[1].is_offered());
     /// ```
@@ -97,7 +97,7 @@ impl CensusTool {
     /// Why it is left out, if it is.
     ///
     /// ```
-    /// use toolwire_core::{Census, LeftOutReason};
+    /// use toolwire_core::{Census, census::LeftOutReason};
     /// let census = Census::build(["a.b", "a/b", "c"], &[]);
     /// let shares = LeftOutReason::SharesForm { others: vec!["a/b".into()] };
     /// assert_eq!(census.tools()[0].left_out_reason(), Some(&shares));

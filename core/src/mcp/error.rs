@@ -13,7 +13,7 @@ use rmcp::service::{ClientInitializeError, ServiceError};
 /// its name) and says what to do.
 ///
 /// ```
-/// let err = toolwire_core::McpError::Spawn { program: "nope".into(), reason: "not found".into() };
+/// let err = toolwire_core::mcp::McpError::Spawn { program: "nope".into(), reason: "not found".into() };
 /// assert!(err.to_string().contains("`nope`"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -47,7 +47,7 @@ pub enum McpError {
         reason: String,
     },
     /// A server name that cannot be part of a tool's name (see
-    /// [`check_server_name`](crate::check_server_name)).
+    /// [`check_server_name`](crate::mcp::check_server_name)).
     #[error(
         "bad MCP server name `{name}`: {reason}; name it with letters, digits, `_`, `-` or `.`"
     )]
@@ -66,14 +66,14 @@ pub enum McpError {
         /// What is wrong, and the fix.
         reason: String,
     },
-    /// The server's tool list goes over one of the [`McpLimits`](crate::McpLimits).
+    /// The server's tool list goes over one of the [`McpLimits`](crate::mcp::McpLimits).
     #[error("MCP server `{program}`: {what} ({size}) is over McpLimits::{limit} ({max}); raise the limit in McpOptions if you trust this server")]
     TooLarge {
         /// The program or URL.
         program: String,
         /// What is too large: the tool list, or a named tool's description or schema.
         what: String,
-        /// The limit's field name in [`McpLimits`](crate::McpLimits).
+        /// The limit's field name in [`McpLimits`](crate::mcp::McpLimits).
         limit: String,
         /// The size found (tools or bytes).
         size: usize,

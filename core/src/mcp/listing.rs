@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::connection::Connection;
 use super::error::{self, McpError};
 use super::options::McpLimits;
-use crate::definition::{ToolAnnotations, ToolDefinition};
+use crate::tools::{ToolAnnotations, ToolDefinition};
 
 /// Why the runtime cannot call a tool whose `execution.taskSupport` is `required`.
 pub(crate) const REQUIRES_TASKS: &str = "it requires MCP tasks (execution.taskSupport: \

@@ -19,6 +19,7 @@
 //! this is read from a stdio server's raw messages; over HTTP such a tool is listed like any
 //! other, and a call to it fails with the server's own error.
 
+pub mod config;
 mod connection;
 mod error;
 mod listing;
@@ -36,14 +37,14 @@ pub use server::{check_server_name, McpCommand, McpHttp, McpServer};
 
 use std::sync::Arc;
 
-use crate::definition::ToolDefinition;
+use crate::tools::ToolDefinition;
 
 /// The runtime's real name for tool `tool` of MCP server `server`: `mcp/<server>/<tool>`. An
 /// empty tool name stays empty, so a census reports it as empty instead of hiding it behind
 /// the prefix.
 ///
 /// ```
-/// use toolwire_core::mcp_tool_name;
+/// use toolwire_core::mcp::mcp_tool_name;
 /// assert_eq!(mcp_tool_name("files", "read_file"), "mcp/files/read_file");
 /// assert_eq!(mcp_tool_name("files", ""), "");
 /// ```
@@ -60,8 +61,8 @@ pub fn mcp_tool_name(server: &str, tool: &str) -> String {
 /// [`McpServer`] and options.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), toolwire_core::McpError> {
-/// let tools = toolwire_core::list_server_tools("my-mcp-server", &["--stdio".to_string()]).await?;
+/// # async fn demo() -> Result<(), toolwire_core::mcp::McpError> {
+/// let tools = toolwire_core::mcp::list_server_tools("my-mcp-server", &["--stdio".to_string()]).await?;
 /// for tool in tools { println!("{}", tool.name); }
 /// # Ok(()) }
 /// ```
@@ -78,9 +79,9 @@ pub async fn list_server_tools(
 /// server gives them, with titles and annotations) within `options`, and ends it.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), toolwire_core::McpError> {
+/// # async fn demo() -> Result<(), toolwire_core::mcp::McpError> {
 /// use std::time::Duration;
-/// use toolwire_core::{list_tools_of, McpHttp, McpOptions, McpServer, McpTimeouts};
+/// use toolwire_core::mcp::{McpHttp, McpOptions, McpServer, McpTimeouts, list_tools_of};
 /// let server = McpServer::Http(McpHttp::new("http://127.0.0.1:8000/mcp").header("Authorization", "Bearer s3cret"));
 /// let options = McpOptions {
 ///     timeouts: McpTimeouts { start: Duration::from_secs(5), ..McpTimeouts::default() },

@@ -9,7 +9,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolwire_core::McpTimeouts;
+/// use toolwire_core::mcp::McpTimeouts;
 /// let timeouts = McpTimeouts { call: Duration::from_secs(300), ..McpTimeouts::default() };
 /// assert_eq!(timeouts.start, Duration::from_secs(30));
 /// assert_eq!(timeouts.list, Duration::from_secs(30));
@@ -22,7 +22,7 @@ pub struct McpTimeouts {
     /// Listing its tools (every page): 30 s by default.
     pub list: Duration,
     /// One tool call: 60 s by default. A call that takes longer fails with
-    /// [`ToolError::TimedOut`](crate::ToolError::TimedOut) and marks the provider failed.
+    /// [`ToolError::TimedOut`](crate::tools::ToolError::TimedOut) and marks the provider failed.
     pub call: Duration,
 }
 
@@ -37,7 +37,7 @@ impl Default for McpTimeouts {
 }
 
 /// How much of a tool list the app accepts from one server. A list over a limit fails that
-/// server's load with [`McpError::TooLarge`](crate::McpError::TooLarge) naming the server, the
+/// server's load with [`McpError::TooLarge`](crate::mcp::McpError::TooLarge) naming the server, the
 /// tool and the limit; the rest of the runtime is unaffected. One oversized tool fails the
 /// whole load rather than being dropped: a tool that silently goes missing is harder to
 /// diagnose than a load error that says which tool and which limit, and raising the limit is
@@ -48,7 +48,7 @@ impl Default for McpTimeouts {
 /// each tool travels in every request, and the whole list is held in memory.
 ///
 /// ```
-/// use toolwire_core::McpLimits;
+/// use toolwire_core::mcp::McpLimits;
 /// let limits = McpLimits::default();
 /// assert_eq!(limits.max_tools, 10_000);
 /// assert_eq!(limits.max_description_bytes, 64 * 1024);
@@ -76,12 +76,12 @@ impl Default for McpLimits {
 }
 
 /// Everything about how an MCP provider treats its server besides where it is: timeouts and
-/// limits. [`McpProvider::connect_with`](crate::McpProvider::connect_with) and
-/// [`list_tools_of`](crate::list_tools_of) take it; the default is the defaults of both.
+/// limits. [`McpProvider::connect_with`](crate::mcp::McpProvider::connect_with) and
+/// [`list_tools_of`](crate::mcp::list_tools_of) take it; the default is the defaults of both.
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolwire_core::{McpLimits, McpOptions, McpTimeouts};
+/// use toolwire_core::mcp::{McpLimits, McpOptions, McpTimeouts};
 /// let options = McpOptions {
 ///     timeouts: McpTimeouts { start: Duration::from_secs(120), ..McpTimeouts::default() },
 ///     limits: McpLimits { max_tools: 500, ..McpLimits::default() },

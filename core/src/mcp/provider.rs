@@ -21,17 +21,17 @@ use super::listing::{list, ListFailure};
 use super::mcp_tool_name;
 use super::options::{McpLimits, McpOptions, McpTimeouts};
 use super::server::{check_server_name, McpCommand, McpServer};
-use crate::definition::ToolDefinition;
 use crate::provider::{arguments_as_object, ProviderError, ToolProvider};
-use crate::tool_error::ToolError;
+use crate::tools::ToolDefinition;
+use crate::tools::ToolError;
 
 /// A [`ToolProvider`] over an MCP server, spoken to over stdio or streamable HTTP. Its tools
 /// are named `mcp/<server>/<tool>`; the provider is named `mcp/<server>`.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+/// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
 /// use std::time::Duration;
-/// use toolwire_core::{McpCommand, McpHttp, McpProvider};
+/// use toolwire_core::mcp::{McpCommand, McpHttp, McpProvider};
 /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem").arg("/tmp"))
 ///     .await?
 ///     .with_call_timeout(Duration::from_secs(10));
@@ -88,7 +88,7 @@ impl McpProvider {
     /// [`check_server_name`].
     ///
     /// ```
-    /// use toolwire_core::{McpCommand, McpProvider};
+    /// use toolwire_core::mcp::{McpCommand, McpProvider};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let missing = McpCommand::new("/nonexistent/mcp-server");
     /// let err = McpProvider::spawn("files", missing).await.unwrap_err();
@@ -108,7 +108,7 @@ impl McpProvider {
     /// Connects to `server` (starting it, for a command), with the default [`McpOptions`].
     ///
     /// ```
-    /// use toolwire_core::{McpHttp, McpProvider};
+    /// use toolwire_core::mcp::{McpHttp, McpProvider};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let err = McpProvider::connect("docs", McpHttp::new("ftp://example.invalid/mcp"))
     ///     .await
@@ -128,9 +128,9 @@ impl McpProvider {
     /// listing and every call; its [`McpLimits`] bound every listing.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
     /// use std::time::Duration;
-    /// use toolwire_core::{McpCommand, McpOptions, McpProvider, McpTimeouts};
+    /// use toolwire_core::mcp::{McpCommand, McpOptions, McpProvider, McpTimeouts};
     /// let options = McpOptions {
     ///     timeouts: McpTimeouts { start: Duration::from_secs(120), ..McpTimeouts::default() },
     ///     ..McpOptions::default()
@@ -167,9 +167,9 @@ impl McpProvider {
     /// longer fails with [`ToolError::TimedOut`] and marks the provider failed.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
     /// use std::time::Duration;
-    /// use toolwire_core::{McpCommand, McpProvider};
+    /// use toolwire_core::mcp::{McpCommand, McpProvider};
     /// let slow = McpProvider::spawn("slow", McpCommand::new("my-slow-server"))
     ///     .await?
     ///     .with_call_timeout(Duration::from_secs(300));
@@ -186,9 +186,9 @@ impl McpProvider {
     /// [`connect_with`](McpProvider::connect_with)).
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
     /// use std::time::Duration;
-    /// use toolwire_core::{McpCommand, McpProvider, McpTimeouts};
+    /// use toolwire_core::mcp::{McpCommand, McpProvider, McpTimeouts};
     /// let timeouts = McpTimeouts { list: Duration::from_secs(5), ..McpTimeouts::default() };
     /// let quick = McpProvider::spawn("quick", McpCommand::new("my-server")).await?.with_timeouts(timeouts);
     /// assert_eq!(quick.options().timeouts, timeouts);
@@ -202,8 +202,8 @@ impl McpProvider {
     /// This provider with other limits on its tool list, from its next listing on.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
-    /// use toolwire_core::{McpCommand, McpLimits, McpProvider};
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
+    /// use toolwire_core::mcp::{McpCommand, McpLimits, McpProvider};
     /// let limits = McpLimits { max_tools: 100, ..McpLimits::default() };
     /// let small = McpProvider::spawn("small", McpCommand::new("my-server")).await?.with_limits(limits);
     /// assert_eq!(small.options().limits.max_tools, 100);
@@ -217,8 +217,8 @@ impl McpProvider {
     /// The timeouts and limits in force.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
-    /// use toolwire_core::{McpCommand, McpOptions, McpProvider};
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
+    /// use toolwire_core::mcp::{McpCommand, McpOptions, McpProvider};
     /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
     /// assert_eq!(files.options(), &McpOptions::default());
     /// # Ok(()) }
@@ -230,8 +230,8 @@ impl McpProvider {
     /// The server's short name.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
-    /// use toolwire_core::{McpCommand, McpProvider, ToolProvider};
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
+    /// use toolwire_core::{mcp::{McpCommand, McpProvider}, provider::ToolProvider};
     /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
     /// assert_eq!(files.server(), "files");
     /// assert_eq!(files.name(), "mcp/files");
@@ -244,8 +244,8 @@ impl McpProvider {
     /// Whether the server exited, crashed or hung since it was last (re)started.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), toolwire_core::ProviderError> {
-    /// use toolwire_core::{McpCommand, McpProvider, ToolProvider};
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
+    /// use toolwire_core::{mcp::{McpCommand, McpProvider}, provider::ToolProvider};
     /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
     /// assert!(!files.is_failed());
     /// if files.is_failed() {

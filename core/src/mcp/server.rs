@@ -14,7 +14,7 @@ use super::error::McpError;
 /// is kept (its last lines) to explain a failure.
 ///
 /// ```
-/// let cmd = toolwire_core::McpCommand::new("my-server").arg("--stdio").env("LOG", "debug");
+/// let cmd = toolwire_core::mcp::McpCommand::new("my-server").arg("--stdio").env("LOG", "debug");
 /// assert_eq!(cmd.args, ["--stdio"]);
 /// assert_eq!(cmd.env, [("LOG".to_owned(), "debug".to_owned())]);
 /// ```
@@ -34,7 +34,7 @@ impl McpCommand {
     /// A command with no arguments, the caller's environment and directory.
     ///
     /// ```
-    /// use toolwire_core::McpCommand;
+    /// use toolwire_core::mcp::McpCommand;
     /// let cmd = McpCommand::new("mcp-server-time");
     /// assert_eq!(cmd.program, "mcp-server-time");
     /// assert!(cmd.args.is_empty() && cmd.env.is_empty() && cmd.cwd.is_none());
@@ -51,7 +51,7 @@ impl McpCommand {
     /// This command with one more argument.
     ///
     /// ```
-    /// use toolwire_core::McpCommand;
+    /// use toolwire_core::mcp::McpCommand;
     /// let cmd = McpCommand::new("npx").arg("-y").arg("@modelcontextprotocol/server-everything");
     /// assert_eq!(cmd.args, ["-y", "@modelcontextprotocol/server-everything"]);
     /// ```
@@ -63,7 +63,7 @@ impl McpCommand {
     /// This command with one more environment variable (a later one of the same name wins).
     ///
     /// ```
-    /// use toolwire_core::McpCommand;
+    /// use toolwire_core::mcp::McpCommand;
     /// let cmd = McpCommand::new("github-mcp").env("GITHUB_TOKEN", "ghp_example");
     /// assert_eq!(cmd.env[0].0, "GITHUB_TOKEN");
     /// ```
@@ -75,7 +75,7 @@ impl McpCommand {
     /// This command, run in directory `dir`.
     ///
     /// ```
-    /// use toolwire_core::McpCommand;
+    /// use toolwire_core::mcp::McpCommand;
     /// let cmd = McpCommand::new("my-server").cwd("/srv/project");
     /// assert_eq!(cmd.cwd.as_deref(), Some(std::path::Path::new("/srv/project")));
     /// ```
@@ -90,7 +90,7 @@ impl McpCommand {
 /// toolwire-core's `mcp-tls` feature.
 ///
 /// ```
-/// let server = toolwire_core::McpHttp::new("http://127.0.0.1:8000/mcp")
+/// let server = toolwire_core::mcp::McpHttp::new("http://127.0.0.1:8000/mcp")
 ///     .header("Authorization", "Bearer s3cret");
 /// assert_eq!(server.headers[0].0, "Authorization");
 /// // Debug never shows a header's value.
@@ -108,7 +108,7 @@ impl McpHttp {
     /// A server at `url`, with no extra headers.
     ///
     /// ```
-    /// let server = toolwire_core::McpHttp::new("http://localhost:3000/mcp");
+    /// let server = toolwire_core::mcp::McpHttp::new("http://localhost:3000/mcp");
     /// assert!(server.headers.is_empty());
     /// ```
     pub fn new(url: impl Into<String>) -> McpHttp {
@@ -121,7 +121,7 @@ impl McpHttp {
     /// This server with one more header on every request.
     ///
     /// ```
-    /// let server = toolwire_core::McpHttp::new("http://localhost:3000/mcp").header("X-Team", "blue");
+    /// let server = toolwire_core::mcp::McpHttp::new("http://localhost:3000/mcp").header("X-Team", "blue");
     /// assert_eq!(server.headers, [("X-Team".to_owned(), "blue".to_owned())]);
     /// ```
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> McpHttp {
@@ -144,7 +144,7 @@ impl std::fmt::Debug for McpHttp {
 /// over streamable HTTP.
 ///
 /// ```
-/// use toolwire_core::{McpCommand, McpHttp, McpServer};
+/// use toolwire_core::mcp::{McpCommand, McpHttp, McpServer};
 /// let local: McpServer = McpCommand::new("mcp-server-time").into();
 /// let remote: McpServer = McpHttp::new("http://127.0.0.1:8000/mcp").into();
 /// assert_eq!(local.target(), "mcp-server-time");
@@ -163,7 +163,7 @@ impl McpServer {
     /// What error messages call this server: the program or the URL.
     ///
     /// ```
-    /// let server = toolwire_core::McpServer::from(toolwire_core::McpCommand::new("npx").arg("-y"));
+    /// let server = toolwire_core::mcp::McpServer::from(toolwire_core::mcp::McpCommand::new("npx").arg("-y"));
     /// assert_eq!(server.target(), "npx");
     /// ```
     pub fn target(&self) -> &str {
@@ -191,7 +191,7 @@ impl From<McpHttp> for McpServer {
 /// free of `/`, whitespace and control characters, or `mcp//x` and `mcp/a b/x` would follow.
 ///
 /// ```
-/// use toolwire_core::{check_server_name, McpError};
+/// use toolwire_core::mcp::{McpError, check_server_name};
 /// assert!(check_server_name("files").is_ok());
 /// assert!(matches!(check_server_name(""), Err(McpError::BadServerName { .. })));
 /// let err = check_server_name("a/b").unwrap_err();

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::dispatch::Route;
-use crate::definition::ToolAnnotations;
+use crate::tools::ToolAnnotations;
 
 /// What the approval hook is asked before a tool runs. `tool` is the real name, whatever form
 /// the model used; `title` and `annotations` are what the tool's server says about it.
@@ -16,7 +16,7 @@ use crate::definition::ToolAnnotations;
 /// ```
 /// # use std::sync::Arc;
 /// # use serde_json::json;
-/// # use toolwire_core::*;
+/// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::builder()
@@ -52,7 +52,7 @@ pub struct ApprovalRequest {
 /// The approval hook's answer.
 ///
 /// ```
-/// use toolwire_core::Approval;
+/// use toolwire_core::runtime::approval::Approval;
 /// assert_eq!(Approval::refuse("not now"), Approval::Refuse { reason: Some("not now".into()) });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,8 +71,8 @@ impl Approval {
     /// A refusal with a reason the model reads.
     ///
     /// ```
-    /// let no = toolwire_core::Approval::refuse("the user said no");
-    /// assert!(matches!(no, toolwire_core::Approval::Refuse { reason: Some(_) }));
+    /// let no = toolwire_core::runtime::approval::Approval::refuse("the user said no");
+    /// assert!(matches!(no, toolwire_core::runtime::approval::Approval::Refuse { reason: Some(_) }));
     /// ```
     pub fn refuse(reason: impl Into<String>) -> Approval {
         Approval::Refuse {

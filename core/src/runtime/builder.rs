@@ -16,12 +16,12 @@ use super::errors::RuntimeError;
 use super::meta_tool::MetaTool;
 use super::shared::Shared;
 use super::tool_runtime::ToolRuntime;
-use crate::naming::{is_model_safe, model_safe_name};
+use crate::names::{is_model_safe, model_safe_name};
 
 /// Builds a [`ToolRuntime`].
 ///
 /// ```
-/// use toolwire_core::{CatalogPolicy, MetaTool, ToolRuntime};
+/// use toolwire_core::{ToolRuntime, runtime::{CatalogPolicy, MetaTool}};
 /// let runtime = ToolRuntime::builder()
 ///     .without_meta_tool("reset_tools")
 ///     .catalog(CatalogPolicy::deferred(["mcp/files/read"]))
@@ -51,7 +51,7 @@ impl ToolRuntimeBuilder {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::{MetaTool, ToolRuntime};
+    /// use toolwire_core::{ToolRuntime, runtime::MetaTool};
     /// let help = MetaTool::new("help", "Help.", json!({}), |_| async { Ok(json!("…")) });
     /// let runtime = ToolRuntime::builder().meta_tool(help).build().unwrap();
     /// assert_eq!(runtime.request().census().taken().last(), Some("help"));
@@ -65,7 +65,7 @@ impl ToolRuntimeBuilder {
     /// own, and no names taken).
     ///
     /// ```
-    /// use toolwire_core::{MetaTool, ToolRuntime};
+    /// use toolwire_core::{ToolRuntime, runtime::MetaTool};
     /// let runtime = ToolRuntime::builder().meta_tools([MetaTool::tool_search()]).build().unwrap();
     /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), ["tool_search"]);
     /// let bare = ToolRuntime::builder().meta_tools([]).build().unwrap();
@@ -94,7 +94,7 @@ impl ToolRuntimeBuilder {
     /// Which offered tools a request carries (default: [`CatalogPolicy::default`]).
     ///
     /// ```
-    /// use toolwire_core::{CatalogPolicy, ToolRuntime};
+    /// use toolwire_core::{ToolRuntime, runtime::CatalogPolicy};
     /// let runtime = ToolRuntime::builder().catalog(CatalogPolicy::All).build().unwrap();
     /// assert_eq!(runtime.catalog_policy(), &CatalogPolicy::All);
     /// ```
@@ -104,13 +104,13 @@ impl ToolRuntimeBuilder {
     }
 
     /// A hook asked before every tool runs; `false` refuses the call
-    /// ([`DispatchError::Denied`](crate::DispatchError::Denied), no reason). For a hook that
+    /// ([`DispatchError::Denied`](crate::runtime::DispatchError::Denied), no reason). For a hook that
     /// asks the user and waits, or says why, see [`approval_async`](Self::approval_async).
     ///
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::builder()
@@ -144,7 +144,7 @@ impl ToolRuntimeBuilder {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let rm = ToolDefinition::new("mcp/shell/rm", "Removes a file.", json!({}))
     ///     .with_annotations(ToolAnnotations { destructive_hint: Some(true), ..Default::default() });
@@ -180,9 +180,9 @@ impl ToolRuntimeBuilder {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::{MetaTool, RuntimeError, ToolRuntime, META_TOOLS};
+    /// use toolwire_core::{ToolRuntime, names::DEFAULT_META_TOOLS, runtime::{MetaTool, RuntimeError}};
     /// let runtime = ToolRuntime::builder().build().unwrap();
-    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), META_TOOLS);
+    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), DEFAULT_META_TOOLS);
     ///
     /// let twice = ToolRuntime::builder().meta_tool(MetaTool::tool_search()).build().unwrap_err();
     /// assert_eq!(twice, RuntimeError::DuplicateMetaTool { name: "tool_search".into() });
@@ -206,7 +206,7 @@ impl ToolRuntimeBuilder {
             }
             // The app's own `#[tool]`s: the macro refuses the built-in names at compile time;
             // an app's own meta-tool name is checked here, before any request is built.
-            if let Some(tool) = crate::registry::registered_tools()
+            if let Some(tool) = crate::tools::registered_tools()
                 .into_iter()
                 .find(|t| t.form == name)
             {

@@ -6,14 +6,14 @@
 //! meta-tools, the pinned tools and the tools its conversation loaded, and the model finds the
 //! rest with `tool_search`.
 
-use crate::dialect_rules::OPENAI_MAX_TOOLS;
+use crate::wire::OPENAI_MAX_TOOLS;
 
 /// Which offered tools a request carries. The default is
 /// [`CatalogPolicy::deferred`] with nothing pinned: every tool while the tools fit one OpenAI
 /// request (128 tools, the meta-tools included), the catalog past that.
 ///
 /// ```
-/// use toolwire_core::CatalogPolicy;
+/// use toolwire_core::runtime::CatalogPolicy;
 /// assert_eq!(CatalogPolicy::default(), CatalogPolicy::deferred(Vec::<String>::new()));
 /// assert_eq!(CatalogPolicy::default().threshold(3), 125);
 /// assert_eq!(CatalogPolicy::All.threshold(3), usize::MAX);
@@ -47,7 +47,7 @@ impl CatalogPolicy {
     /// Deferred past the default threshold, with these tools (real names) in every request.
     ///
     /// ```
-    /// use toolwire_core::CatalogPolicy;
+    /// use toolwire_core::runtime::CatalogPolicy;
     /// let policy = CatalogPolicy::deferred(["mcp/files/read"]);
     /// assert_eq!(policy.pinned(), ["mcp/files/read"]);
     /// ```
@@ -66,7 +66,7 @@ impl CatalogPolicy {
     /// `All`.
     ///
     /// ```
-    /// use toolwire_core::CatalogPolicy;
+    /// use toolwire_core::runtime::CatalogPolicy;
     /// let policy = CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0);
     /// assert_eq!(policy.threshold(3), 0);
     /// ```
@@ -83,7 +83,7 @@ impl CatalogPolicy {
     /// The real names every request carries.
     ///
     /// ```
-    /// assert!(toolwire_core::CatalogPolicy::All.pinned().is_empty());
+    /// assert!(toolwire_core::runtime::CatalogPolicy::All.pinned().is_empty());
     /// ```
     pub fn pinned(&self) -> &[String] {
         match self {
@@ -96,7 +96,7 @@ impl CatalogPolicy {
     /// `meta_tools` meta-tools.
     ///
     /// ```
-    /// use toolwire_core::CatalogPolicy;
+    /// use toolwire_core::runtime::CatalogPolicy;
     /// assert_eq!(CatalogPolicy::default().threshold(0), 128);
     /// ```
     pub fn threshold(&self, meta_tools: usize) -> usize {

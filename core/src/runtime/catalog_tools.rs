@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::conversation::Loading;
 use super::meta_tool::{MetaCall, MetaTool};
 use crate::census::Resolution;
-use crate::tool_error::ToolError;
+use crate::tools::ToolError;
 
 /// `tool_search`'s default number of hits, and the most it gives.
 const DEFAULT_HITS: usize = 5;
@@ -36,7 +36,7 @@ impl MetaTool {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let files = provider_fn("files", vec![
     ///     ToolDefinition::new("mcp/files/read_file", "Read a file's text.", json!({})),
@@ -108,7 +108,7 @@ impl MetaTool {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -193,7 +193,7 @@ impl MetaTool {
     ///
     /// ```
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let conversation = ToolRuntime::new().conversation();
     /// conversation.load("mcp/files/read");

@@ -31,7 +31,7 @@ pub(super) enum Loading {
 /// persist a conversation; [`ToolRuntime::resume`] takes it back.
 ///
 /// ```
-/// use toolwire_core::ConversationState;
+/// use toolwire_core::runtime::ConversationState;
 /// let state: ConversationState = serde_json::from_str(r#"{"loaded": ["mcp/files/read"]}"#).unwrap();
 /// assert!(state.loaded.contains("mcp/files/read"));
 /// assert_eq!(serde_json::to_string(&ConversationState::default()).unwrap(), r#"{"loaded":[]}"#);
@@ -50,7 +50,7 @@ pub struct ConversationState {
 /// ```
 /// # use std::sync::Arc;
 /// # use serde_json::json;
-/// # use toolwire_core::*;
+/// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::builder()
@@ -99,7 +99,7 @@ impl ToolRuntime {
     /// A conversation from its saved state.
     ///
     /// ```
-    /// use toolwire_core::{ConversationState, ToolRuntime};
+    /// use toolwire_core::{ToolRuntime, runtime::ConversationState};
     /// let runtime = ToolRuntime::new();
     /// let first = runtime.conversation();
     /// first.load("mcp/files/read");

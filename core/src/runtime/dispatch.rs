@@ -17,12 +17,12 @@ use super::request::Request;
 use crate::census::{Resolution, Via};
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
-use crate::tool_error::ToolError;
+use crate::tools::ToolError;
 
 /// How a call reached what answered it.
 ///
 /// ```
-/// use toolwire_core::{Route, ToolRuntime};
+/// use toolwire_core::{ToolRuntime, runtime::Route};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let request = ToolRuntime::new().request();
 /// let out = request.dispatch("reset_tools", serde_json::json!({})).await.unwrap();
@@ -55,7 +55,7 @@ impl From<Via> for Route {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{CallOutcome, Route, ToolRuntime};
+/// use toolwire_core::{ToolRuntime, runtime::{CallOutcome, Route}};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let out = ToolRuntime::new().request().dispatch("reset_tools", json!({})).await.unwrap();
 /// let expected = CallOutcome {
@@ -112,7 +112,7 @@ impl Request {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -171,7 +171,7 @@ impl Request {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();

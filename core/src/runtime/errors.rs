@@ -4,12 +4,12 @@
 //! answers to it) and says what the caller can do; both enums grow, so neither is matched
 //! exhaustively outside this crate.
 
-use crate::tool_error::ToolError;
+use crate::tools::ToolError;
 
 /// Why a call was not run or did not complete.
 ///
 /// ```
-/// let err = toolwire_core::DispatchError::UnknownTool { called: "serch".into(), closest: vec!["search".into()] };
+/// let err = toolwire_core::runtime::DispatchError::UnknownTool { called: "serch".into(), closest: vec!["search".into()] };
 /// assert!(err.to_string().contains("`search`"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,7 +62,7 @@ fn closest_list(closest: &[String]) -> String {
 /// The runtime was asked something it cannot do.
 ///
 /// ```
-/// use toolwire_core::{RuntimeError, ToolRuntime};
+/// use toolwire_core::{ToolRuntime, runtime::RuntimeError};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let err = ToolRuntime::new().reload_provider("mcp/files").await.unwrap_err();
 /// assert_eq!(err, RuntimeError::NoSuchProvider("mcp/files".into()));

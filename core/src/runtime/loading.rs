@@ -12,14 +12,14 @@ use super::errors::RuntimeError;
 use super::shared::Shared;
 use super::tool_runtime::ToolRuntime;
 use crate::census::Census;
-use crate::definition::ToolDefinition;
-use crate::naming::model_safe_name;
+use crate::names::model_safe_name;
 use crate::provider::{ProviderKind, ToolProvider};
+use crate::tools::ToolDefinition;
 
 /// A problem found when a provider's tools were loaded.
 ///
 /// ```
-/// let p = toolwire_core::LoadProblem::EmptyName;
+/// let p = toolwire_core::runtime::LoadProblem::EmptyName;
 /// assert_eq!(serde_json::to_value(&p).unwrap()["kind"], "empty_name");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -61,7 +61,7 @@ pub enum LoadProblem {
 /// A provider's load status, as a Tools page shows it.
 ///
 /// ```
-/// let status = toolwire_core::LoadStatus::Loaded;
+/// let status = toolwire_core::runtime::LoadStatus::Loaded;
 /// assert_eq!(serde_json::to_value(&status).unwrap(), serde_json::json!({"state": "loaded"}));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -223,7 +223,7 @@ impl ToolRuntime {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let echo = Arc::new(provider_fn(
     ///     "echo",
@@ -261,12 +261,12 @@ impl ToolRuntime {
 
     /// Removes the provider named `name` and shuts it down ([`ToolProvider::shutdown`]); whether
     /// there was one. Later calls to its tools fail with
-    /// [`DispatchError::ProviderRemoved`](crate::DispatchError::ProviderRemoved).
+    /// [`DispatchError::ProviderRemoved`](crate::runtime::DispatchError::ProviderRemoved).
     ///
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -295,7 +295,7 @@ impl ToolRuntime {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -335,7 +335,7 @@ impl ToolRuntime {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();

@@ -17,18 +17,18 @@ use serde_json::Value;
 
 use super::conversation::Conversation;
 use super::request::Request;
-use crate::definition::ToolDefinition;
-use crate::tool_error::ToolError;
+use crate::tools::ToolDefinition;
+use crate::tools::ToolError;
 
 type MetaHandler = dyn Fn(MetaCall) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
 
 /// A call to a meta-tool, as its handler receives it: the request it answers (its census, its
 /// definitions, its search), the conversation it belongs to (none for a request made by
-/// [`ToolRuntime::request`](crate::ToolRuntime::request)) and the arguments.
+/// [`ToolRuntime::request`](crate::runtime::ToolRuntime::request)) and the arguments.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{MetaTool, ToolRuntime};
+/// use toolwire_core::{ToolRuntime, runtime::MetaTool};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let count = MetaTool::new("count_tools", "How many tools there are.", json!({}), |call| async move {
 ///     Ok(json!({"tools": call.request.census().offered().count(), "in_conversation": call.conversation.is_some()}))
@@ -55,7 +55,7 @@ pub struct MetaCall {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{MetaTool, ToolRuntime, WireFormat};
+/// use toolwire_core::{ToolRuntime, WireFormat, runtime::MetaTool};
 /// let help = MetaTool::new(
 ///     "help",
 ///     "How to use this app's tools.",
@@ -90,7 +90,7 @@ impl MetaTool {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::{DispatchError, MetaTool, ToolError, ToolRuntime};
+    /// use toolwire_core::{ToolError, ToolRuntime, runtime::{DispatchError, MetaTool}};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let clock = MetaTool::new("now", "The time.", json!({}), |_| async { Ok(json!("12:00")) });
     /// assert_eq!(clock.name(), "now");
@@ -120,10 +120,12 @@ impl MetaTool {
             match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(call))) {
                 Ok(future) => std::panic::AssertUnwindSafe(future)
                     .catch_unwind()
-                    .map(move |out| out.unwrap_or_else(|p| Err(crate::caught_panic(&name, &*p))))
+                    .map(move |out| {
+                        out.unwrap_or_else(|p| Err(crate::provider::caught_panic(&name, &*p)))
+                    })
                     .boxed(),
                 Err(p) => {
-                    let err = crate::caught_panic(&name, &*p);
+                    let err = crate::provider::caught_panic(&name, &*p);
                     async move { Err(err) }.boxed()
                 }
             }
@@ -138,7 +140,7 @@ impl MetaTool {
     /// Its name: sent as it is, and taken in every census.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::MetaTool::tool_search().name(), "tool_search");
+    /// assert_eq!(toolwire_core::runtime::MetaTool::tool_search().name(), "tool_search");
     /// ```
     pub fn name(&self) -> &str {
         &self.definition.name
@@ -147,7 +149,7 @@ impl MetaTool {
     /// Its definition, as a request carries it.
     ///
     /// ```
-    /// let schema = toolwire_core::MetaTool::tool_schema();
+    /// let schema = toolwire_core::runtime::MetaTool::tool_schema();
     /// assert_eq!(schema.definition().parameters["required"], serde_json::json!(["name"]));
     /// ```
     pub fn definition(&self) -> &ToolDefinition {
@@ -156,12 +158,12 @@ impl MetaTool {
 
     /// The runtime's default meta-tools: [`tool_search`](MetaTool::tool_search),
     /// [`tool_schema`](MetaTool::tool_schema) and [`reset_tools`](MetaTool::reset_tools), whose
-    /// names are [`META_TOOLS`](crate::META_TOOLS).
+    /// names are [`DEFAULT_META_TOOLS`](crate::names::DEFAULT_META_TOOLS).
     ///
     /// ```
-    /// use toolwire_core::{MetaTool, META_TOOLS};
+    /// use toolwire_core::{names::DEFAULT_META_TOOLS, runtime::MetaTool};
     /// let names: Vec<String> = MetaTool::built_ins().iter().map(|m| m.name().to_owned()).collect();
-    /// assert_eq!(names, META_TOOLS);
+    /// assert_eq!(names, DEFAULT_META_TOOLS);
     /// ```
     pub fn built_ins() -> Vec<MetaTool> {
         vec![

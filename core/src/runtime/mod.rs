@@ -17,7 +17,7 @@
 //! | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools` |
 //! | `catalog.rs` | [`CatalogPolicy`]: which offered tools a request carries |
 //! | `conversation.rs` | [`Conversation`], [`ConversationState`]: what one conversation loaded |
-//! | `approval.rs` | [`ApprovalRequest`], [`Approval`]: the approval hook's question and answer |
+//! | `approval.rs` | [`approval::ApprovalRequest`], [`approval::Approval`]: the approval hook's question and answer |
 //! | `shared.rs` | the state behind the one lock, and the versions that say what changed |
 //! | `loading.rs` | adding, reloading and removing providers, live tool lists; [`LoadStatus`], [`LoadProblem`] |
 //! | `tool_set.rs` | what a turn reads, built once per change: the census, the definitions, the lists, the search index |
@@ -27,7 +27,7 @@
 //! | `report.rs` | [`ToolRuntime::report`]: what a Tools page shows |
 //! | `errors.rs` | [`DispatchError`], [`RuntimeError`] |
 
-mod approval;
+pub mod approval;
 mod builder;
 mod catalog;
 mod catalog_tools;
@@ -36,14 +36,13 @@ mod dispatch;
 mod errors;
 mod loading;
 mod meta_tool;
-mod report;
+pub mod report;
 mod request;
 mod shared;
 mod tool_list;
 mod tool_runtime;
 mod tool_set;
 
-pub use approval::{Approval, ApprovalRequest};
 pub use builder::ToolRuntimeBuilder;
 pub use catalog::CatalogPolicy;
 pub use conversation::{Conversation, ConversationState};
@@ -51,7 +50,6 @@ pub use dispatch::{CallOutcome, Route};
 pub use errors::{DispatchError, RuntimeError};
 pub use loading::{LoadProblem, LoadStatus};
 pub use meta_tool::{MetaCall, MetaTool};
-pub use report::{ProviderReport, ReportStatus, ToolReport, ToolsReport};
 pub use request::{CatalogHit, Request};
 pub use tool_list::ToolList;
 pub use tool_runtime::ToolRuntime;

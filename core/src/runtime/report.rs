@@ -13,10 +13,10 @@ use super::shared::State;
 use super::tool_runtime::ToolRuntime;
 use super::tool_set::Snapshot;
 use crate::census::LeftOutReason;
-use crate::definition::ToolAnnotations;
-use crate::dialect_rules::Dialect;
 use crate::provider::ProviderKind;
+use crate::schema::Dialect;
 use crate::schema::SchemaReport;
+use crate::tools::ToolAnnotations;
 
 impl ToolRuntime {
     /// The tools report: every tool, its provider, its form, offered or left out and why, and
@@ -25,7 +25,7 @@ impl ToolRuntime {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -116,7 +116,7 @@ pub(super) fn tool_status(
 /// ```
 /// # use std::sync::Arc;
 /// # use serde_json::json;
-/// # use toolwire_core::*;
+/// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
@@ -148,7 +148,7 @@ pub enum ReportStatus {
 /// ```
 /// # use std::sync::Arc;
 /// # use serde_json::json;
-/// # use toolwire_core::*;
+/// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
@@ -191,7 +191,7 @@ pub struct ToolReport {
 /// ```
 /// # use std::sync::Arc;
 /// # use serde_json::json;
-/// # use toolwire_core::*;
+/// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();

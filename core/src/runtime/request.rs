@@ -13,7 +13,7 @@ use super::shared::Shared;
 use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, Resolution};
-use crate::definition::ToolDefinition;
+use crate::tools::ToolDefinition;
 use crate::wire::{RequestLimit, WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
@@ -23,7 +23,7 @@ use crate::wire::{RequestLimit, WireError, WireFormat};
 /// ```
 /// # use std::sync::Arc;
 /// # use serde_json::json;
-/// # use toolwire_core::*;
+/// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
@@ -55,7 +55,7 @@ type OwnLists = [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()];
 /// ```
 /// # use std::sync::Arc;
 /// # use serde_json::json;
-/// # use toolwire_core::*;
+/// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let clock = provider_fn("clock", vec![ToolDefinition::new("mcp/time/get_current_time", "The time now in a timezone.", json!({}))], |_, a| async move { Ok(a) });
 /// let runtime = ToolRuntime::new();
@@ -121,7 +121,7 @@ impl Request {
     /// what its conversation loaded.
     ///
     /// ```
-    /// use toolwire_core::{CatalogPolicy, ToolRuntime};
+    /// use toolwire_core::{ToolRuntime, runtime::CatalogPolicy};
     /// assert!(!ToolRuntime::new().request().is_deferred());
     /// let always = CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0);
     /// let runtime = ToolRuntime::builder().catalog(always).build().unwrap();
@@ -138,7 +138,7 @@ impl Request {
     /// fail whole is ever built.
     pub(super) fn load(&self, tool: &str) -> Option<Loading> {
         let carried_anyway = self.shared.meta_tools.len() + self.shared.catalog.pinned().len();
-        let most = crate::dialect_rules::OPENAI_MAX_TOOLS.saturating_sub(carried_anyway);
+        let most = crate::schema::dialect::OPENAI_MAX_TOOLS.saturating_sub(carried_anyway);
         self.conversation()
             .map(|conversation| conversation.load_within(tool, most))
     }
@@ -181,7 +181,7 @@ impl Request {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let files = provider_fn("files", vec![
     ///     ToolDefinition::new("mcp/files/read_file", "Read a file.", json!({})),
@@ -221,7 +221,7 @@ impl Request {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -239,7 +239,7 @@ impl Request {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -264,7 +264,7 @@ impl Request {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -313,7 +313,7 @@ impl Request {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::builder()

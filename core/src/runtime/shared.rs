@@ -15,8 +15,8 @@ use super::catalog::CatalogPolicy;
 use super::loading::{LoadProblem, LoadStatus};
 use super::meta_tool::MetaTool;
 use super::tool_set::{Snapshot, ToolSet};
-use crate::definition::ToolDefinition;
 use crate::provider::ToolProvider;
+use crate::tools::ToolDefinition;
 
 /// One provider as loaded.
 pub(super) struct Slot {

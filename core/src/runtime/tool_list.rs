@@ -11,13 +11,13 @@ use std::sync::Arc;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-/// The tool list one provider receives ([`Request::tools`](crate::Request::tools)): a JSON value,
+/// The tool list one provider receives ([`Request::tools`](crate::runtime::Request::tools)): a JSON value,
 /// shared by every request of the same tool set. Read it as a [`Value`]; serialize it as it is.
 ///
 /// ```
 /// use std::sync::Arc;
 /// use serde_json::json;
-/// use toolwire_core::*;
+/// use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// let runtime = ToolRuntime::new();
@@ -43,7 +43,7 @@ impl ToolList {
     ///
     /// ```
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// let bare = ToolRuntime::builder().meta_tools([]).build().unwrap();
     /// let list = bare.request().tools(WireFormat::OpenAi).unwrap();
     /// assert_eq!(list.as_value(), &json!([]));
@@ -56,7 +56,7 @@ impl ToolList {
     ///
     /// ```
     /// # use serde_json::{json, Value};
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// let list = ToolRuntime::new().request().tools(WireFormat::Gemini).unwrap();
     /// let mut value: Value = list.into_value();
     /// value.as_array_mut().unwrap().push(json!({"googleSearch": {}}));
@@ -69,7 +69,7 @@ impl ToolList {
     /// Whether two lists are one (built once and shared), not merely equal.
     ///
     /// ```
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// let request = ToolRuntime::builder().meta_tools([]).build().unwrap().request();
     /// let (a, b) = (request.tools(WireFormat::OpenAi).unwrap(), request.tools(WireFormat::OpenAi).unwrap());
     /// assert!(ToolList::ptr_eq(&a, &b));

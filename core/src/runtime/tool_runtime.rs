@@ -14,7 +14,7 @@ use super::shared::Shared;
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use std::sync::Arc;
 /// use serde_json::json;
-/// use toolwire_core::*;
+/// use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
 ///
 /// let echo = provider_fn(
 ///     "echo",
@@ -56,9 +56,9 @@ impl ToolRuntime {
     /// A runtime with the default meta-tools and no approval hook.
     ///
     /// ```
-    /// use toolwire_core::{ToolRuntime, META_TOOLS};
+    /// use toolwire_core::{ToolRuntime, names::DEFAULT_META_TOOLS};
     /// let runtime = ToolRuntime::new();
-    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), META_TOOLS);
+    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), DEFAULT_META_TOOLS);
     /// assert!(runtime.report().providers.is_empty());
     /// ```
     pub fn new() -> ToolRuntime {
@@ -77,7 +77,7 @@ impl ToolRuntime {
     /// A builder for a runtime with other meta-tools or an approval hook.
     ///
     /// ```
-    /// use toolwire_core::{DispatchError, ToolRuntime};
+    /// use toolwire_core::{ToolRuntime, runtime::DispatchError};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::builder().meta_tools([]).build().unwrap();
     /// let err = runtime.request().dispatch("tool_search", serde_json::json!({})).await;
@@ -90,12 +90,12 @@ impl ToolRuntime {
 
     /// Switches the tool with real name `tool` on or off (the user's switch). A switched-off
     /// tool is in no request and its calls fail with
-    /// [`DispatchError::Disabled`](crate::DispatchError::Disabled).
+    /// [`DispatchError::Disabled`](crate::runtime::DispatchError::Disabled).
     ///
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -135,7 +135,7 @@ impl ToolRuntime {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
@@ -164,7 +164,7 @@ impl ToolRuntime {
     /// The catalog policy it was built with.
     ///
     /// ```
-    /// use toolwire_core::{CatalogPolicy, ToolRuntime};
+    /// use toolwire_core::{ToolRuntime, runtime::CatalogPolicy};
     /// assert_eq!(ToolRuntime::new().catalog_policy(), &CatalogPolicy::default());
     /// ```
     pub fn catalog_policy(&self) -> &super::catalog::CatalogPolicy {
@@ -177,7 +177,7 @@ impl ToolRuntime {
     /// ```
     /// # use std::sync::Arc;
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();

@@ -14,9 +14,9 @@ use super::meta_tool::MetaTool;
 use super::shared::State;
 use super::tool_list::ToolList;
 use crate::census::Census;
-use crate::definition::ToolDefinition;
 use crate::provider::ToolProvider;
 use crate::search::SearchIndex;
+use crate::tools::ToolDefinition;
 use crate::wire::{wire_list, WireError, WireFormat};
 
 /// Who runs the tool at one census position.

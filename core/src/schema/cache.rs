@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::prepare::{prepare_schema, Prepared};
 use super::report::SchemaRefusal;
-use crate::Dialect;
+use crate::schema::Dialect;
 
 /// What preparing one schema for one dialect gave.
 pub type Preparation = Result<Prepared, SchemaRefusal>;
@@ -34,7 +34,7 @@ fn cache() -> &'static Mutex<(Entries, usize)> {
 /// ```
 /// use std::sync::Arc;
 /// use serde_json::json;
-/// use toolwire_core::{prepare_schema_cached, Dialect};
+/// use toolwire_core::schema::{Dialect, prepare_schema_cached};
 /// let schema = json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}});
 /// let first = prepare_schema_cached(Dialect::Gemini, &schema);
 /// let again = prepare_schema_cached(Dialect::Gemini, &schema.clone());

@@ -1,6 +1,6 @@
 //! `check_schema`: what a dialect refuses in a schema, every finding with its pointer.
 //!
-//! Policy: the same rules as the rewrites, read from the same table ([`crate::DialectRules`]),
+//! Policy: the same rules as the rewrites, read from the same table ([`crate::schema::dialect::DialectRules`]),
 //! so a prepared schema always checks clean (a property test holds both to it).
 
 use serde_json::{Map, Value};
@@ -9,8 +9,8 @@ use super::keywords::{child, for_each_subschema};
 use super::refs::{ref_faults, MAX_DEPTH};
 use super::report::{RefusalReason, SchemaProblem};
 use super::rewrite::{format_fits, is_simple_pattern, type_is, type_names};
-use crate::dialect_rules::{DialectRules, EnumValues, Keywords, RefSupport};
-use crate::Dialect;
+use crate::schema::dialect::{DialectRules, EnumValues, Keywords, RefSupport};
+use crate::schema::Dialect;
 
 /// Every problem `dialect` has with `schema` (a tool's parameter schema), in document order:
 /// what would make the provider refuse the request. An empty list means the schema travels as
@@ -18,7 +18,7 @@ use crate::Dialect;
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{check_schema, Dialect};
+/// use toolwire_core::schema::{Dialect, check_schema};
 /// let schema = json!({
 ///     "$schema": "http://json-schema.org/draft-07/schema#",
 ///     "type": "object",

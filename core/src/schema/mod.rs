@@ -2,7 +2,20 @@
 //! parameter schema ([`check_schema`]), the schema made ready for it ([`prepare_schema`], cached
 //! in [`prepare_schema_cached`]), and the way back for the arguments ([`restore_arguments`]).
 //!
-//! The dialects themselves are data, beside the name rules: `dialect_rules.rs`.
+//! The dialects themselves are data ([`dialect`]): one [`Dialect`] per request field that
+//! carries a schema.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolwire_core::schema::{check_schema, prepare_schema, Dialect};
+//!
+//! // Gemini takes no `additionalProperties`: checking says so, preparing rewrites it away and
+//! // records the loss.
+//! let schema = json!({"type": "object", "additionalProperties": {"type": "string"}});
+//! assert!(!check_schema(Dialect::Gemini, &schema).is_empty());
+//! let prepared = prepare_schema(Dialect::Gemini, &schema).unwrap();
+//! assert!(check_schema(Dialect::Gemini, &prepared.schema).is_empty());
+//! ```
 //!
 //! - `report.rs`: what checking and preparing say (problems, losses, refusals, statuses);
 //! - `keywords.rs`: which keywords hold subschemas, which only annotate, and their notes;
@@ -13,6 +26,7 @@
 
 mod cache;
 mod check;
+pub mod dialect;
 mod keywords;
 mod merge;
 mod prepare;
@@ -23,6 +37,7 @@ mod rewrite;
 
 pub use cache::{prepare_schema_cached, Preparation};
 pub use check::check_schema;
+pub use dialect::Dialect;
 pub use prepare::{prepare_schema, prepare_schema_with, PrepareOptions, Prepared};
 pub use report::{Loss, RefusalReason, SchemaProblem, SchemaRefusal, SchemaReport, SchemaStatus};
 pub use restore::restore_arguments;

@@ -3,7 +3,7 @@
 //!
 //! Policy: a schema the dialect already takes is sent as it is, byte for byte. Otherwise:
 //! references first (inlined, or kept where the dialect has recursion and the schema needs
-//! it), then each node ([`super::rewrite`]), then [`crate::check_schema`] once more, so what
+//! it), then each node ([`super::rewrite`]), then [`crate::schema::check_schema`] once more, so what
 //! leaves here always checks clean.
 
 use serde::Serialize;
@@ -14,13 +14,13 @@ use super::keywords::{child, for_each_subschema_mut};
 use super::refs::{ref_faults, siblings_ignored, Inliner, MAX_DEPTH, MAX_NODES};
 use super::report::{Loss, RefusalReason, SchemaRefusal, SchemaStatus};
 use super::rewrite::{Place, Rewriter};
-use crate::dialect_rules::RefSupport;
-use crate::Dialect;
+use crate::schema::dialect::RefSupport;
+use crate::schema::Dialect;
 
 /// How to prepare.
 ///
 /// ```
-/// use toolwire_core::PrepareOptions;
+/// use toolwire_core::schema::PrepareOptions;
 /// assert!(PrepareOptions::default().notes_in_descriptions);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ impl Default for PrepareOptions {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{prepare_schema, Dialect, SchemaStatus};
+/// use toolwire_core::schema::{Dialect, SchemaStatus, prepare_schema};
 /// let schema = json!({"type": "object", "properties": {"days": {"type": ["integer", "null"]}}});
 /// let prepared = prepare_schema(Dialect::Gemini, &schema).unwrap();
 /// assert_eq!(prepared.status, SchemaStatus::Rewritten);
@@ -63,7 +63,7 @@ pub struct Prepared {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{prepare_schema, Dialect, SchemaStatus};
+/// use toolwire_core::schema::{Dialect, SchemaStatus, prepare_schema};
 /// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
 /// let prepared = prepare_schema(Dialect::OpenAi, &schema).unwrap();
 /// assert_eq!((prepared.status, &prepared.schema), (SchemaStatus::AsIs, &schema));
@@ -77,11 +77,11 @@ pub fn prepare_schema(dialect: Dialect, schema: &Value) -> Result<Prepared, Sche
 /// recorded and, by default, written into the description of the node they stood on); or
 /// refused, for what cannot travel (recursion outside `openai-strict`, an external or dangling
 /// `$ref`, a root that is not an object, a schema over the dialect's limits). The result always
-/// passes [`crate::check_schema`] for `dialect`; a schema is never emptied.
+/// passes [`crate::schema::check_schema`] for `dialect`; a schema is never emptied.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{prepare_schema_with, Dialect, PrepareOptions, SchemaStatus};
+/// use toolwire_core::schema::{Dialect, PrepareOptions, SchemaStatus, prepare_schema_with};
 /// let schema = json!({"type": "object", "properties": {"tag": {"type": "string", "pattern": "^[a-z]+$"}}});
 /// let quiet = PrepareOptions { notes_in_descriptions: false };
 /// let prepared = prepare_schema_with(Dialect::AnthropicStrict, &schema, quiet).unwrap();
@@ -319,7 +319,7 @@ mod tests {
                 );
             }
         }
-        let def = crate::ToolDefinition::new("t", "d", json!(false));
+        let def = crate::tools::ToolDefinition::new("t", "d", json!(false));
         assert_eq!(def.parameters_schema(), json!(false));
     }
 

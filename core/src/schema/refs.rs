@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::keywords::{child, is_annotation, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP};
 use super::merge::merge_into;
 use super::report::{RefusalReason, SchemaRefusal};
-use crate::Dialect;
+use crate::schema::Dialect;
 
 /// The deepest a schema may nest (serde_json's own parser stops at 128).
 pub(crate) const MAX_DEPTH: usize = 160;

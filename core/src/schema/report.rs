@@ -7,11 +7,11 @@ use std::fmt;
 
 use serde::Serialize;
 
-/// One thing a dialect refuses in a schema, found by [`crate::check_schema`].
+/// One thing a dialect refuses in a schema, found by [`crate::schema::check_schema`].
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{check_schema, Dialect};
+/// use toolwire_core::schema::{Dialect, check_schema};
 /// let problems = check_schema(Dialect::Gemini, &json!({"type": "OBJECT", "properties": {
 ///     "n": {"type": ["INTEGER", "NULL"]}
 /// }}));
@@ -43,7 +43,7 @@ impl fmt::Display for SchemaProblem {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{prepare_schema, Dialect};
+/// use toolwire_core::schema::{Dialect, prepare_schema};
 /// let schema = json!({"type": "object", "properties": {"id": {"type": "string", "format": "uri"}}});
 /// let prepared = prepare_schema(Dialect::Gemini, &schema).unwrap();
 /// let loss = &prepared.losses[0];
@@ -75,7 +75,7 @@ impl fmt::Display for Loss {
 /// Why a schema cannot travel in a dialect at all.
 ///
 /// ```
-/// use toolwire_core::RefusalReason;
+/// use toolwire_core::schema::RefusalReason;
 /// assert_eq!(RefusalReason::ExternalRef.key(), "external_ref");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -104,7 +104,7 @@ impl RefusalReason {
     /// A stable key for JSON output.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::RefusalReason::WouldEmpty.key(), "would_empty");
+    /// assert_eq!(toolwire_core::schema::RefusalReason::WouldEmpty.key(), "would_empty");
     /// ```
     pub const fn key(&self) -> &'static str {
         match self {
@@ -125,7 +125,7 @@ impl RefusalReason {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{prepare_schema, Dialect, RefusalReason};
+/// use toolwire_core::schema::{Dialect, RefusalReason, prepare_schema};
 /// let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/missing"}}});
 /// let refusal = prepare_schema(Dialect::OpenAi, &schema).unwrap_err();
 /// assert_eq!(refusal.reason, RefusalReason::RefToNowhere);
@@ -140,7 +140,7 @@ impl RefusalReason {
 pub struct SchemaRefusal {
     /// The dialect that refuses it.
     #[serde(serialize_with = "crate::schema::report::dialect_key")]
-    pub dialect: crate::Dialect,
+    pub dialect: crate::schema::Dialect,
     /// Where: the JSON pointer of the node, in the tool's own schema.
     pub pointer: String,
     /// The keyword at fault.
@@ -153,7 +153,7 @@ pub struct SchemaRefusal {
 
 impl SchemaRefusal {
     pub(crate) fn new(
-        dialect: crate::Dialect,
+        dialect: crate::schema::Dialect,
         pointer: &str,
         keyword: &str,
         reason: RefusalReason,
@@ -170,7 +170,7 @@ impl SchemaRefusal {
 }
 
 pub(crate) fn dialect_key<S: serde::Serializer>(
-    dialect: &crate::Dialect,
+    dialect: &crate::schema::Dialect,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(dialect.key())
@@ -179,7 +179,7 @@ pub(crate) fn dialect_key<S: serde::Serializer>(
 /// How a tool's schema travels in one dialect.
 ///
 /// ```
-/// use toolwire_core::SchemaStatus;
+/// use toolwire_core::schema::SchemaStatus;
 /// assert_eq!(serde_json::to_value(SchemaStatus::AsIs).unwrap(), "as_is");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -199,7 +199,7 @@ impl SchemaStatus {
     /// The stable key (`as_is`, `rewritten`, `lossy`, `refused`).
     ///
     /// ```
-    /// assert_eq!(toolwire_core::SchemaStatus::Lossy.key(), "lossy");
+    /// assert_eq!(toolwire_core::schema::SchemaStatus::Lossy.key(), "lossy");
     /// ```
     pub const fn key(self) -> &'static str {
         match self {
@@ -226,7 +226,7 @@ pub(crate) fn shown(pointer: &str) -> &str {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{Dialect, SchemaReport, SchemaStatus};
+/// use toolwire_core::schema::{Dialect, SchemaReport, SchemaStatus};
 /// let schema = json!({"type": "object", "properties": {"n": {"$ref": "#/$defs/n"}}});
 /// let report = SchemaReport::of(Dialect::Gemini, &schema);
 /// assert_eq!(report.status, SchemaStatus::Refused);
@@ -243,17 +243,17 @@ pub struct SchemaReport {
 }
 
 impl SchemaReport {
-    /// The report of `schema` (a tool's parameter schema, as [`crate::ToolDefinition::parameters_schema`]
+    /// The report of `schema` (a tool's parameter schema, as [`crate::tools::ToolDefinition::parameters_schema`]
     /// gives it) in `dialect`, from the same cached preparation the wire uses.
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::{Dialect, SchemaReport, SchemaStatus};
+    /// use toolwire_core::schema::{Dialect, SchemaReport, SchemaStatus};
     /// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
     /// assert_eq!(SchemaReport::of(Dialect::OpenAi, &schema).status, SchemaStatus::AsIs);
     /// ```
-    pub fn of(dialect: crate::Dialect, schema: &serde_json::Value) -> SchemaReport {
-        match &*crate::prepare_schema_cached(dialect, schema) {
+    pub fn of(dialect: crate::schema::Dialect, schema: &serde_json::Value) -> SchemaReport {
+        match &*crate::schema::prepare_schema_cached(dialect, schema) {
             Ok(prepared) => SchemaReport {
                 status: prepared.status,
                 losses: prepared.losses.clone(),

@@ -16,7 +16,7 @@ use super::refs::{resolve, MAX_DEPTH};
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::restore_arguments;
+/// use toolwire_core::schema::restore_arguments;
 /// let schema = json!({"type": "object", "properties": {
 ///     "q": {"type": "string"}, "limit": {"type": "integer"}, "tag": {"type": ["string", "null"]},
 /// }, "required": ["q"]});

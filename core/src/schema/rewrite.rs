@@ -16,8 +16,8 @@ use super::keywords::{child, is_annotation, note_for, TOLD_ANNOTATIONS};
 use super::merge::merge_into;
 use super::refs::MAX_DEPTH;
 use super::report::{Loss, RefusalReason, SchemaRefusal};
-use crate::dialect_rules::{DialectRules, EnumValues};
-use crate::Dialect;
+use crate::schema::dialect::{DialectRules, EnumValues};
+use crate::schema::Dialect;
 
 /// Where a node stands: the root, a required property (which must never be emptied), or
 /// anywhere else.
@@ -93,7 +93,7 @@ impl Rewriter {
                 format!("nested deeper than {MAX_DEPTH} levels"),
             ));
         }
-        let narrow = !matches!(self.rules.keywords, crate::Keywords::Any);
+        let narrow = !matches!(self.rules.keywords, crate::schema::dialect::Keywords::Any);
         match value {
             Value::Bool(true) if narrow || place == Place::Root => {
                 *value = Value::Object(Map::new());
@@ -893,7 +893,7 @@ impl Rewriter {
         pointer: &str,
         notes: &mut Vec<String>,
     ) {
-        if matches!(self.rules.keywords, crate::Keywords::Any) {
+        if matches!(self.rules.keywords, crate::schema::dialect::Keywords::Any) {
             return;
         }
         let refused: Vec<String> = map.keys().filter(|k| !self.allows(k)).cloned().collect();
@@ -954,7 +954,7 @@ impl Rewriter {
             })
             .unwrap_or_default();
         if let Some(Value::Array(items)) = map.get("items") {
-            if !matches!(self.rules.keywords, crate::Keywords::Any) {
+            if !matches!(self.rules.keywords, crate::schema::dialect::Keywords::Any) {
                 // Draft 7 tuples: each position is one of the listed schemas (a widening).
                 let items = items.clone();
                 let mut notes = Vec::new();

@@ -11,7 +11,7 @@ use std::fmt;
 
 use super::terms::each_index_term;
 use crate::census::Census;
-use crate::definition::ToolDefinition;
+use crate::tools::ToolDefinition;
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
@@ -24,7 +24,7 @@ const W_NAME: f64 = 2.5;
 const W_DESCRIPTION: f64 = 1.0;
 
 /// A search index over a tool set, built once per tool set: BM25F over each tool's real name and
-/// form (split into words by [`search_terms`](crate::search_terms)) and its description, with
+/// form (split into words by [`search_terms`](crate::search::search_terms)) and its description, with
 /// English stop words dropped and a light stemmer (`files` meets `file`, `created` meets
 /// `create`) applied to documents and queries alike.
 ///
@@ -32,7 +32,7 @@ const W_DESCRIPTION: f64 = 1.0;
 /// positions.
 ///
 /// ```
-/// use toolwire_core::SearchIndex;
+/// use toolwire_core::search::SearchIndex;
 /// let index = SearchIndex::build([
 ///     ("mcp/fs/read_file", "mcp_fs_read_file", "Read the contents of a file."),
 ///     ("mcp/time/get_current_time", "mcp_time_get_current_time", "Current time in a timezone."),
@@ -62,7 +62,7 @@ struct Posting {
 /// its score (higher is better; only the order means anything).
 ///
 /// ```
-/// use toolwire_core::{SearchHit, SearchIndex};
+/// use toolwire_core::search::{SearchHit, SearchIndex};
 /// let index = SearchIndex::build([("echo", "echo", "Echoes back the input")]);
 /// let hits: Vec<SearchHit> = index.search("echo", 5, |_| true);
 /// assert_eq!(hits[0].index, 0);
@@ -129,7 +129,7 @@ impl SearchIndex {
     /// One document per census position: (real name, form, description).
     ///
     /// ```
-    /// use toolwire_core::SearchIndex;
+    /// use toolwire_core::search::SearchIndex;
     /// let index = SearchIndex::build([
     ///     ("mcp/memory/delete_entities", "mcp_memory_delete_entities", "Delete entities"),
     ///     ("mcp/memory/create_entities", "mcp_memory_create_entities", "Create entities"),
@@ -223,12 +223,12 @@ impl SearchIndex {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::{Census, SearchIndex, ToolDefinition, META_TOOLS};
+    /// use toolwire_core::{Census, ToolDefinition, names::DEFAULT_META_TOOLS, search::SearchIndex};
     /// let definitions = vec![
     ///     ToolDefinition::new("mcp/time/convert_time", "Convert time between zones", json!({})),
     ///     ToolDefinition::new("mcp/fetch/fetch", "Fetches a URL from the internet", json!({})),
     /// ];
-    /// let census = Census::build(definitions.iter().map(|d| &d.name), &META_TOOLS);
+    /// let census = Census::build(definitions.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
     /// let index = SearchIndex::of_census(&census, &definitions);
     /// assert_eq!(index.len(), 2);
     /// assert_eq!(index.search("fetch a URL", 5, |_| true)[0].index, 1);
@@ -262,7 +262,7 @@ impl SearchIndex {
     /// A query with no indexed word (empty, punctuation, stop words only) finds nothing.
     ///
     /// ```
-    /// use toolwire_core::SearchIndex;
+    /// use toolwire_core::search::SearchIndex;
     /// let index = SearchIndex::build([
     ///     ("mcp/fs/list_directory", "mcp_fs_list_directory", "List the files of a directory"),
     ///     ("mcp/fs/read_file", "mcp_fs_read_file", "Read the contents of a file"),
@@ -321,13 +321,13 @@ impl SearchIndex {
     /// `tool_search` and the CLI run).
     ///
     /// ```
-    /// use toolwire_core::{Census, SearchIndex, ToolDefinition, META_TOOLS};
+    /// use toolwire_core::{Census, ToolDefinition, names::DEFAULT_META_TOOLS, search::SearchIndex};
     /// let definitions = vec![
     ///     ToolDefinition::new("mcp/a/b", "Echo a message", serde_json::json!({})),
     ///     ToolDefinition::new("mcp/a_b", "Echo a message", serde_json::json!({})),
     ///     ToolDefinition::new("mcp/s/echo", "Echo a message", serde_json::json!({})),
     /// ];
-    /// let census = Census::build(definitions.iter().map(|d| &d.name), &META_TOOLS);
+    /// let census = Census::build(definitions.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
     /// let index = SearchIndex::of_census(&census, &definitions);
     /// // `mcp/a/b` and `mcp/a_b` share a form: both are left out, so never found.
     /// let hits = index.search_offered(&census, "echo", 5);
@@ -343,7 +343,7 @@ impl SearchIndex {
     /// How many documents (tools) the index holds.
     ///
     /// ```
-    /// use toolwire_core::SearchIndex;
+    /// use toolwire_core::search::SearchIndex;
     /// assert_eq!(SearchIndex::build([("a", "a", ""), ("b", "b", "")]).len(), 2);
     /// ```
     pub fn len(&self) -> usize {
@@ -353,7 +353,7 @@ impl SearchIndex {
     /// Whether the index holds no document.
     ///
     /// ```
-    /// use toolwire_core::SearchIndex;
+    /// use toolwire_core::search::SearchIndex;
     /// assert!(SearchIndex::build([]).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {

@@ -12,7 +12,7 @@
 /// come apart.
 ///
 /// ```
-/// use toolwire_core::search_terms;
+/// use toolwire_core::search::search_terms;
 /// assert_eq!(search_terms("getHTTPResponse"), ["get", "http", "response"]);
 /// assert_eq!(search_terms("mcp/notion/API-get-user"), ["mcp", "notion", "api", "get", "user"]);
 /// assert_eq!(search_terms("read_file.v2 (base64)"), ["read", "file", "v", "2", "base", "64"]);

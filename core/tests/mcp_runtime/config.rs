@@ -2,7 +2,11 @@
 //! field, and added to a runtime server by server.
 
 use serde_json::json;
-use toolwire_core::*;
+use toolwire_core::{
+    mcp::config::{add_mcp_servers, McpConfig, McpConfigError},
+    mcp::{McpCommand, McpHttp, McpOptions, McpServer},
+    ToolRuntime,
+};
 
 use crate::{support, HttpFixture};
 

@@ -3,7 +3,12 @@
 use std::time::Duration;
 
 use serde_json::json;
-use toolwire_core::*;
+use toolwire_core::provider::ToolProvider;
+use toolwire_core::{
+    runtime::report::ReportStatus,
+    runtime::{DispatchError, LoadProblem, LoadStatus},
+    ToolError, ToolRuntime,
+};
 
 use crate::{fixture, fixture_with_timeout, runtime_with, status_of, HANG_BOUND};
 

@@ -3,7 +3,11 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolwire_core::*;
+use toolwire_core::{
+    mcp::{list_tools_of, McpError, McpHttp, McpOptions, McpProvider},
+    runtime::DispatchError,
+    ToolError, ToolRuntime,
+};
 
 use crate::HttpFixture;
 

@@ -3,7 +3,12 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolwire_core::*;
+use toolwire_core::{
+    census::LeftOutReason,
+    provider::{provider_fn, ProviderFn},
+    runtime::{DispatchError, LoadStatus},
+    ToolDefinition, ToolError, ToolRuntime,
+};
 
 /// A provider of plain in-process tools, for the runtime rules that need no server: each call
 /// answers with its provider and tool, except that a tool named `...down` reports its own

@@ -24,7 +24,11 @@ mod grandchild;
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolwire_core::*;
+use toolwire_core::{
+    mcp::{McpCommand, McpProvider},
+    runtime::report::{ToolReport, ToolsReport},
+    ToolRuntime,
+};
 
 /// The fixture's 70-character tool name: its form is its first 64 characters.
 const LONG: &str = "a_tool_name_that_is_seventy_characters_long_so_the_form_must_cut_it_xy";

@@ -4,7 +4,15 @@
 use std::time::Duration;
 
 use serde_json::json;
-use toolwire_core::*;
+use toolwire_core::provider::ToolProvider;
+use toolwire_core::{
+    mcp::{
+        check_server_name, list_tools_of, McpError, McpHttp, McpOptions, McpProvider, McpServer,
+        McpTimeouts,
+    },
+    runtime::{DispatchError, LoadProblem, LoadStatus},
+    ToolError, ToolRuntime,
+};
 
 use crate::grandchild::{exits_within, grandchild_listener};
 use crate::{fixture, fixture_command, HANG_BOUND};

@@ -2,7 +2,16 @@
 //! bad listings.
 
 use serde_json::json;
-use toolwire_core::*;
+use toolwire_core::{
+    census::LeftOutReason,
+    mcp::{list_server_tools, McpCommand, McpError, McpProvider},
+    model_safe_name,
+    names::DEFAULT_META_TOOLS,
+    runtime::report::ReportStatus,
+    runtime::{DispatchError, LoadProblem, LoadStatus, Route},
+    wire::{check_definition_name, LlmProvider},
+    ToolError, ToolRuntime, WireFormat,
+};
 
 use crate::{fixture, runtime_with, status_of, support, LONG};
 
@@ -46,10 +55,10 @@ async fn census_of_a_real_server_with_hard_names() {
         .map(|t| t["toolSpec"]["name"].as_str().unwrap())
         .collect();
     // The runtime's own tools first, then every offered tool.
-    assert_eq!(names[..3], META_TOOLS);
-    assert_eq!(names.len(), offered.len() + META_TOOLS.len());
+    assert_eq!(names[..3], DEFAULT_META_TOOLS);
+    assert_eq!(names.len(), offered.len() + DEFAULT_META_TOOLS.len());
     for name in names {
-        assert_eq!(check_definition_name(Provider::Converse, name), Ok(()));
+        assert_eq!(check_definition_name(LlmProvider::Converse, name), Ok(()));
     }
 
     let report = runtime.report();

@@ -4,7 +4,13 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolwire_core::*;
+use toolwire_core::provider::ToolProvider;
+use toolwire_core::{
+    mcp::{list_tools_of, McpError, McpLimits, McpOptions, McpProvider},
+    runtime::{DispatchError, LoadProblem, LoadStatus},
+    tools::ToolAnnotations,
+    ToolDefinition, ToolError, ToolRuntime,
+};
 
 use crate::{fixture, fixture_command, HANG_BOUND};
 

@@ -5,7 +5,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use toolwire_core::*;
+use toolwire_core::{
+    provider::provider_fn,
+    runtime::report::ReportStatus,
+    runtime::{DispatchError, LoadProblem, LoadStatus},
+    Request, ToolDefinition, ToolError, ToolRuntime,
+};
 
 use crate::{fixture, runtime_with, status_of};
 

@@ -9,14 +9,14 @@ use std::borrow::Cow;
 /// accept at most 64).
 ///
 /// ```
-/// assert_eq!(toolwire_core::MAX_FORM_CHARS, 64);
+/// assert_eq!(toolwire_core::names::MAX_FORM_CHARS, 64);
 /// ```
 pub const MAX_FORM_CHARS: usize = 64;
 
 /// Whether `c` may stand in a model-safe form: `[A-Za-z0-9_-]`.
 ///
 /// ```
-/// use toolwire_core::is_form_char;
+/// use toolwire_core::names::is_form_char;
 /// assert!(is_form_char('a') && is_form_char('-') && is_form_char('_'));
 /// assert!(!is_form_char('/') && !is_form_char('é'));
 /// ```
@@ -105,7 +105,7 @@ const FORM_BYTES: [bool; 256] = {
 /// Whether `name` is already a model-safe form: 1 to 64 characters of `[A-Za-z0-9_-]`.
 ///
 /// ```
-/// use toolwire_core::is_model_safe;
+/// use toolwire_core::names::is_model_safe;
 /// assert!(is_model_safe("mcp_server_echo"));
 /// assert!(!is_model_safe("mcp/server/echo"));
 /// assert!(!is_model_safe(""));

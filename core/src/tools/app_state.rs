@@ -110,11 +110,14 @@ impl<T: Send + Sync + 'static> State<T> {
     /// let err = State::<u8>::from_app_state(&AppState::new(), "t").unwrap_err();
     /// assert!(err.to_string().contains("u8"));
     /// ```
-    pub fn from_app_state(state: &AppState, tool: &str) -> Result<State<T>, crate::ToolError> {
+    pub fn from_app_state(
+        state: &AppState,
+        tool: &str,
+    ) -> Result<State<T>, crate::tools::ToolError> {
         state
             .get::<T>()
             .map(State)
-            .ok_or_else(|| crate::ToolError::MissingState {
+            .ok_or_else(|| crate::tools::ToolError::MissingState {
                 tool: tool.to_owned(),
                 type_name: std::any::type_name::<T>().to_owned(),
             })

@@ -8,14 +8,16 @@
 use std::fmt;
 
 use toolwire_core::{
-    prepare_schema, registered_tools, Dialect, RefusalReason, SchemaStatus, ToolRegistration,
+    registered_tools,
+    schema::{prepare_schema, Dialect, RefusalReason, SchemaStatus},
+    tools::ToolRegistration,
 };
 
 /// Checks the schema of every `#[tool]` linked into this binary against each of `dialects`:
 /// `Err` lists every refused or lossy schema, naming tool, dialect, pointer and problem.
 ///
 /// ```
-/// use toolwire::Dialect;
+/// use toolwire::schema::Dialect;
 ///
 /// /// Looks a word up.
 /// #[toolwire::tool]
@@ -27,8 +29,8 @@ use toolwire_core::{
 /// # /*
 /// #[test]
 /// # */
-/// fn tool_schemas() -> Result<(), toolwire::SchemaFindings> {
-///     toolwire::check_tool_schemas(&[Dialect::OpenAi, Dialect::Anthropic, Dialect::Gemini])
+/// fn tool_schemas() -> Result<(), toolwire::rail::SchemaFindings> {
+///     toolwire::rail::check_tool_schemas(&[Dialect::OpenAi, Dialect::Anthropic, Dialect::Gemini])
 /// }
 /// # tool_schemas().unwrap();
 /// ```
@@ -41,8 +43,8 @@ pub fn check_tool_schemas(dialects: &[Dialect]) -> Result<(), SchemaFindings> {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire::{check_schemas, Dialect, ToolRegistration};
-/// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+/// use toolwire::{rail::check_schemas, schema::Dialect, tools::ToolRegistration};
+/// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
 /// fn tagged() -> serde_json::Value {
 ///     json!({"type": "object", "properties": {"tag": {"type": "string", "minLength": 3}}})
 /// }
@@ -98,7 +100,7 @@ pub fn check_schemas<'a>(
 /// One refused or lossy schema, found by [`check_schemas`].
 ///
 /// ```
-/// # use toolwire::{Dialect, SchemaFinding};
+/// # use toolwire::{rail::SchemaFinding, schema::Dialect};
 /// let finding = SchemaFinding {
 ///     tool: "tag".into(), file: "src/tools.rs".into(), line: 3, dialect: Dialect::Gemini,
 ///     pointer: "/properties/tag".into(), problem: "`format` is lost: Format: uri.".into(), refused: None,
@@ -141,7 +143,7 @@ impl fmt::Display for SchemaFinding {
 /// Every refused or lossy `#[tool]` schema: the rail's failure.
 ///
 /// ```
-/// let none = toolwire::check_schemas([], &toolwire::Dialect::ALL);
+/// let none = toolwire::rail::check_schemas([], &toolwire::schema::Dialect::ALL);
 /// assert!(none.is_ok());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,12 +156,12 @@ impl SchemaFindings {
     ///
     /// ```
     /// # use serde_json::json;
-    /// # use toolwire::{check_schemas, Dialect, ToolRegistration};
-    /// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+    /// # use toolwire::{rail::check_schemas, schema::Dialect, tools::ToolRegistration};
+    /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// # fn looped() -> serde_json::Value { json!({"type": "object", "properties": {"n": {"$ref": "#"}}}) }
     /// # let tool = ToolRegistration { name: "loop", form: "loop", description: "d", schema: looped, handler, module_path: "m", file: "f.rs", line: 1 };
     /// let findings = check_schemas([&tool], &[Dialect::Gemini]).unwrap_err();
-    /// assert_eq!(findings.findings()[0].refused, Some(toolwire::RefusalReason::Recursive));
+    /// assert_eq!(findings.findings()[0].refused, Some(toolwire::schema::RefusalReason::Recursive));
     /// ```
     pub fn findings(&self) -> &[SchemaFinding] {
         &self.findings

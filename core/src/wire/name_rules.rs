@@ -3,19 +3,19 @@
 //! Policy: one table, one checker. A rule says which characters may stand first and after, and
 //! how long a name may be; [`check_definition_name`] says whether a tool *definition* carrying a
 //! name is accepted and, if not, why. Past tool calls in history follow looser rules
-//! ([`Provider::history_name_limit`]).
+//! ([`LlmProvider::history_name_limit`]).
 
 use std::fmt;
 
 /// An LLM API whose tool-name rule toolwire knows.
 ///
 /// ```
-/// use toolwire_core::Provider;
-/// assert_eq!(Provider::ALL.len(), 4);
-/// assert_eq!(Provider::Gemini.key(), "gemini");
+/// use toolwire_core::wire::LlmProvider;
+/// assert_eq!(LlmProvider::ALL.len(), 4);
+/// assert_eq!(LlmProvider::Gemini.key(), "gemini");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Provider {
+pub enum LlmProvider {
     /// OpenAI function calling (Chat Completions and Responses).
     OpenAi,
     /// The Anthropic Messages API.
@@ -29,8 +29,8 @@ pub enum Provider {
 /// The character classes a rule allows.
 ///
 /// ```
-/// use toolwire_core::{CharClass, Provider};
-/// assert_eq!(Provider::OpenAi.definition_rule().rest, CharClass::FormChars);
+/// use toolwire_core::wire::{CharClass, LlmProvider};
+/// assert_eq!(LlmProvider::OpenAi.definition_rule().rest, CharClass::FormChars);
 /// assert!(CharClass::FormChars.allows('-'));
 /// assert!(!CharClass::FormChars.allows('.'));
 /// ```
@@ -48,22 +48,22 @@ impl CharClass {
     /// Whether `c` is in the class.
     ///
     /// ```
-    /// use toolwire_core::CharClass;
+    /// use toolwire_core::wire::CharClass;
     /// assert!(CharClass::FormCharsDotColon.allows('.'));
     /// assert!(!CharClass::LetterOrUnderscore.allows('3'));
     /// ```
     pub const fn allows(self, c: char) -> bool {
         match self {
-            CharClass::FormChars => crate::naming::is_form_char(c),
+            CharClass::FormChars => crate::names::is_form_char(c),
             CharClass::LetterOrUnderscore => c.is_ascii_alphabetic() || c == '_',
-            CharClass::FormCharsDotColon => crate::naming::is_form_char(c) || c == '.' || c == ':',
+            CharClass::FormCharsDotColon => crate::names::is_form_char(c) || c == '.' || c == ':',
         }
     }
 
     /// The class written as a regex character class, for messages.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::CharClass::FormChars.pattern(), "[A-Za-z0-9_-]");
+    /// assert_eq!(toolwire_core::wire::CharClass::FormChars.pattern(), "[A-Za-z0-9_-]");
     /// ```
     pub const fn pattern(self) -> &'static str {
         match self {
@@ -77,8 +77,8 @@ impl CharClass {
 /// A provider's rule for the name in a tool definition.
 ///
 /// ```
-/// use toolwire_core::Provider;
-/// let rule = Provider::Anthropic.definition_rule();
+/// use toolwire_core::wire::LlmProvider;
+/// let rule = LlmProvider::Anthropic.definition_rule();
 /// assert_eq!(rule.max_chars, 128);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,46 +91,46 @@ pub struct NameRule {
     pub max_chars: usize,
 }
 
-impl Provider {
+impl LlmProvider {
     /// Every provider, in a stable order.
     ///
     /// ```
-    /// use toolwire_core::Provider;
-    /// let keys = Provider::ALL.map(Provider::key);
+    /// use toolwire_core::wire::LlmProvider;
+    /// let keys = LlmProvider::ALL.map(LlmProvider::key);
     /// assert_eq!(keys, ["openai", "anthropic", "converse", "gemini"]);
     /// ```
-    pub const ALL: [Provider; 4] = [
-        Provider::OpenAi,
-        Provider::Anthropic,
-        Provider::Converse,
-        Provider::Gemini,
+    pub const ALL: [LlmProvider; 4] = [
+        LlmProvider::OpenAi,
+        LlmProvider::Anthropic,
+        LlmProvider::Converse,
+        LlmProvider::Gemini,
     ];
 
     /// A short stable key (`openai`, `anthropic`, `converse`, `gemini`) used in JSON output.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::Provider::OpenAi.key(), "openai");
+    /// assert_eq!(toolwire_core::wire::LlmProvider::OpenAi.key(), "openai");
     /// ```
     pub const fn key(self) -> &'static str {
         match self {
-            Provider::OpenAi => "openai",
-            Provider::Anthropic => "anthropic",
-            Provider::Converse => "converse",
-            Provider::Gemini => "gemini",
+            LlmProvider::OpenAi => "openai",
+            LlmProvider::Anthropic => "anthropic",
+            LlmProvider::Converse => "converse",
+            LlmProvider::Gemini => "gemini",
         }
     }
 
     /// The provider's name for people.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::Provider::Converse.display_name(), "Bedrock Converse");
+    /// assert_eq!(toolwire_core::wire::LlmProvider::Converse.display_name(), "Bedrock Converse");
     /// ```
     pub const fn display_name(self) -> &'static str {
         match self {
-            Provider::OpenAi => "OpenAI",
-            Provider::Anthropic => "Anthropic Messages API",
-            Provider::Converse => "Bedrock Converse",
-            Provider::Gemini => "Gemini",
+            LlmProvider::OpenAi => "OpenAI",
+            LlmProvider::Anthropic => "Anthropic Messages API",
+            LlmProvider::Converse => "Bedrock Converse",
+            LlmProvider::Gemini => "Gemini",
         }
     }
 
@@ -148,22 +148,22 @@ impl Provider {
     ///   (Vertex AI v1 reference; the Generative Language API also allows colons).
     ///
     /// ```
-    /// use toolwire_core::{CharClass, Provider};
-    /// assert_eq!(Provider::Gemini.definition_rule().first, Some(CharClass::LetterOrUnderscore));
+    /// use toolwire_core::wire::{CharClass, LlmProvider};
+    /// assert_eq!(LlmProvider::Gemini.definition_rule().first, Some(CharClass::LetterOrUnderscore));
     /// ```
     pub const fn definition_rule(self) -> NameRule {
         match self {
-            Provider::OpenAi | Provider::Converse => NameRule {
+            LlmProvider::OpenAi | LlmProvider::Converse => NameRule {
                 first: None,
                 rest: CharClass::FormChars,
                 max_chars: 64,
             },
-            Provider::Anthropic => NameRule {
+            LlmProvider::Anthropic => NameRule {
                 first: None,
                 rest: CharClass::FormChars,
                 max_chars: 128,
             },
-            Provider::Gemini => NameRule {
+            LlmProvider::Gemini => NameRule {
                 first: Some(CharClass::LetterOrUnderscore),
                 rest: CharClass::FormCharsDotColon,
                 max_chars: 64,
@@ -175,19 +175,19 @@ impl Provider {
     /// Messages API takes up to 200 characters of any kind there.
     ///
     /// ```
-    /// use toolwire_core::Provider;
-    /// assert_eq!(Provider::Anthropic.history_name_limit(), Some(200));
-    /// assert_eq!(Provider::OpenAi.history_name_limit(), None);
+    /// use toolwire_core::wire::LlmProvider;
+    /// assert_eq!(LlmProvider::Anthropic.history_name_limit(), Some(200));
+    /// assert_eq!(LlmProvider::OpenAi.history_name_limit(), None);
     /// ```
     pub const fn history_name_limit(self) -> Option<usize> {
         match self {
-            Provider::Anthropic => Some(200),
+            LlmProvider::Anthropic => Some(200),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for Provider {
+impl fmt::Display for LlmProvider {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.display_name())
     }
@@ -196,8 +196,8 @@ impl fmt::Display for Provider {
 /// Why a provider refuses a tool definition's name.
 ///
 /// ```
-/// use toolwire_core::{check_definition_name, NameRejection, Provider};
-/// let why = check_definition_name(Provider::Gemini, "3d-render").unwrap_err();
+/// use toolwire_core::wire::{LlmProvider, NameRejection, check_definition_name};
+/// let why = check_definition_name(LlmProvider::Gemini, "3d-render").unwrap_err();
 /// assert!(matches!(why, NameRejection::BadFirstChar { found: '3', .. }));
 /// assert!(why.to_string().contains("Gemini"));
 /// ```
@@ -206,12 +206,12 @@ pub enum NameRejection {
     /// The name is empty.
     Empty {
         /// Who refuses it.
-        provider: Provider,
+        provider: LlmProvider,
     },
     /// The name has more characters than the provider allows.
     TooLong {
         /// Who refuses it.
-        provider: Provider,
+        provider: LlmProvider,
         /// The name's length in characters.
         chars: usize,
         /// The provider's limit.
@@ -220,7 +220,7 @@ pub enum NameRejection {
     /// The first character is not one the provider allows first.
     BadFirstChar {
         /// Who refuses it.
-        provider: Provider,
+        provider: LlmProvider,
         /// The character found.
         found: char,
         /// The class it must be in.
@@ -229,7 +229,7 @@ pub enum NameRejection {
     /// A character is outside the provider's alphabet.
     BadChar {
         /// Who refuses it.
-        provider: Provider,
+        provider: LlmProvider,
         /// The character found.
         found: char,
         /// Its position, in characters.
@@ -279,13 +279,13 @@ impl std::error::Error for NameRejection {}
 /// Whether `provider` accepts a tool definition named `name`, and if not, why.
 ///
 /// ```
-/// use toolwire_core::{check_definition_name, Provider};
-/// assert!(check_definition_name(Provider::OpenAi, "mcp_server_echo").is_ok());
-/// assert!(check_definition_name(Provider::OpenAi, "mcp/server/echo").is_err());
-/// assert!(check_definition_name(Provider::Anthropic, &"a".repeat(100)).is_ok());
-/// assert!(check_definition_name(Provider::Converse, &"a".repeat(100)).is_err());
+/// use toolwire_core::wire::{LlmProvider, check_definition_name};
+/// assert!(check_definition_name(LlmProvider::OpenAi, "mcp_server_echo").is_ok());
+/// assert!(check_definition_name(LlmProvider::OpenAi, "mcp/server/echo").is_err());
+/// assert!(check_definition_name(LlmProvider::Anthropic, &"a".repeat(100)).is_ok());
+/// assert!(check_definition_name(LlmProvider::Converse, &"a".repeat(100)).is_err());
 /// ```
-pub fn check_definition_name(provider: Provider, name: &str) -> Result<(), NameRejection> {
+pub fn check_definition_name(provider: LlmProvider, name: &str) -> Result<(), NameRejection> {
     let rule = provider.definition_rule();
     let mut chars = 0usize;
     for (at, c) in name.chars().enumerate() {
@@ -327,13 +327,13 @@ pub fn check_definition_name(provider: Provider, name: &str) -> Result<(), NameR
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::naming::model_safe_name;
+    use crate::names::model_safe_name;
 
     #[test]
     fn every_form_of_a_letter_led_name_passes_every_provider() {
         for name in ["mcp/server/echo", "search.web", "a-b", &"z".repeat(90)] {
             let form = model_safe_name(name);
-            for provider in Provider::ALL {
+            for provider in LlmProvider::ALL {
                 assert_eq!(
                     check_definition_name(provider, &form),
                     Ok(()),
@@ -347,33 +347,33 @@ mod tests {
     fn gemini_refuses_a_digit_or_dash_first() {
         for name in ["3d-render", "-x"] {
             assert!(matches!(
-                check_definition_name(Provider::Gemini, name),
+                check_definition_name(LlmProvider::Gemini, name),
                 Err(NameRejection::BadFirstChar { .. })
             ));
-            assert!(check_definition_name(Provider::OpenAi, name).is_ok());
+            assert!(check_definition_name(LlmProvider::OpenAi, name).is_ok());
         }
-        assert!(check_definition_name(Provider::Gemini, "_x.y:z").is_ok());
+        assert!(check_definition_name(LlmProvider::Gemini, "_x.y:z").is_ok());
     }
 
     #[test]
     fn lengths_are_counted_in_characters() {
         let n65 = "a".repeat(65);
         assert!(matches!(
-            check_definition_name(Provider::OpenAi, &n65),
+            check_definition_name(LlmProvider::OpenAi, &n65),
             Err(NameRejection::TooLong {
                 chars: 65,
                 max: 64,
                 ..
             })
         ));
-        assert!(check_definition_name(Provider::Anthropic, &n65).is_ok());
-        assert!(check_definition_name(Provider::Anthropic, &"a".repeat(129)).is_err());
+        assert!(check_definition_name(LlmProvider::Anthropic, &n65).is_ok());
+        assert!(check_definition_name(LlmProvider::Anthropic, &"a".repeat(129)).is_err());
         assert!(matches!(
-            check_definition_name(Provider::Converse, ""),
+            check_definition_name(LlmProvider::Converse, ""),
             Err(NameRejection::Empty { .. })
         ));
         assert!(matches!(
-            check_definition_name(Provider::OpenAi, "a/b"),
+            check_definition_name(LlmProvider::OpenAi, "a/b"),
             Err(NameRejection::BadChar {
                 found: '/',
                 at: 1,

@@ -5,17 +5,20 @@
 /// A runtime can be given a different set.
 ///
 /// ```
-/// assert!(toolwire_core::META_TOOLS.contains(&"tool_search"));
+/// assert!(toolwire_core::names::DEFAULT_META_TOOLS.contains(&"tool_search"));
 /// ```
-pub const META_TOOLS: [&str; 3] = ["tool_search", "tool_schema", "reset_tools"];
+pub const DEFAULT_META_TOOLS: [&str; 3] = ["tool_search", "tool_schema", "reset_tools"];
 
 /// The meta-tool whose name `form` is, if any.
 ///
 /// ```
-/// use toolwire_core::{meta_tool_named, model_safe_name};
+/// use toolwire_core::{model_safe_name, names::meta_tool_named};
 /// assert_eq!(meta_tool_named(&model_safe_name("tool/schema")), Some("tool_schema"));
 /// assert_eq!(meta_tool_named("tool-schema"), None);
 /// ```
 pub fn meta_tool_named(form: &str) -> Option<&'static str> {
-    META_TOOLS.iter().copied().find(|meta| *meta == form)
+    DEFAULT_META_TOOLS
+        .iter()
+        .copied()
+        .find(|meta| *meta == form)
 }

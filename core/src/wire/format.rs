@@ -9,14 +9,14 @@ use std::fmt;
 use serde_json::{json, Value};
 
 use crate::census::Census;
-use crate::definition::ToolDefinition;
-use crate::dialect_rules::{Dialect, OPENAI_MAX_TOOLS};
+use crate::tools::ToolDefinition;
+use crate::{schema::Dialect, wire::OPENAI_MAX_TOOLS};
 
 /// The Messages API's tool search takes at most 10,000 deferred tools ("Tool search tool",
 /// platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool).
 const ANTHROPIC_MAX_DEFERRED_TOOLS: usize = 10_000;
-use crate::provider_rules::{check_definition_name, Provider};
 use crate::schema::prepare_schema_cached;
+use crate::wire::{check_definition_name, LlmProvider};
 
 /// A provider's request shape for tools, strict or not.
 ///
@@ -24,7 +24,7 @@ use crate::schema::prepare_schema_cached;
 /// `"strict": true` and its schema is prepared for the strict dialect.
 ///
 /// ```
-/// use toolwire_core::{Dialect, WireFormat};
+/// use toolwire_core::{WireFormat, schema::Dialect};
 /// assert_eq!(WireFormat::ALL.len(), 7);
 /// assert_eq!(WireFormat::ConverseStrict.dialect(), Dialect::AnthropicStrict);
 /// assert_eq!(WireFormat::from_key("openai-strict"), Some(WireFormat::OpenAiStrict));
@@ -53,9 +53,9 @@ impl WireFormat {
     /// Every wire format.
     ///
     /// ```
-    /// use toolwire_core::{Provider, WireFormat};
-    /// let providers: Vec<Provider> = WireFormat::ALL.iter().map(|f| f.provider()).collect();
-    /// assert!(Provider::ALL.iter().all(|p| providers.contains(p)));
+    /// use toolwire_core::{WireFormat, wire::LlmProvider};
+    /// let providers: Vec<LlmProvider> = WireFormat::ALL.iter().map(|f| f.llm_provider()).collect();
+    /// assert!(LlmProvider::ALL.iter().all(|p| providers.contains(p)));
     /// ```
     pub const ALL: [WireFormat; 7] = [
         WireFormat::OpenAi,
@@ -70,23 +70,23 @@ impl WireFormat {
     /// The provider whose name rule and request limits apply to this shape.
     ///
     /// ```
-    /// use toolwire_core::{Provider, WireFormat};
-    /// assert_eq!(WireFormat::Converse.provider(), Provider::Converse);
-    /// assert_eq!(WireFormat::ConverseStrict.provider(), Provider::Converse);
+    /// use toolwire_core::{WireFormat, wire::LlmProvider};
+    /// assert_eq!(WireFormat::Converse.llm_provider(), LlmProvider::Converse);
+    /// assert_eq!(WireFormat::ConverseStrict.llm_provider(), LlmProvider::Converse);
     /// ```
-    pub const fn provider(self) -> Provider {
+    pub const fn llm_provider(self) -> LlmProvider {
         match self {
-            WireFormat::OpenAi | WireFormat::OpenAiStrict => Provider::OpenAi,
-            WireFormat::Anthropic | WireFormat::AnthropicStrict => Provider::Anthropic,
-            WireFormat::Converse | WireFormat::ConverseStrict => Provider::Converse,
-            WireFormat::Gemini => Provider::Gemini,
+            WireFormat::OpenAi | WireFormat::OpenAiStrict => LlmProvider::OpenAi,
+            WireFormat::Anthropic | WireFormat::AnthropicStrict => LlmProvider::Anthropic,
+            WireFormat::Converse | WireFormat::ConverseStrict => LlmProvider::Converse,
+            WireFormat::Gemini => LlmProvider::Gemini,
         }
     }
 
     /// The schema dialect of this shape's parameter field.
     ///
     /// ```
-    /// use toolwire_core::{Dialect, WireFormat};
+    /// use toolwire_core::{WireFormat, schema::Dialect};
     /// assert_eq!(WireFormat::Gemini.dialect(), Dialect::Gemini);
     /// assert_eq!(WireFormat::AnthropicStrict.dialect(), Dialect::AnthropicStrict);
     /// ```
@@ -192,10 +192,10 @@ impl fmt::Display for WireFormat {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{wire_tools, Census, ToolDefinition, WireFormat, META_TOOLS};
+/// use toolwire_core::{Census, ToolDefinition, WireFormat, names::DEFAULT_META_TOOLS, wire::wire_tools};
 ///
 /// let defs = [ToolDefinition::new("mcp/server/echo", "Echoes.", json!(null))];
-/// let census = Census::build(defs.iter().map(|d| &d.name), &META_TOOLS);
+/// let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
 /// let tools = wire_tools(&census, &defs, WireFormat::Anthropic).unwrap();
 /// assert_eq!(tools, json!([{
 ///     "name": "mcp_server_echo", "description": "Echoes.",
@@ -246,12 +246,12 @@ pub(crate) fn wire_list<'a>(
     for (form, def) in entries {
         // One refused name fails the whole request: a form this provider refuses (Gemini
         // wants a letter or `_` first) stays out of its list, loudly.
-        if let Err(why) = check_definition_name(format.provider(), form) {
+        if let Err(why) = check_definition_name(format.llm_provider(), form) {
             tracing::warn!(
                 tool = def.name.as_str(),
                 form,
                 "tool left out of the {} tool list: {why}; rename it",
-                format.provider()
+                format.llm_provider()
             );
             continue;
         }
@@ -280,7 +280,7 @@ pub(crate) fn wire_list<'a>(
 /// The per-request limits of `format`, over the schemas about to be sent.
 fn check_request_limits(
     format: WireFormat,
-    schemas: &[std::sync::Arc<crate::Preparation>],
+    schemas: &[std::sync::Arc<crate::schema::Preparation>],
 ) -> Result<(), WireError> {
     let over = |limit: RequestLimit, found: usize| {
         if found > limit.most() {
@@ -293,7 +293,7 @@ fn check_request_limits(
             Ok(())
         }
     };
-    if format.provider() == Provider::OpenAi {
+    if format.llm_provider() == LlmProvider::OpenAi {
         over(RequestLimit::OpenAiTools, schemas.len())?;
     }
     if format.dialect().rules().strict_request.is_some() {
@@ -347,7 +347,7 @@ fn count_parameters(schema: &Value, optional: &mut usize, unions: &mut usize, de
 /// A per-request limit of a provider: over it, the provider refuses the whole request.
 ///
 /// ```
-/// use toolwire_core::RequestLimit;
+/// use toolwire_core::wire::RequestLimit;
 /// assert_eq!(RequestLimit::OpenAiTools.most(), 128);
 /// assert_eq!(RequestLimit::StrictTools.most(), 20);
 /// ```
@@ -370,7 +370,7 @@ impl RequestLimit {
     /// The most the provider takes.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::RequestLimit::StrictUnionParameters.most(), 16);
+    /// assert_eq!(toolwire_core::wire::RequestLimit::StrictUnionParameters.most(), 16);
     /// ```
     pub fn most(self) -> usize {
         let strict = Dialect::AnthropicStrict.rules().strict_request;
@@ -387,7 +387,7 @@ impl RequestLimit {
     /// What is counted, in words.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::RequestLimit::OpenAiTools.what(), "tools");
+    /// assert_eq!(toolwire_core::wire::RequestLimit::OpenAiTools.what(), "tools");
     /// ```
     pub fn what(self) -> &'static str {
         match self {
@@ -405,7 +405,7 @@ impl RequestLimit {
 /// Why [`wire_tools`] gives no list.
 ///
 /// ```
-/// use toolwire_core::{wire_tools, Census, ToolDefinition, WireFormat};
+/// use toolwire_core::{Census, ToolDefinition, WireFormat, wire::wire_tools};
 /// let census = Census::build(["a"], &[]);
 /// let err = wire_tools(&census, &[ToolDefinition::new("b", "d", serde_json::json!({}))], WireFormat::OpenAi);
 /// assert!(err.unwrap_err().to_string().contains("`b`"));

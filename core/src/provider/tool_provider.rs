@@ -10,14 +10,14 @@ use std::any::Any;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use crate::definition::ToolDefinition;
-use crate::tool_error::ToolError;
+use crate::tools::ToolDefinition;
+use crate::tools::ToolError;
 
 /// Whether a provider's tools are written into the app (`#[tool]`) or loaded at run time.
 /// A static tool always outranks a loaded one for a shared form.
 ///
 /// ```
-/// use toolwire_core::ProviderKind;
+/// use toolwire_core::provider::ProviderKind;
 /// assert!(ProviderKind::Static.rank() < ProviderKind::Loaded.rank());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -34,7 +34,7 @@ impl ProviderKind {
     /// The census rank: lower wins a shared form.
     ///
     /// ```
-    /// use toolwire_core::ProviderKind;
+    /// use toolwire_core::provider::ProviderKind;
     /// assert_eq!(ProviderKind::Static.rank(), 0);
     /// assert_eq!(ProviderKind::Loaded.rank(), 1);
     /// ```
@@ -49,7 +49,7 @@ impl ProviderKind {
 /// A provider could not load (list) its tools.
 ///
 /// ```
-/// let err = toolwire_core::ProviderError::new("mcp-files", "the server exited with status 1");
+/// let err = toolwire_core::provider::ProviderError::new("mcp-files", "the server exited with status 1");
 /// assert_eq!(err.to_string(), "provider `mcp-files` failed to load: the server exited with status 1");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -65,7 +65,7 @@ impl ProviderError {
     /// An error for `provider`.
     ///
     /// ```
-    /// use toolwire_core::ProviderError;
+    /// use toolwire_core::provider::ProviderError;
     /// let err = ProviderError::new("mcp/files", "the server is not running");
     /// assert_eq!(err.provider, "mcp/files");
     /// assert_eq!(err.reason, "the server is not running");
@@ -85,7 +85,7 @@ impl ProviderError {
 /// ```
 /// use futures::future::BoxFuture;
 /// use serde_json::{json, Value};
-/// use toolwire_core::{ProviderError, ToolDefinition, ToolError, ToolProvider};
+/// use toolwire_core::{ToolDefinition, ToolError, provider::{ProviderError, ToolProvider}};
 ///
 /// struct Clock;
 /// impl ToolProvider for Clock {
@@ -102,7 +102,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// The provider's name, unique within a runtime.
     ///
     /// ```
-    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
     /// let provider = RegisteredTools::new(AppState::new());
     /// assert_eq!(provider.name(), "app");
     /// ```
@@ -111,7 +111,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// Static or loaded: decides who keeps a shared form.
     ///
     /// ```
-    /// use toolwire_core::{AppState, ProviderKind, RegisteredTools, ToolProvider};
+    /// use toolwire_core::{AppState, provider::{ProviderKind, RegisteredTools, ToolProvider}};
     /// let provider = RegisteredTools::new(AppState::new());
     /// assert_eq!(provider.kind(), ProviderKind::Static);
     /// ```
@@ -123,7 +123,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     ///
     /// ```
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # static ECHO: ToolRegistration = ToolRegistration {
     /// #     name: "echo", form: "echo", description: "Echoes.", schema: || json!({}),
     /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
@@ -141,7 +141,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     ///
     /// ```
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # static ECHO: ToolRegistration = ToolRegistration {
     /// #     name: "echo", form: "echo", description: "Echoes.", schema: || json!({}),
     /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
@@ -167,7 +167,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// `false`.
     ///
     /// ```
-    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
     /// assert!(!RegisteredTools::new(AppState::new()).is_failed());
     /// ```
     fn is_failed(&self) -> bool {
@@ -180,7 +180,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// reflects the new list. The default is `None`: the list changes only on a reload.
     ///
     /// ```
-    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
     /// assert!(RegisteredTools::new(AppState::new()).tools_changed().is_none());
     /// ```
     fn tools_changed(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
@@ -192,7 +192,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// does nothing.
     ///
     /// ```
-    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
     /// RegisteredTools::new(AppState::new()).shutdown(); // nothing to stop
     /// ```
     fn shutdown(&self) {}
@@ -200,7 +200,7 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// Starts the provider afresh (an MCP server is spawned again). The default does nothing.
     ///
     /// ```
-    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let provider = RegisteredTools::new(AppState::new());
     /// assert_eq!(provider.reload().await, Ok(()));
@@ -218,7 +218,7 @@ pub trait ToolProvider: Send + Sync + 'static {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{arguments_as_object, ToolError};
+/// use toolwire_core::{ToolError, provider::arguments_as_object};
 /// assert!(arguments_as_object("t", json!(null)).unwrap().is_empty());
 /// assert_eq!(arguments_as_object("t", json!({"a": 1})).unwrap()["a"], 1);
 /// let err = arguments_as_object("t", json!([1])).unwrap_err();
@@ -247,7 +247,7 @@ pub fn arguments_as_object(tool: &str, arguments: Value) -> Result<Map<String, V
 /// message (a `&str` or `String` payload, as `panic!` makes), so the runtime goes on.
 ///
 /// ```
-/// use toolwire_core::{caught_panic, ToolError};
+/// use toolwire_core::{ToolError, provider::caught_panic};
 /// let payload = std::panic::catch_unwind(|| panic!("boom {}", 1)).unwrap_err();
 /// let err = caught_panic("t", &*payload);
 /// assert_eq!(err, ToolError::Panicked { tool: "t".into(), message: "boom 1".into() });

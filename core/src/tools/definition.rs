@@ -76,7 +76,7 @@ impl ToolDefinition {
     /// This definition with its server's annotations.
     ///
     /// ```
-    /// use toolwire_core::{ToolAnnotations, ToolDefinition};
+    /// use toolwire_core::{ToolDefinition, tools::ToolAnnotations};
     /// let hints = ToolAnnotations { read_only_hint: Some(true), ..Default::default() };
     /// let def = ToolDefinition::new("read", "Reads.", serde_json::json!({})).with_annotations(hints);
     /// assert_eq!(def.annotations.read_only_hint, Some(true));
@@ -130,7 +130,7 @@ impl ToolDefinition {
 /// `None` when the server did not say.
 ///
 /// ```
-/// use toolwire_core::ToolAnnotations;
+/// use toolwire_core::tools::ToolAnnotations;
 /// let hints: ToolAnnotations = serde_json::from_value(serde_json::json!({
 ///     "readOnlyHint": true, "openWorldHint": false
 /// })).unwrap();
@@ -159,7 +159,7 @@ impl ToolAnnotations {
     /// Whether the server said nothing.
     ///
     /// ```
-    /// let hints = toolwire_core::ToolAnnotations { idempotent_hint: Some(false), ..Default::default() };
+    /// let hints = toolwire_core::tools::ToolAnnotations { idempotent_hint: Some(false), ..Default::default() };
     /// assert!(!hints.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {

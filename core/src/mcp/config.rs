@@ -15,12 +15,12 @@ use serde_json::{Map, Value};
 
 use crate::mcp::{check_server_name, McpCommand, McpHttp, McpOptions, McpProvider, McpServer};
 use crate::provider::ProviderError;
-use crate::{LoadStatus, ToolRuntime};
+use crate::runtime::{LoadStatus, ToolRuntime};
 
 /// The servers of an `mcpServers` config, by name (sorted by name).
 ///
 /// ```
-/// use toolwire_core::{McpConfig, McpServer};
+/// use toolwire_core::{mcp::McpServer, mcp::config::McpConfig};
 /// let config = McpConfig::from_json(r#"{"mcpServers": {
 ///     "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]},
 ///     "docs": {"url": "http://127.0.0.1:8000/mcp", "headers": {"Authorization": "Bearer s3cret"}}
@@ -39,7 +39,7 @@ pub struct McpConfig {
 /// What is wrong with an `mcpServers` config: which file, server and field, and what to write.
 ///
 /// ```
-/// use toolwire_core::{McpConfig, McpConfigError};
+/// use toolwire_core::mcp::config::{McpConfig, McpConfigError};
 /// let err = McpConfig::from_json(r#"{"mcpServers": {"git": {"command": "git-mcp", "args": "x"}}}"#)
 ///     .unwrap_err();
 /// assert_eq!(
@@ -96,7 +96,7 @@ impl McpConfig {
     /// error, as toolwire does not speak it.
     ///
     /// ```
-    /// use toolwire_core::{McpConfig, McpConfigError};
+    /// use toolwire_core::mcp::config::{McpConfig, McpConfigError};
     /// let err = McpConfig::from_json(r#"{"mcpServers": {"x": {"args": []}}}"#).unwrap_err();
     /// assert!(matches!(err, McpConfigError::Server { ref server, .. } if server == "x"));
     /// assert!(err.to_string().contains("\"command\""), "{err}");
@@ -128,7 +128,7 @@ impl McpConfig {
     /// Reads and parses the config file at `path` (see [`McpConfig::from_json`]).
     ///
     /// ```
-    /// use toolwire_core::{McpConfig, McpConfigError};
+    /// use toolwire_core::mcp::config::{McpConfig, McpConfigError};
     /// let err = McpConfig::read("/nonexistent/claude_desktop_config.json").unwrap_err();
     /// assert!(matches!(err, McpConfigError::Read { .. }));
     /// assert!(err.to_string().contains("/nonexistent/claude_desktop_config.json"));
@@ -263,7 +263,7 @@ fn pairs(
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-/// use toolwire_core::{add_mcp_servers, McpConfig, McpOptions, ToolRuntime};
+/// use toolwire_core::{ToolRuntime, mcp::McpOptions, mcp::config::{McpConfig, add_mcp_servers}};
 /// let config = McpConfig::read("claude_desktop_config.json")?;
 /// let runtime = ToolRuntime::new();
 /// for (server, added) in add_mcp_servers(&runtime, &config, &McpOptions::default()).await {

@@ -12,9 +12,9 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 use serde_json::Value;
 
-use crate::definition::ToolDefinition;
 use crate::provider::{caught_panic, ProviderError, ProviderKind, ToolProvider};
-use crate::tool_error::ToolError;
+use crate::tools::ToolDefinition;
+use crate::tools::ToolError;
 
 type ListFn = dyn Fn() -> Result<Vec<ToolDefinition>, ProviderError> + Send + Sync;
 type CallFn = dyn Fn(String, Value) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
@@ -26,7 +26,7 @@ type CallFn = dyn Fn(String, Value) -> BoxFuture<'static, Result<Value, ToolErro
 /// ```
 /// use std::sync::Arc;
 /// use serde_json::json;
-/// use toolwire_core::{provider_fn, Route, ToolDefinition, ToolRuntime};
+/// use toolwire_core::{ToolDefinition, ToolRuntime, provider::provider_fn, runtime::Route};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let echo = provider_fn(
 ///     "echo",
@@ -53,7 +53,7 @@ pub struct ProviderFn {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{provider_fn, ToolDefinition, ToolError, ToolProvider};
+/// use toolwire_core::{ToolDefinition, ToolError, provider::{provider_fn, ToolProvider}};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let clock = provider_fn(
 ///     "clock",
@@ -92,7 +92,7 @@ impl ProviderFn {
     /// use std::sync::atomic::{AtomicUsize, Ordering};
     /// use std::sync::Arc;
     /// use serde_json::json;
-    /// use toolwire_core::*;
+    /// use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let loads = Arc::new(AtomicUsize::new(0));
     /// let counter = loads.clone();
@@ -126,7 +126,7 @@ impl ProviderFn {
     /// ```
     /// use std::sync::Arc;
     /// use serde_json::json;
-    /// use toolwire_core::*;
+    /// use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let tool = |name: &str| vec![ToolDefinition::new(name, "A tool.", json!({}))];
     /// let app = provider_fn("app", tool("search.web"), |_, _| async { Ok(json!("app")) })
@@ -151,7 +151,7 @@ impl ProviderFn {
     /// ```
     /// use std::sync::{Arc, Mutex};
     /// use serde_json::json;
-    /// use toolwire_core::*;
+    /// use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let names = Arc::new(Mutex::new(vec!["a"]));
     /// let (send, changes) = tokio::sync::watch::channel(0u64);

@@ -6,15 +6,15 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::app_state::AppState;
-use crate::definition::ToolDefinition;
-use crate::tool_error::ToolError;
+use crate::tools::AppState;
+use crate::tools::ToolDefinition;
+use crate::tools::ToolError;
 
 /// One call's input for a registered tool's handler: its JSON arguments and the app state.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{AppState, ToolInput};
+/// use toolwire_core::{AppState, tools::ToolInput};
 /// let input = ToolInput { arguments: json!({"city": "Oslo"}), state: AppState::new().with(3u8) };
 /// assert_eq!(input.arguments["city"], "Oslo");
 /// assert_eq!(*input.state.get::<u8>().unwrap(), 3);
@@ -31,7 +31,7 @@ pub struct ToolInput {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{AppState, ToolFuture, ToolInput};
+/// use toolwire_core::{AppState, tools::{ToolFuture, ToolInput}};
 /// fn echo(input: ToolInput) -> ToolFuture {
 ///     Box::pin(async move { Ok(input.arguments) })
 /// }
@@ -46,7 +46,7 @@ pub type ToolFuture = BoxFuture<'static, Result<Value, ToolError>>;
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{registered_tools, ToolRegistration};
+/// use toolwire_core::{registered_tools, tools::ToolRegistration};
 ///
 /// // What `#[tool(name = "echo/text")]` submits, written by hand (core has no macro).
 /// inventory::submit! {
@@ -92,7 +92,7 @@ impl ToolRegistration {
     ///
     /// ```
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # static ECHO: ToolRegistration = ToolRegistration {
     /// #     name: "echo", form: "echo", description: "Echoes.",
     /// #     schema: || json!({"type": "object"}),
@@ -110,7 +110,7 @@ impl ToolRegistration {
     ///
     /// ```
     /// # use serde_json::json;
-    /// # use toolwire_core::*;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
     /// # static ECHO: ToolRegistration = ToolRegistration {
     /// #     name: "echo", form: "echo", description: "Echoes.", schema: || json!({}),
     /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
@@ -136,7 +136,7 @@ inventory::collect!(ToolRegistration);
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{registered_tools, ToolRegistration};
+/// use toolwire_core::{registered_tools, tools::ToolRegistration};
 ///
 /// // Submitted out of order (as crates linked in may submit them).
 /// inventory::submit! {

@@ -6,17 +6,17 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 use serde_json::Value;
 
-use crate::app_state::AppState;
-use crate::definition::ToolDefinition;
 use crate::provider::{caught_panic, ProviderError, ProviderKind, ToolProvider};
-use crate::registry::{registered_tools, ToolRegistration};
-use crate::tool_error::ToolError;
+use crate::tools::AppState;
+use crate::tools::ToolDefinition;
+use crate::tools::ToolError;
+use crate::tools::{registered_tools, ToolRegistration};
 
 /// Every `#[tool]` linked into the binary, as a [`ToolProvider`] named `app` of kind
 /// [`ProviderKind::Static`]; each call gets the app state given here.
 ///
 /// ```
-/// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+/// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
 /// let provider = RegisteredTools::new(AppState::new());
 /// assert_eq!(provider.name(), "app");
 /// ```
@@ -27,11 +27,11 @@ pub struct RegisteredTools {
 }
 
 impl RegisteredTools {
-    /// The registered tools, with `state` for the tools that take [`State`](crate::State).
+    /// The registered tools, with `state` for the tools that take [`State`](crate::tools::State).
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider, ToolRegistration};
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}, tools::ToolRegistration};
     ///
     /// // What `#[tool] fn answer(n: State<u32>) -> u32` submits, written by hand (core has no
     /// // macro).
@@ -61,7 +61,7 @@ impl RegisteredTools {
     /// A provider over the given registrations only.
     ///
     /// ```
-    /// use toolwire_core::{AppState, RegisteredTools, ToolProvider};
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let none = RegisteredTools::from_registrations(Vec::new(), AppState::new());
     /// assert!(none.list_tools().await.unwrap().is_empty());

@@ -12,11 +12,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use toolwire_core::{
-    model_safe_name, registered_tools, Census, LeftOutReason, ToolRegistration, META_TOOLS,
+    census::LeftOutReason, model_safe_name, names::DEFAULT_META_TOOLS, registered_tools,
+    tools::ToolRegistration, Census,
 };
 
 /// Checks every `#[tool]` linked into this binary, from every crate, against each other and
-/// against the runtime's meta-tools ([`META_TOOLS`]): `Err` names every form the census would
+/// against the runtime's meta-tools ([`DEFAULT_META_TOOLS`]): `Err` names every form the census would
 /// leave a tool out of.
 ///
 /// The one-line rail for a test suite (a tools-only crate must be linked: `use my_tools as _;`):
@@ -29,12 +30,12 @@ use toolwire_core::{
 /// # /*
 /// #[test]
 /// # */
-/// fn tool_census() -> Result<(), toolwire::SharedForms> { toolwire::check_tool_census() }
+/// fn tool_census() -> Result<(), toolwire::rail::SharedForms> { toolwire::check_tool_census() }
 /// tool_census().unwrap();
 /// assert!(toolwire::registered_tools().iter().any(|t| t.name == "echo"));
 /// ```
 pub fn check_tool_census() -> Result<(), SharedForms> {
-    check_forms(registered_tools(), &META_TOOLS)
+    check_forms(registered_tools(), &DEFAULT_META_TOOLS)
 }
 
 /// Builds the census of `tools` beside the `taken` names (a runtime's meta-tools), as a request
@@ -42,9 +43,9 @@ pub fn check_tool_census() -> Result<(), SharedForms> {
 /// tool and meta-tool behind it, and every real name given more than once.
 ///
 /// ```
-/// use toolwire::{check_forms, ToolRegistration};
+/// use toolwire::{rail::check_forms, tools::ToolRegistration};
 /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
-/// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+/// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
 /// let tool = |name: &'static str| ToolRegistration {
 ///     name, form: "", description: "d", schema, handler,
 ///     module_path: "demo", file: "demo.rs", line: 1,
@@ -142,7 +143,7 @@ impl FormHolder {
     /// The real name.
     ///
     /// ```
-    /// let meta = toolwire::FormHolder::MetaTool { name: "tool_search".into() };
+    /// let meta = toolwire::rail::FormHolder::MetaTool { name: "tool_search".into() };
     /// assert_eq!(meta.name(), "tool_search");
     /// ```
     pub fn name(&self) -> &str {
@@ -183,9 +184,9 @@ impl fmt::Display for FormHolder {
 /// message itself.
 ///
 /// ```
-/// use toolwire::{check_forms, ToolRegistration};
+/// use toolwire::{rail::check_forms, tools::ToolRegistration};
 /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
-/// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+/// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
 /// let tool = ToolRegistration {
 ///     name: "tool/search", form: "tool_search", description: "d", schema, handler,
 ///     module_path: "demo", file: "demo.rs", line: 7,
@@ -205,9 +206,9 @@ impl SharedForms {
     /// (meta-tools first, then by real name, crate and file).
     ///
     /// ```
-    /// use toolwire::{check_forms, ToolRegistration};
+    /// use toolwire::{rail::check_forms, tools::ToolRegistration};
     /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
-    /// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+    /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// let tool = |name| ToolRegistration {
     ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1,
     /// };
@@ -225,9 +226,9 @@ impl SharedForms {
     /// [`LeftOutReason::DuplicateName`], `first` is a position in that order.
     ///
     /// ```
-    /// use toolwire::{check_forms, LeftOutReason, ToolRegistration};
+    /// use toolwire::{census::LeftOutReason, rail::check_forms, tools::ToolRegistration};
     /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
-    /// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+    /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// let tool = |name| ToolRegistration {
     ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1,
     /// };
@@ -245,9 +246,9 @@ impl SharedForms {
     /// files. A name is one tool, so a request carries only one of them.
     ///
     /// ```
-    /// use toolwire::{check_forms, ToolRegistration};
+    /// use toolwire::{rail::check_forms, tools::ToolRegistration};
     /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
-    /// # fn handler(_: toolwire::ToolInput) -> toolwire::ToolFuture { unimplemented!() }
+    /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// let tool = |module_path, file| ToolRegistration {
     ///     name: "echo", form: "", description: "d", schema, handler, module_path, file, line: 3,
     /// };

@@ -2,7 +2,7 @@
 //! "Dialects").
 //!
 //! Policy: one table, beside the name rules (`provider_rules.rs`). Every fact here names its
-//! source; [`crate::check_schema`] and [`crate::prepare_schema`] read only this table, so a
+//! source; [`crate::schema::check_schema`] and [`crate::schema::prepare_schema`] read only this table, so a
 //! provider that changes its mind is one edit here. Facts a source marks as unconfirmed are not
 //! rules (the 1,024-character description limit OpenAI once reported is not here).
 //!
@@ -14,12 +14,12 @@
 
 use std::fmt;
 
-use crate::provider_rules::Provider;
+use crate::wire::LlmProvider;
 
 /// A request field's schema dialect: what one provider accepts as a tool's parameters.
 ///
 /// ```
-/// use toolwire_core::Dialect;
+/// use toolwire_core::schema::Dialect;
 /// assert_eq!(Dialect::ALL.len(), 6);
 /// assert_eq!(Dialect::from_key("openai-strict"), Some(Dialect::OpenAiStrict));
 /// assert!(Dialect::AnthropicStrict.is_strict());
@@ -44,7 +44,7 @@ pub enum Dialect {
 /// Which keywords a dialect takes in a schema node.
 ///
 /// ```
-/// use toolwire_core::{Dialect, Keywords};
+/// use toolwire_core::{schema::Dialect, schema::dialect::Keywords};
 /// assert_eq!(Dialect::OpenAi.rules().keywords, Keywords::Any);
 /// assert!(matches!(Dialect::Gemini.rules().keywords, Keywords::Only(list) if list.contains(&"nullable")));
 /// ```
@@ -60,7 +60,7 @@ impl Keywords {
     /// Whether `keyword` may stand in a node.
     ///
     /// ```
-    /// use toolwire_core::Dialect;
+    /// use toolwire_core::schema::Dialect;
     /// assert!(!Dialect::Gemini.rules().keywords.allows("$ref"));
     /// assert!(Dialect::Anthropic.rules().keywords.allows("$ref"));
     /// ```
@@ -75,7 +75,7 @@ impl Keywords {
 /// Which `enum` values a dialect takes.
 ///
 /// ```
-/// use toolwire_core::{Dialect, EnumValues};
+/// use toolwire_core::{schema::Dialect, schema::dialect::EnumValues};
 /// assert_eq!(Dialect::Gemini.rules().enum_values, EnumValues::Strings);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +91,7 @@ pub enum EnumValues {
 /// Where a dialect takes `$ref`.
 ///
 /// ```
-/// use toolwire_core::{Dialect, RefSupport};
+/// use toolwire_core::{schema::Dialect, schema::dialect::RefSupport};
 /// assert_eq!(Dialect::OpenAiStrict.rules().refs, RefSupport::LocalAndRecursive);
 /// assert_eq!(Dialect::Gemini.rules().refs, RefSupport::None);
 /// ```
@@ -108,7 +108,7 @@ pub enum RefSupport {
 /// The size limits of a dialect; over one, the provider refuses the whole request.
 ///
 /// ```
-/// let limits = toolwire_core::Dialect::OpenAiStrict.rules().limits.unwrap();
+/// let limits = toolwire_core::schema::Dialect::OpenAiStrict.rules().limits.unwrap();
 /// assert_eq!((limits.properties, limits.nesting, limits.enum_values), (5_000, 10, 1_000));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +126,7 @@ pub struct SizeLimits {
 /// Per-request limits of strict tools (Messages API and Converse strict).
 ///
 /// ```
-/// let limits = toolwire_core::Dialect::AnthropicStrict.rules().strict_request.unwrap();
+/// let limits = toolwire_core::schema::Dialect::AnthropicStrict.rules().strict_request.unwrap();
 /// assert_eq!((limits.tools, limits.optional_parameters, limits.union_parameters), (20, 24, 16));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,11 +139,11 @@ pub struct StrictRequestLimits {
     pub union_parameters: usize,
 }
 
-/// Everything a dialect accepts, as data. Read by [`crate::check_schema`] and
-/// [`crate::prepare_schema`] only.
+/// Everything a dialect accepts, as data. Read by [`crate::schema::check_schema`] and
+/// [`crate::schema::prepare_schema`] only.
 ///
 /// ```
-/// use toolwire_core::Dialect;
+/// use toolwire_core::schema::Dialect;
 /// let gemini = Dialect::Gemini.rules();
 /// assert!(!gemini.type_arrays && gemini.nullable && gemini.upper_case_types);
 /// assert!(Dialect::OpenAiStrict.rules().all_required);
@@ -315,7 +315,7 @@ impl Dialect {
     /// Every dialect, in a stable order.
     ///
     /// ```
-    /// use toolwire_core::Dialect;
+    /// use toolwire_core::schema::Dialect;
     /// let keys = Dialect::ALL.map(Dialect::key);
     /// assert_eq!(keys, ["openai", "openai-strict", "anthropic", "anthropic-strict", "converse", "gemini"]);
     /// ```
@@ -331,7 +331,7 @@ impl Dialect {
     /// The dialect's stable key, as the command and JSON output write it.
     ///
     /// ```
-    /// assert_eq!(toolwire_core::Dialect::AnthropicStrict.key(), "anthropic-strict");
+    /// assert_eq!(toolwire_core::schema::Dialect::AnthropicStrict.key(), "anthropic-strict");
     /// ```
     pub const fn key(self) -> &'static str {
         match self {
@@ -347,7 +347,7 @@ impl Dialect {
     /// The dialect of `key`, if it is one.
     ///
     /// ```
-    /// use toolwire_core::Dialect;
+    /// use toolwire_core::schema::Dialect;
     /// assert_eq!(Dialect::from_key("gemini"), Some(Dialect::Gemini));
     /// assert_eq!(Dialect::from_key("GEMINI"), None);
     /// ```
@@ -358,22 +358,22 @@ impl Dialect {
     /// The provider whose request field this is (for its name rule and its per-request limits).
     ///
     /// ```
-    /// use toolwire_core::{Dialect, Provider};
-    /// assert_eq!(Dialect::OpenAiStrict.provider(), Provider::OpenAi);
+    /// use toolwire_core::{schema::Dialect, wire::LlmProvider};
+    /// assert_eq!(Dialect::OpenAiStrict.llm_provider(), LlmProvider::OpenAi);
     /// ```
-    pub const fn provider(self) -> Provider {
+    pub const fn llm_provider(self) -> LlmProvider {
         match self {
-            Dialect::OpenAi | Dialect::OpenAiStrict => Provider::OpenAi,
-            Dialect::Anthropic | Dialect::AnthropicStrict => Provider::Anthropic,
-            Dialect::Converse => Provider::Converse,
-            Dialect::Gemini => Provider::Gemini,
+            Dialect::OpenAi | Dialect::OpenAiStrict => LlmProvider::OpenAi,
+            Dialect::Anthropic | Dialect::AnthropicStrict => LlmProvider::Anthropic,
+            Dialect::Converse => LlmProvider::Converse,
+            Dialect::Gemini => LlmProvider::Gemini,
         }
     }
 
     /// Whether the dialect is a strict one (`strict: true` on the wire).
     ///
     /// ```
-    /// assert!(!toolwire_core::Dialect::Converse.is_strict());
+    /// assert!(!toolwire_core::schema::Dialect::Converse.is_strict());
     /// ```
     pub const fn is_strict(self) -> bool {
         matches!(self, Dialect::OpenAiStrict | Dialect::AnthropicStrict)
@@ -382,7 +382,7 @@ impl Dialect {
     /// What the dialect accepts.
     ///
     /// ```
-    /// use toolwire_core::Dialect;
+    /// use toolwire_core::schema::Dialect;
     /// assert_eq!(Dialect::Converse.rules().min_description_chars, 1);
     /// ```
     pub const fn rules(self) -> DialectRules {
@@ -489,7 +489,7 @@ impl fmt::Display for Dialect {
 /// request fails: `array too long`).
 ///
 /// ```
-/// assert_eq!(toolwire_core::OPENAI_MAX_TOOLS, 128);
+/// assert_eq!(toolwire_core::wire::OPENAI_MAX_TOOLS, 128);
 /// ```
 pub const OPENAI_MAX_TOOLS: usize = 128;
 

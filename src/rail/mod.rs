@@ -1,0 +1,22 @@
+//! Rails: checks for a test suite that fail before a request would.
+//!
+//! - [`check_tool_census`]: every `#[tool]` linked into the test binary, from every crate,
+//!   travels under a form of its own, and none as a meta-tool's name (the spec's census rail);
+//! - [`check_tool_schemas`]: every `#[tool]`'s schema travels to the dialects the app names,
+//!   neither refused nor lossy;
+//! - [`check_forms`] and [`check_schemas`]: the same checks over a list the app builds itself.
+//!
+//! ```
+//! /// Echoes its input.
+//! #[toolwire::tool]
+//! fn echo(text: String) -> String { text }
+//!
+//! // In `tests/tool_census.rs`, as `#[test] fn tool_census() -> Result<(), SharedForms>`:
+//! toolwire::rail::check_tool_census().unwrap();
+//! ```
+
+mod census;
+mod schemas;
+
+pub use census::{check_forms, check_tool_census, FormHolder, SharedForms};
+pub use schemas::{check_schemas, check_tool_schemas, SchemaFinding, SchemaFindings};
