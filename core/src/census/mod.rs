@@ -15,6 +15,23 @@
 //! - `suggestions.rs`: the offered forms closest to a name no tool answers to;
 //! - `sanitized_index.rs`: the spec's `build_sanitized_index` as a value;
 //! - `name_table.rs`: the one hash table every name and form is entered in, once.
+//!
+//! ```
+//! use toolwire_core::census::{LeftOutReason, Resolution, Via};
+//! use toolwire_core::names::DEFAULT_META_TOOLS;
+//! use toolwire_core::Census;
+//!
+//! // `mcp/a/b` and `mcp/a_b` would both travel as `mcp_a_b`: neither is offered.
+//! let census = Census::build(["mcp/fs/read", "mcp/a/b", "mcp/a_b"], &DEFAULT_META_TOOLS);
+//! let offered: Vec<&str> = census.offered().map(|t| t.form()).collect();
+//! assert_eq!(offered, ["mcp_fs_read"]);
+//! assert!(matches!(census.tools()[1].left_out_reason(), Some(LeftOutReason::SharesForm { .. })));
+//!
+//! // Hop 5: the real name or the unique form reaches the tool; a shared form reaches none.
+//! let Ok(Resolution::Tool(hit)) = census.resolve("mcp_fs_read") else { panic!() };
+//! assert_eq!((hit.name, hit.via), ("mcp/fs/read", Via::Form));
+//! assert!(census.resolve("mcp_a_b").is_err());
+//! ```
 
 mod build;
 mod name_table;

@@ -9,6 +9,18 @@
 //! |---|---|
 //! | `terms.rs` | the words of a name or text ([`search_terms`]), stop words, the light stemmer |
 //! | `index.rs` | the BM25F index ([`SearchIndex`]) and its hits ([`SearchHit`]) |
+//!
+//! ```
+//! use toolwire_core::search::SearchIndex;
+//!
+//! // One document per tool: (real name, form, description).
+//! let index = SearchIndex::build([
+//!     ("mcp/fs/read_file", "mcp_fs_read_file", "Read the contents of a file"),
+//!     ("mcp/web/fetch", "mcp_web_fetch", "Fetch a web page"),
+//! ]);
+//! let hits = index.search("read a file's contents", 5, |_| true);
+//! assert_eq!(hits[0].index, 0);
+//! ```
 
 mod index;
 mod terms;
