@@ -139,7 +139,30 @@ pub use toolwire_macros::tool;
 #[path = "private.rs"]
 pub mod __private;
 
-/// The README's Rust snippets, compiled and run as doctests so they cannot drift from the API.
+/// The Rust snippets of the README and of the pages in `docs/` and `cli/README.md`, compiled
+/// and run as doctests (`cargo test -p toolwire --doc`) so they cannot drift from the API. A
+/// page without a Rust snippet is here too, so a snippet added to it is compiled from the start.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+mod doc_pages {
+    #[doc = include_str!("../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../docs/tools.md")]
+    pub struct Tools;
+    #[doc = include_str!("../docs/census.md")]
+    pub struct Census;
+    #[doc = include_str!("../docs/schemas.md")]
+    pub struct Schemas;
+    #[doc = include_str!("../docs/runtime.md")]
+    pub struct Runtime;
+    #[cfg(feature = "mcp")]
+    #[doc = include_str!("../docs/mcp.md")]
+    pub struct Mcp;
+    #[doc = include_str!("../docs/catalog.md")]
+    pub struct Catalog;
+    #[doc = include_str!("../docs/testing.md")]
+    pub struct Testing;
+    #[doc = include_str!("../docs/performance.md")]
+    pub struct Performance;
+    #[doc = include_str!("../cli/README.md")]
+    pub struct Cli;
+}
