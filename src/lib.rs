@@ -1,9 +1,13 @@
 //! toolwire: make LLM tool names survive the wire.
 //!
-//! The runtime items (the model-safe form, the census, dispatch, the wire shapes) come from
-//! `toolwire-core` and are re-exported here. This crate adds the user's side: [`tool`], which
-//! registers a function as a tool and refuses at compile time a name no model could call, and
-//! the census rail [`check_tool_census`] for a test suite.
+//! A tool's real name (`mcp/files/read`, `search.web`) need not be one every LLM provider
+//! accepts, and one bad name fails a whole request. toolwire sends each tool under its
+//! model-safe form, leaves out the tools a call could not tell apart, and maps every call back
+//! to exactly its tool, or fails: never a guess. This crate is the one an app adds: [`tool`]
+//! registers a function as a tool (and refuses at compile time a name no model could call),
+//! the runtime ([`ToolRuntime`]) carries tools from every source to every provider, and the
+//! rails ([`rail`]) check a tool set in a test suite. The engine is `toolwire-core`, whose
+//! modules are re-exported here by name.
 //!
 //! ```
 //! use toolwire::{State, tool};
@@ -43,16 +47,87 @@
 //! Tools live in the binary's `inventory`: a crate that nothing references is not linked, so
 //! its tools are absent. A binary (or test) that uses a tools-only crate writes
 //! `use my_tools as _;`.
+//!
+//! # The words
+//!
+//! They are the spec's ([`spec`]), and every page and message of toolwire uses them so:
+//!
+//! - **Real name**: what a tool's source calls it (`mcp/files/read`, `search.web`, a `#[tool]`'s
+//!   function name). It is the tool's identity everywhere but on the wire: dispatch, the
+//!   approval hook, the user's switches, the Tools page, the catalog the model reads.
+//! - **Model-safe form** (the **form**): the real name with each character outside
+//!   `[A-Za-z0-9_-]` made `_`, cut to 64 characters ([`model_safe_name`]). It is the name a
+//!   request carries, one every provider accepts; a name already in that form is its own.
+//! - **Census**: the decision, for one request, of which tools travel and under which form, and
+//!   the map from any name a model calls back to one tool ([`Census`]).
+//! - **Offered** / **left out**: an offered tool travels in the request under its form; a
+//!   left-out tool does not, because a call by its form could not be told apart from another
+//!   tool's (or its name is empty, given twice, or taken), and says why
+//!   ([`census::LeftOutReason`]).
+//! - **Meta-tool**: a tool of the runtime's own, answered by the runtime itself: `tool_search`,
+//!   `tool_schema` and `reset_tools` by default ([`names::DEFAULT_META_TOOLS`],
+//!   [`runtime::MetaTool`]). Every request carries them first.
+//! - **Taken name**: a name no tool may travel under, because the runtime answers it: the
+//!   meta-tools' names, entered in the census beside the tools.
+//! - **Provider** means a source of tools ([`provider`]: `#[tool]`s, closures, an MCP server);
+//!   the LLM APIs a request goes to are [`wire::LlmProvider`]s, each with its [`WireFormat`]s.
+//! - **Dialect**: what one provider's request field accepts as a parameter schema
+//!   ([`schema::Dialect`]).
+//!
+//! **The hops** are the spec's five steps of a name between its definition and the dispatch of
+//! a call:
+//!
+//! 1. the census of the request: a tool whose form another tool (or a meta-tool) already has is
+//!    left out, with one log line naming them;
+//! 2. the definition's name becomes its form in the tool list;
+//! 3. the list goes into the provider's request shape ([`WireFormat`]) verbatim: the shape
+//!    changes, the name string does not;
+//! 4. the model calls a tool, by the form it was given or by a real name it read (in the
+//!    catalog, or in an earlier turn's history);
+//! 5. the call is dispatched: exact name first, always; only a name that is neither a tool's
+//!    real name nor a meta-tool's consults the form → real name map, and only where exactly one
+//!    tool travels as that form ([`Census::resolve`]).
+//!
+//! # Modules
+//!
+//! The everyday items are at the root; the rest live in modules named after their concept:
+//!
+//! - [`tools`]: what a tool is ([`ToolDefinition`]), its errors, app state, the registered
+//!   `#[tool]`s;
+//! - [`names`]: the model-safe form and the meta-tools' names;
+//! - [`census`]: the census of one request (hop 1) and resolving a called name (hop 5);
+//! - [`provider`]: sources of tools: `#[tool]`s, closures, or an app's own;
+//! - [`wire`]: each LLM provider's name rules, the tool list in each [`WireFormat`], and the
+//!   limits of one request (hops 2 and 3);
+//! - [`schema`]: each dialect's parameter schema: checked, prepared, and the arguments restored
+//!   on the way back;
+//! - [`runtime`]: providers added and removed while calls run, each turn's [`Request`], dispatch,
+//!   approval, the catalog, the Tools page;
+//! - [`search`]: the index behind the runtime's `tool_search`;
+//! - [`mcp`] (feature `mcp`): MCP servers as providers, and the `mcpServers` config file;
+//! - [`rail`]: checks for a test suite, such as [`check_tool_census`];
+//! - [`spec`]: the spec itself, the name and the schema on the wire.
+//!
+//! # Features
+//!
+//! - `mcp` (default): the [`mcp`] module, MCP servers over stdio and `http://` (the `rmcp`
+//!   client);
+//! - `mcp-tls`: `https://` MCP servers (rustls).
+//!
+//! The guides (one page per concept, with the command's page) are in the repository's `docs/`
+//! and `cli/README.md`; their Rust snippets are doctests of this crate.
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 #[doc(inline)]
 pub use toolwire_core::mcp;
 #[doc(inline)]
 pub use toolwire_core::{census, names, provider, runtime, schema, search, tools, wire};
 
 pub mod rail;
+pub mod spec;
 
 pub use rail::check_tool_census;
 pub use toolwire_core::{
@@ -139,7 +214,30 @@ pub use toolwire_macros::tool;
 #[path = "private.rs"]
 pub mod __private;
 
-/// The README's Rust snippets, compiled and run as doctests so they cannot drift from the API.
+/// The Rust snippets of the README and of the pages in `docs/` and `cli/README.md`, compiled
+/// and run as doctests (`cargo test -p toolwire --doc`) so they cannot drift from the API. A
+/// page without a Rust snippet is here too, so a snippet added to it is compiled from the start.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+mod doc_pages {
+    #[doc = include_str!("../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../docs/tools.md")]
+    pub struct Tools;
+    #[doc = include_str!("../docs/census.md")]
+    pub struct Census;
+    #[doc = include_str!("../docs/schemas.md")]
+    pub struct Schemas;
+    #[doc = include_str!("../docs/runtime.md")]
+    pub struct Runtime;
+    #[cfg(feature = "mcp")]
+    #[doc = include_str!("../docs/mcp.md")]
+    pub struct Mcp;
+    #[doc = include_str!("../docs/catalog.md")]
+    pub struct Catalog;
+    #[doc = include_str!("../docs/testing.md")]
+    pub struct Testing;
+    #[doc = include_str!("../docs/performance.md")]
+    pub struct Performance;
+    #[doc = include_str!("../cli/README.md")]
+    pub struct Cli;
+}
