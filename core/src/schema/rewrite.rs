@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{child, is_annotation, note_for, TOLD_ANNOTATIONS};
+use super::keywords::{child, holds, is_annotation, note_for, Holds, TOLD_ANNOTATIONS};
 use super::merge::merge_into;
 use super::refs::MAX_DEPTH;
 use super::report::{Loss, RefusalReason, SchemaRefusal};
@@ -921,18 +921,17 @@ impl Rewriter {
         for (key, value) in map.iter() {
             let k = key.as_str();
             let schema_like = |v: &Value| v.is_object() || v.is_boolean();
-            let fits = if super::keywords::ONE_SCHEMA.contains(&k) {
-                schema_like(value)
-            } else if k == "items" {
-                schema_like(value) || value.as_array().is_some_and(|l| l.iter().all(schema_like))
-            } else if super::keywords::SCHEMA_MAP.contains(&k) {
-                value
+            let fits = match holds(k) {
+                Some(Holds::One) => schema_like(value),
+                Some(Holds::OneOrList) => {
+                    schema_like(value)
+                        || value.as_array().is_some_and(|l| l.iter().all(schema_like))
+                }
+                Some(Holds::Map) => value
                     .as_object()
-                    .is_some_and(|m| m.values().all(schema_like))
-            } else if super::keywords::SCHEMA_LIST.contains(&k) {
-                value.as_array().is_some_and(|l| l.iter().all(schema_like))
-            } else {
-                true
+                    .is_some_and(|m| m.values().all(schema_like)),
+                Some(Holds::List) => value.as_array().is_some_and(|l| l.iter().all(schema_like)),
+                None => true,
             };
             if !fits {
                 return Err(self.refuse(
@@ -978,11 +977,10 @@ impl Rewriter {
         }
         for (key, value) in map.iter_mut() {
             let k = key.as_str();
-            match (k, value) {
-                (
-                    "properties" | "patternProperties" | "$defs" | "dependentSchemas",
-                    Value::Object(subs),
-                ) => {
+            match (holds(k), value) {
+                // (`definitions` is not rewritten here: the inliner drops it, and a kept
+                // recursive schema has its root's moved into `$defs`.)
+                (Some(Holds::Map), Value::Object(subs)) if k != "definitions" => {
                     for (name, sub) in subs.iter_mut() {
                         let place = if k == "properties" && required.contains(name) {
                             Place::RequiredProperty
@@ -992,7 +990,7 @@ impl Rewriter {
                         self.node(sub, &child(pointer, &[k, name]), place, depth + 1)?;
                     }
                 }
-                ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(subs)) => {
+                (Some(Holds::OneOrList | Holds::List), Value::Array(subs)) => {
                     for (i, sub) in subs.iter_mut().enumerate() {
                         self.node(
                             sub,
@@ -1002,20 +1000,9 @@ impl Rewriter {
                         )?;
                     }
                 }
-                (
-                    "items"
-                    | "additionalProperties"
-                    | "not"
-                    | "if"
-                    | "then"
-                    | "else"
-                    | "contains"
-                    | "propertyNames"
-                    | "unevaluatedItems"
-                    | "unevaluatedProperties"
-                    | "additionalItems",
-                    sub,
-                ) if sub.is_object() || (k == "items" && sub.is_boolean()) => {
+                (Some(Holds::One | Holds::OneOrList), sub)
+                    if sub.is_object() || (k == "items" && sub.is_boolean()) =>
+                {
                     self.node(sub, &child(pointer, &[k]), Place::Other, depth + 1)?;
                 }
                 _ => {}
