@@ -81,6 +81,12 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword)
 }
 
+/// Whether a keyword constrains values (everything but annotations and `nullable`, which only
+/// widens a typed node).
+pub(crate) fn is_validation(keyword: &str) -> bool {
+    !is_annotation(keyword) && keyword != "nullable"
+}
+
 /// Writes a walker over the direct subschemas of a node, once for shared and once for mutable
 /// access (`iter`/`iter_mut`), from one body: the two cannot drift apart.
 macro_rules! subschema_walker {
