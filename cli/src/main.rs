@@ -30,7 +30,7 @@ use toolwire_core::{
 
 use crate::input::UnusableInput;
 use crate::report::CensusReport;
-use crate::schemas::SchemaReport;
+use crate::schemas::SchemaVerdicts;
 
 /// Every tool is offered (census), travels without loss (wire), or every call reaches a tool
 /// (resolve).
@@ -439,7 +439,7 @@ fn census(args: &CensusArgs) -> Result<u8, Failure> {
     };
     let schemas = definitions
         .as_deref()
-        .map(|definitions| SchemaReport::new(&census, definitions, dialects));
+        .map(|definitions| SchemaVerdicts::new(&census, definitions, dialects));
     let lossless = schemas
         .as_ref()
         .is_none_or(|s| s.all_lossless_in(&args.providers));

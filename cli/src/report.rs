@@ -20,7 +20,7 @@ use toolwire_core::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use crate::schemas::SchemaReport;
+use crate::schemas::SchemaVerdicts;
 
 /// The census seen as distinct tools.
 pub struct CensusReport<'a> {
@@ -67,7 +67,7 @@ impl<'a> CensusReport<'a> {
     }
 
     /// Writes the `--json` object, with `schemas` as its `schemas` key, and a newline.
-    pub fn write_json(&self, out: &mut impl Write, schemas: &SchemaReport<'_>) -> io::Result<()> {
+    pub fn write_json(&self, out: &mut impl Write, schemas: &SchemaVerdicts<'_>) -> io::Result<()> {
         let mut offered: Vec<&str> = self
             .distinct
             .iter()
@@ -102,7 +102,7 @@ impl<'a> CensusReport<'a> {
         &self,
         out: &mut impl Write,
         only_problems: bool,
-        schemas: Option<&SchemaReport<'_>>,
+        schemas: Option<&SchemaVerdicts<'_>>,
     ) -> io::Result<()> {
         let rows: Vec<Row> = (self.distinct.iter().enumerate())
             .map(|(i, t)| Row::new(t, self.server(i)))
@@ -142,7 +142,7 @@ impl<'a> CensusReport<'a> {
                 }
             }
         }
-        let schemas = schemas.map(SchemaReport::summary).unwrap_or_default();
+        let schemas = schemas.map(SchemaVerdicts::summary).unwrap_or_default();
         writeln!(out, "{}{schemas}", self.summary())
     }
 
@@ -298,7 +298,7 @@ struct CensusJson<'a> {
     healing: BTreeMap<&'a str, &'a str>,
     duplicates: &'a [String],
     tools: Vec<ToolJson<'a>>,
-    schemas: &'a SchemaReport<'a>,
+    schemas: &'a SchemaVerdicts<'a>,
 }
 
 /// One entry of `tools` in the `--json` object.
@@ -362,7 +362,7 @@ mod tests {
             .iter()
             .map(|t| ToolDefinition::new(t.name(), "", serde_json::Value::Null))
             .collect();
-        let schemas = SchemaReport::new(census, &definitions, &Dialect::ALL);
+        let schemas = SchemaVerdicts::new(census, &definitions, &Dialect::ALL);
         let mut out = Vec::new();
         CensusReport::new(census)
             .write_json(&mut out, &schemas)
@@ -479,7 +479,7 @@ mod tests {
             .iter()
             .map(|t| ToolDefinition::new(t.name(), "", serde_json::Value::Null))
             .collect();
-        let schemas = SchemaReport::new(&census, &definitions, &Dialect::ALL);
+        let schemas = SchemaVerdicts::new(&census, &definitions, &Dialect::ALL);
         let mut out = Vec::new();
         CensusReport::new(&census)
             .with_servers(&servers)

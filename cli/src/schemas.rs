@@ -11,14 +11,14 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use toolwire_core::{
-    schema::{prepare_schema_cached, Dialect, Loss, Preparation, SchemaStatus},
+    schema::{prepare_schema_cached, Dialect, Preparation, SchemaReport, SchemaStatus},
     Census, ToolDefinition,
 };
 
 use crate::report::is_repeat;
 
 /// The schema verdicts of every distinct tool in some dialects.
-pub struct SchemaReport<'a> {
+pub struct SchemaVerdicts<'a> {
     /// The dialects judged, in [`Dialect::ALL`] order, without repeats.
     dialects: Vec<Dialect>,
     /// One per distinct real name, in input order: the name and one preparation per dialect
@@ -26,14 +26,14 @@ pub struct SchemaReport<'a> {
     tools: Vec<(&'a str, Vec<Arc<Preparation>>)>,
 }
 
-impl<'a> SchemaReport<'a> {
+impl<'a> SchemaVerdicts<'a> {
     /// The verdicts of `census`'s distinct tools in `dialects`; `definitions` are the census
     /// input, in the same order.
     pub fn new(
         census: &'a Census,
         definitions: &[ToolDefinition],
         dialects: &[Dialect],
-    ) -> SchemaReport<'a> {
+    ) -> SchemaVerdicts<'a> {
         let dialects: Vec<Dialect> = Dialect::ALL
             .into_iter()
             .filter(|d| dialects.contains(d))
@@ -52,7 +52,7 @@ impl<'a> SchemaReport<'a> {
                 (tool.name(), verdicts)
             })
             .collect();
-        SchemaReport { dialects, tools }
+        SchemaVerdicts { dialects, tools }
     }
 
     /// How many tools are lossy, and how many refused, in `dialect` (zero when it is not
@@ -105,52 +105,23 @@ fn status(preparation: &Preparation) -> SchemaStatus {
     }
 }
 
-/// The `schemas` value: real name → dialect key → verdict, both maps sorted (as every map of
-/// the census object is).
-impl Serialize for SchemaReport<'_> {
+/// The `schemas` value: real name → dialect key → verdict (core's [`SchemaReport`]), both maps
+/// sorted (as every map of the census object is).
+impl Serialize for SchemaVerdicts<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut by_name: Vec<&(&str, Vec<Arc<Preparation>>)> = self.tools.iter().collect();
         by_name.sort_unstable_by_key(|(name, _)| *name);
         let mut map = serializer.serialize_map(Some(by_name.len()))?;
         for (name, verdicts) in by_name {
-            let per_dialect: BTreeMap<&str, VerdictJson<'_>> = self
+            let per_dialect: BTreeMap<&str, SchemaReport> = self
                 .dialects
                 .iter()
                 .zip(verdicts)
-                .map(|(dialect, preparation)| (dialect.key(), VerdictJson::new(preparation)))
+                .map(|(dialect, preparation)| (dialect.key(), SchemaReport::from(&**preparation)))
                 .collect();
             map.serialize_entry(name, &per_dialect)?;
         }
         map.end()
-    }
-}
-
-/// One tool's verdict in one dialect, as `--json` writes it.
-#[derive(serde::Serialize)]
-struct VerdictJson<'a> {
-    /// `as_is`, `rewritten`, `lossy` or `refused`.
-    status: &'static str,
-    /// What a lossy rewrite lost (`pointer`, `keyword`, `note`); empty otherwise.
-    losses: &'a [Loss],
-    /// Why the dialect refuses the schema; `null` unless refused.
-    reason: Option<String>,
-}
-
-impl<'a> VerdictJson<'a> {
-    /// The verdict of `preparation`.
-    fn new(preparation: &'a Preparation) -> VerdictJson<'a> {
-        match preparation {
-            Ok(prepared) => VerdictJson {
-                status: prepared.status.key(),
-                losses: &prepared.losses,
-                reason: None,
-            },
-            Err(refusal) => VerdictJson {
-                status: SchemaStatus::Refused.key(),
-                losses: &[],
-                reason: Some(refusal.to_string()),
-            },
-        }
     }
 }
 
@@ -174,7 +145,7 @@ mod tests {
     fn each_dialect_says_how_each_schema_travels() {
         let typed = json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}});
         let (defs, census) = census_of(&[("typed", typed), ("empty", Value::Null)]);
-        let report = SchemaReport::new(&census, &defs, &Dialect::ALL);
+        let report = SchemaVerdicts::new(&census, &defs, &Dialect::ALL);
         let json = serde_json::to_value(&report).unwrap();
         let names: Vec<&String> = json.as_object().unwrap().keys().collect();
         assert_eq!(names, ["empty", "typed"]);
@@ -194,7 +165,7 @@ mod tests {
         let pattern =
             json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^a$"}}});
         let (defs, census) = census_of(&[("tree", recursive), ("pat", pattern)]);
-        let report = SchemaReport::new(&census, &defs, &[Dialect::Gemini, Dialect::OpenAi]);
+        let report = SchemaVerdicts::new(&census, &defs, &[Dialect::Gemini, Dialect::OpenAi]);
         assert_eq!(report.troubles(Dialect::Gemini), (0, 1));
         // Recursion travels to openai-strict only (`tool-schema-wire.md`).
         assert_eq!(report.troubles(Dialect::OpenAi), (0, 1));
@@ -215,7 +186,7 @@ mod tests {
     #[test]
     fn a_repeated_name_is_judged_once_at_its_first_occurrence() {
         let (defs, census) = census_of(&[("a", Value::Null), ("a", json!({"type": "string"}))]);
-        let report = SchemaReport::new(&census, &defs, &[Dialect::OpenAi]);
+        let report = SchemaVerdicts::new(&census, &defs, &[Dialect::OpenAi]);
         assert_eq!(report.tools.len(), 1);
         assert_eq!(report.troubles(Dialect::OpenAi), (0, 0));
     }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::keywords::{child, for_each_subschema};
 use super::refs::{ref_faults, MAX_DEPTH};
 use super::report::{RefusalReason, SchemaProblem};
-use super::rewrite::{format_fits, is_simple_pattern, type_is, type_names};
+use super::shape::{format_fits, is_simple_pattern, type_is, type_names};
 use crate::schema::dialect::{DialectRules, EnumValues, Keywords, RefSupport};
 use crate::schema::Dialect;
 

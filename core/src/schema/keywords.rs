@@ -6,31 +6,50 @@
 
 use serde_json::{Map, Value};
 
-/// Keywords whose value is one subschema.
-pub(crate) const ONE_SCHEMA: &[&str] = &[
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
+/// What a keyword's value holds, for a keyword that holds subschemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Holds {
+    /// One subschema.
+    One,
+    /// One subschema, or an array of them (`items`: draft 7 tuples are `items: [a, b]`).
+    OneOrList,
+    /// An object of subschemas, by name.
+    Map,
+    /// An array of subschemas.
+    List,
+}
+
+/// The keywords that hold subschemas, and how: the one list every walk over a schema reads.
+const SUBSCHEMA_KEYWORDS: &[(&str, Holds)] = &[
+    ("additionalProperties", Holds::One),
+    ("not", Holds::One),
+    ("if", Holds::One),
+    ("then", Holds::One),
+    ("else", Holds::One),
+    ("contains", Holds::One),
+    ("propertyNames", Holds::One),
+    ("unevaluatedItems", Holds::One),
+    ("unevaluatedProperties", Holds::One),
+    ("additionalItems", Holds::One),
+    ("items", Holds::OneOrList),
+    ("properties", Holds::Map),
+    ("patternProperties", Holds::Map),
+    ("$defs", Holds::Map),
+    ("definitions", Holds::Map),
+    ("dependentSchemas", Holds::Map),
+    ("anyOf", Holds::List),
+    ("oneOf", Holds::List),
+    ("allOf", Holds::List),
+    ("prefixItems", Holds::List),
 ];
 
-/// Keywords whose value is an object of subschemas.
-pub(crate) const SCHEMA_MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
-/// Keywords whose value is an array of subschemas.
-pub(crate) const SCHEMA_LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+/// What `keyword` holds, if it holds subschemas.
+pub(crate) fn holds(keyword: &str) -> Option<Holds> {
+    SUBSCHEMA_KEYWORDS
+        .iter()
+        .find(|(k, _)| *k == keyword)
+        .map(|(_, holds)| *holds)
+}
 
 /// Keywords that change no verdict: dropping one keeps every valid argument valid and every
 /// invalid one invalid.
@@ -62,74 +81,56 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword)
 }
 
-/// Calls `each` on every direct subschema of `node` with the pointer segments that lead to it.
-pub(crate) fn for_each_subschema<'a>(
-    node: &'a Map<String, Value>,
-    mut each: impl FnMut(&[&str], &'a Value),
-) {
-    for (key, value) in node {
-        let key = key.as_str();
-        if ONE_SCHEMA.contains(&key) {
-            each(&[key], value);
-        } else if key == "items" {
-            match value {
-                // Draft 7 tuples: `items: [a, b]`.
-                Value::Array(list) => {
-                    for (i, item) in list.iter().enumerate() {
-                        each(&[key, &i.to_string()], item);
-                    }
-                }
-                other => each(&[key], other),
-            }
-        } else if SCHEMA_MAP.contains(&key) {
-            if let Value::Object(map) = value {
-                for (name, sub) in map {
-                    each(&[key, name], sub);
-                }
-            }
-        } else if SCHEMA_LIST.contains(&key) {
-            if let Value::Array(list) = value {
-                for (i, sub) in list.iter().enumerate() {
-                    each(&[key, &i.to_string()], sub);
-                }
-            }
-        }
-    }
+/// Whether a keyword constrains values (everything but annotations and `nullable`, which only
+/// widens a typed node).
+pub(crate) fn is_validation(keyword: &str) -> bool {
+    !is_annotation(keyword) && keyword != "nullable"
 }
 
-/// [`for_each_subschema`], with each subschema mutable.
-pub(crate) fn for_each_subschema_mut(
-    node: &mut Map<String, Value>,
-    mut each: impl FnMut(&[&str], &mut Value),
-) {
-    for (key, value) in node.iter_mut() {
-        let key = key.as_str();
-        if ONE_SCHEMA.contains(&key) {
-            each(&[key], value);
-        } else if key == "items" {
-            match value {
-                Value::Array(list) => {
-                    for (i, item) in list.iter_mut().enumerate() {
-                        each(&[key, &i.to_string()], item);
+/// Writes a walker over the direct subschemas of a node, once for shared and once for mutable
+/// access (`iter`/`iter_mut`), from one body: the two cannot drift apart.
+macro_rules! subschema_walker {
+    ($(#[$doc:meta])* $name:ident, $iter:ident $(, $mutable:tt)?) => {
+        $(#[$doc])*
+        pub(crate) fn $name<'a>(
+            node: &'a $($mutable)? Map<String, Value>,
+            mut each: impl FnMut(&[&str], &'a $($mutable)? Value),
+        ) {
+            for (key, value) in node.$iter() {
+                let key = key.as_str();
+                match (holds(key), value) {
+                    (Some(Holds::One), sub) => each(&[key], sub),
+                    (Some(Holds::OneOrList | Holds::List), Value::Array(list)) => {
+                        for (i, sub) in list.$iter().enumerate() {
+                            each(&[key, &i.to_string()], sub);
+                        }
                     }
-                }
-                other => each(&[key], other),
-            }
-        } else if SCHEMA_MAP.contains(&key) {
-            if let Value::Object(map) = value {
-                for (name, sub) in map.iter_mut() {
-                    each(&[key, name], sub);
-                }
-            }
-        } else if SCHEMA_LIST.contains(&key) {
-            if let Value::Array(list) = value {
-                for (i, sub) in list.iter_mut().enumerate() {
-                    each(&[key, &i.to_string()], sub);
+                    (Some(Holds::OneOrList), sub) => each(&[key], sub),
+                    (Some(Holds::Map), Value::Object(map)) => {
+                        for (name, sub) in map.$iter() {
+                            each(&[key, name], sub);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
-    }
+    };
 }
+
+subschema_walker!(
+    /// Calls `each` on every direct subschema of `node` with the pointer segments that lead to
+    /// it.
+    for_each_subschema,
+    iter
+);
+
+subschema_walker!(
+    /// [`for_each_subschema`], with each subschema mutable.
+    for_each_subschema_mut,
+    iter_mut,
+    mut
+);
 
 /// `pointer` with one more segment, escaped (RFC 6901: `~` is `~0`, `/` is `~1`).
 pub(crate) fn child(pointer: &str, segments: &[&str]) -> String {

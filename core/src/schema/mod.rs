@@ -21,7 +21,9 @@
 //! - `keywords.rs`: which keywords hold subschemas, which only annotate, and their notes;
 //! - `refs.rs`: resolving, checking and inlining `$ref`;
 //! - `merge.rs`: the exact conjunction of two schemas (`allOf`, a `$ref`'s siblings);
-//! - `rewrite.rs`: the rewrites of one node for one dialect;
+//! - `shape.rs`: what a node says, read without changing it (its types, whether it takes
+//!   `null`, whether its branches exclude each other), asked alike by checking and rewriting;
+//! - `rewrite.rs`: the rewrites of one node for one dialect, in their order;
 //! - `check.rs`, `prepare.rs`, `cache.rs`, `restore.rs`: the public functions.
 
 mod cache;
@@ -34,6 +36,7 @@ mod refs;
 pub(crate) mod report;
 mod restore;
 mod rewrite;
+mod shape;
 
 pub use cache::{prepare_schema_cached, Preparation};
 pub use check::check_schema;

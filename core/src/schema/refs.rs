@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::keywords::{child, is_annotation, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP};
+use super::keywords::{child, for_each_subschema, holds, is_annotation, Holds};
 use super::merge::merge_into;
 use super::report::{RefusalReason, SchemaRefusal};
 use crate::schema::Dialect;
@@ -66,7 +66,7 @@ fn find_anchor<'a>(
         return Some((node, at));
     }
     let mut found = None;
-    super::keywords::for_each_subschema(map, |segments, sub| {
+    for_each_subschema(map, |segments, sub| {
         if found.is_none() {
             found = find_anchor(sub, anchor, child(&at, segments), depth + 1);
         }
@@ -177,7 +177,7 @@ fn collect_refs(node: &Value, pointer: &str, depth: usize, out: &mut Vec<(String
     if let Some(Value::String(reference)) = map.get("$ref") {
         out.push((pointer.to_owned(), reference.clone()));
     }
-    super::keywords::for_each_subschema(map, |segments, sub| {
+    for_each_subschema(map, |segments, sub| {
         if segments[0] != "$defs" && segments[0] != "definitions" {
             collect_refs(sub, &child(pointer, segments), depth + 1, out);
         }
@@ -310,49 +310,33 @@ impl Inliner<'_> {
             if k == "$defs" || k == "definitions" {
                 continue;
             }
-            let inlined = if ONE_SCHEMA.contains(&k) {
-                self.inline(value, &child(pointer, &[k]), stack)?
-            } else if k == "items" {
-                match value {
-                    Value::Array(list) => Value::Array(
-                        list.iter()
-                            .enumerate()
-                            .map(|(i, sub)| {
-                                self.inline(sub, &child(pointer, &[k, &i.to_string()]), stack)
-                            })
-                            .collect::<Result<_, _>>()?,
-                    ),
-                    other => self.inline(other, &child(pointer, &[k]), stack)?,
-                }
-            } else if SCHEMA_MAP.contains(&k) {
-                match value {
-                    Value::Object(subs) => {
-                        let mut inlined = Map::new();
-                        for (name, sub) in subs {
-                            inlined.insert(
-                                name.clone(),
-                                self.inline(sub, &child(pointer, &[k, name]), stack)?,
-                            );
-                        }
-                        Value::Object(inlined)
+            let inlined = match (holds(k), value) {
+                (Some(Holds::One), sub) => self.inline(sub, &child(pointer, &[k]), stack)?,
+                (Some(Holds::OneOrList | Holds::List), Value::Array(list)) => Value::Array(
+                    list.iter()
+                        .enumerate()
+                        .map(|(i, sub)| {
+                            self.inline(sub, &child(pointer, &[k, &i.to_string()]), stack)
+                        })
+                        .collect::<Result<_, _>>()?,
+                ),
+                (Some(Holds::OneOrList), sub) => self.inline(sub, &child(pointer, &[k]), stack)?,
+                (Some(Holds::Map), Value::Object(subs)) => {
+                    let mut inlined = Map::new();
+                    for (name, sub) in subs {
+                        inlined.insert(
+                            name.clone(),
+                            self.inline(sub, &child(pointer, &[k, name]), stack)?,
+                        );
                     }
-                    other => other.clone(),
+                    Value::Object(inlined)
                 }
-            } else if SCHEMA_LIST.contains(&k) {
-                match value {
-                    Value::Array(list) => Value::Array(
-                        list.iter()
-                            .enumerate()
-                            .map(|(i, sub)| {
-                                self.inline(sub, &child(pointer, &[k, &i.to_string()]), stack)
-                            })
-                            .collect::<Result<_, _>>()?,
-                    ),
-                    other => other.clone(),
+                // A subschema keyword holding no schemas is copied as it is.
+                (Some(_), other) => other.clone(),
+                (None, other) => {
+                    self.budget = self.budget.saturating_sub(1);
+                    other.clone()
                 }
-            } else {
-                self.budget = self.budget.saturating_sub(1);
-                value.clone()
             };
             out.insert(key.clone(), inlined);
         }

@@ -253,7 +253,23 @@ impl SchemaReport {
     /// assert_eq!(SchemaReport::of(Dialect::OpenAi, &schema).status, SchemaStatus::AsIs);
     /// ```
     pub fn of(dialect: crate::schema::Dialect, schema: &serde_json::Value) -> SchemaReport {
-        match &*crate::schema::prepare_schema_cached(dialect, schema) {
+        SchemaReport::from(&*crate::schema::prepare_schema_cached(dialect, schema))
+    }
+}
+
+impl From<&crate::schema::Preparation> for SchemaReport {
+    /// The report of a preparation already made (a refusal is `refused`, with its message as
+    /// the reason).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::schema::{prepare_schema_cached, Dialect, SchemaReport, SchemaStatus};
+    /// let schema = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+    /// let preparation = prepare_schema_cached(Dialect::Gemini, &schema);
+    /// assert_eq!(SchemaReport::from(&*preparation).status, SchemaStatus::Refused);
+    /// ```
+    fn from(preparation: &crate::schema::Preparation) -> SchemaReport {
+        match preparation {
             Ok(prepared) => SchemaReport {
                 status: prepared.status,
                 losses: prepared.losses.clone(),

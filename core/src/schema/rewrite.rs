@@ -12,10 +12,16 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{child, is_annotation, note_for, TOLD_ANNOTATIONS};
+use super::keywords::{
+    child, holds, is_annotation, is_validation, note_for, Holds, TOLD_ANNOTATIONS,
+};
 use super::merge::merge_into;
 use super::refs::MAX_DEPTH;
 use super::report::{Loss, RefusalReason, SchemaRefusal};
+use super::shape::{
+    accepts_null, common_type, format_fits, is_null_schema, is_simple_pattern, provably_exclusive,
+    type_is, type_names, values_take_null,
+};
 use crate::schema::dialect::{DialectRules, EnumValues};
 use crate::schema::Dialect;
 
@@ -904,7 +910,7 @@ impl Rewriter {
             self.changed = true;
             if TOLD_ANNOTATIONS.contains(&key.as_str()) {
                 notes.push(note_for(&key, &value));
-            } else if !is_annotation(&key) && key != "nullable" {
+            } else if is_validation(&key) {
                 // (`nullable` is no JSON Schema keyword: a validator ignores it.)
                 self.lose(notes, pointer, &key, note_for(&key, &value));
             }
@@ -921,18 +927,17 @@ impl Rewriter {
         for (key, value) in map.iter() {
             let k = key.as_str();
             let schema_like = |v: &Value| v.is_object() || v.is_boolean();
-            let fits = if super::keywords::ONE_SCHEMA.contains(&k) {
-                schema_like(value)
-            } else if k == "items" {
-                schema_like(value) || value.as_array().is_some_and(|l| l.iter().all(schema_like))
-            } else if super::keywords::SCHEMA_MAP.contains(&k) {
-                value
+            let fits = match holds(k) {
+                Some(Holds::One) => schema_like(value),
+                Some(Holds::OneOrList) => {
+                    schema_like(value)
+                        || value.as_array().is_some_and(|l| l.iter().all(schema_like))
+                }
+                Some(Holds::Map) => value
                     .as_object()
-                    .is_some_and(|m| m.values().all(schema_like))
-            } else if super::keywords::SCHEMA_LIST.contains(&k) {
-                value.as_array().is_some_and(|l| l.iter().all(schema_like))
-            } else {
-                true
+                    .is_some_and(|m| m.values().all(schema_like)),
+                Some(Holds::List) => value.as_array().is_some_and(|l| l.iter().all(schema_like)),
+                None => true,
             };
             if !fits {
                 return Err(self.refuse(
@@ -978,11 +983,10 @@ impl Rewriter {
         }
         for (key, value) in map.iter_mut() {
             let k = key.as_str();
-            match (k, value) {
-                (
-                    "properties" | "patternProperties" | "$defs" | "dependentSchemas",
-                    Value::Object(subs),
-                ) => {
+            match (holds(k), value) {
+                // (`definitions` is not rewritten here: the inliner drops it, and a kept
+                // recursive schema has its root's moved into `$defs`.)
+                (Some(Holds::Map), Value::Object(subs)) if k != "definitions" => {
                     for (name, sub) in subs.iter_mut() {
                         let place = if k == "properties" && required.contains(name) {
                             Place::RequiredProperty
@@ -992,7 +996,7 @@ impl Rewriter {
                         self.node(sub, &child(pointer, &[k, name]), place, depth + 1)?;
                     }
                 }
-                ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(subs)) => {
+                (Some(Holds::OneOrList | Holds::List), Value::Array(subs)) => {
                     for (i, sub) in subs.iter_mut().enumerate() {
                         self.node(
                             sub,
@@ -1002,20 +1006,9 @@ impl Rewriter {
                         )?;
                     }
                 }
-                (
-                    "items"
-                    | "additionalProperties"
-                    | "not"
-                    | "if"
-                    | "then"
-                    | "else"
-                    | "contains"
-                    | "propertyNames"
-                    | "unevaluatedItems"
-                    | "unevaluatedProperties"
-                    | "additionalItems",
-                    sub,
-                ) if sub.is_object() || (k == "items" && sub.is_boolean()) => {
+                (Some(Holds::One | Holds::OneOrList), sub)
+                    if sub.is_object() || (k == "items" && sub.is_boolean()) =>
+                {
                     self.node(sub, &child(pointer, &[k]), Place::Other, depth + 1)?;
                 }
                 _ => {}
@@ -1027,12 +1020,6 @@ impl Rewriter {
 
 fn unreachable_object() -> ! {
     unreachable!("matched as an object above")
-}
-
-/// Whether a keyword constrains values (everything but annotations and `nullable`, which only
-/// widens a typed node).
-pub(crate) fn is_validation(keyword: &str) -> bool {
-    !is_annotation(keyword) && keyword != "nullable"
 }
 
 /// Types as `object` every node that declares properties but no type, here and in its union
@@ -1059,89 +1046,6 @@ fn type_untyped_objects(schema: &mut Value, pointer: &str, typed: &mut Vec<Strin
             }
         }
     }
-}
-
-/// Whether the node's `enum` and `const`, if any, let `null` through.
-fn values_take_null(map: &Map<String, Value>) -> bool {
-    let by_enum = match map.get("enum") {
-        Some(Value::Array(values)) => values.contains(&Value::Null),
-        _ => true,
-    };
-    by_enum && map.get("const").is_none_or(Value::is_null)
-}
-
-/// Whether a regular expression is "simple": no lookahead or lookbehind, no backreference.
-pub(crate) fn is_simple_pattern(pattern: &str) -> bool {
-    let lookaround = ["(?=", "(?!", "(?<=", "(?<!"]
-        .iter()
-        .any(|l| pattern.contains(l));
-    let bytes = pattern.as_bytes();
-    let backreference = bytes.windows(2).enumerate().any(|(i, w)| {
-        w[0] == b'\\'
-            && (w[1].is_ascii_digit() && w[1] != b'0' || w[1] == b'k')
-            && (i == 0 || bytes[i - 1] != b'\\')
-    });
-    !lookaround && !backreference
-}
-
-/// Whether the node's `format` (if any) is one the dialect takes for the node's type.
-pub(crate) fn format_fits(rules: &DialectRules, map: &Map<String, Value>) -> bool {
-    let (Some(list), Some(format)) = (rules.formats, map.get("format")) else {
-        return true;
-    };
-    let kinds: Vec<String> = map
-        .get("type")
-        .and_then(type_names)
-        .map(|names| {
-            names
-                .iter()
-                .map(|n| n.to_ascii_lowercase())
-                .filter(|n| n != "null")
-                .collect()
-        })
-        .unwrap_or_default();
-    format.as_str().is_some_and(|f| {
-        list.iter()
-            .any(|(t, allowed)| *allowed == f && (*t == "*" || kinds.iter().any(|k| k == t)))
-    })
-}
-
-pub(crate) fn type_names(t: &Value) -> Option<Vec<&str>> {
-    match t {
-        Value::String(name) => Some(vec![name.as_str()]),
-        Value::Array(list) => list.iter().map(Value::as_str).collect(),
-        _ => None,
-    }
-}
-
-pub(crate) fn type_is(map: &Map<String, Value>, name: &str) -> bool {
-    map.get("type")
-        .and_then(type_names)
-        .is_some_and(|names| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
-}
-
-fn is_null_schema(schema: &Value) -> bool {
-    schema
-        .get("type")
-        .and_then(Value::as_str)
-        .is_some_and(|t| t.eq_ignore_ascii_case("null"))
-        && schema
-            .as_object()
-            .is_some_and(|m| m.keys().all(|k| k == "type" || is_annotation(k)))
-}
-
-fn common_type(values: &[Value]) -> Option<&'static str> {
-    let kind = |v: &Value| match v {
-        Value::String(_) => "string",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::Bool(_) => "boolean",
-        Value::Null => "null",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
-    let first = kind(values.first()?);
-    values.iter().all(|v| kind(v) == first).then_some(first)
 }
 
 /// Appends notes to a node's description, as sentences after what it already says.
@@ -1201,132 +1105,4 @@ pub(crate) fn make_nullable(schema: &mut Value) {
             *map = outer;
         }
     }
-}
-
-/// Whether `schema` accepts `null`, read without following references.
-pub(crate) fn accepts_null(schema: &Value) -> bool {
-    let map = match schema {
-        Value::Bool(b) => return *b,
-        Value::Object(map) => map,
-        _ => return false,
-    };
-    if map.get("nullable") == Some(&Value::Bool(true)) {
-        return true;
-    }
-    if let Some(t) = map.get("type") {
-        if !type_names(t).is_some_and(|names| names.iter().any(|n| n.eq_ignore_ascii_case("null")))
-        {
-            return false;
-        }
-    }
-    if let Some(Value::Array(values)) = map.get("enum") {
-        if !values.contains(&Value::Null) {
-            return false;
-        }
-    }
-    if let Some(value) = map.get("const") {
-        if !value.is_null() {
-            return false;
-        }
-    }
-    for union in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = map.get(union) {
-            if !branches.iter().any(accepts_null) {
-                return false;
-            }
-        }
-    }
-    if let Some(Value::Array(branches)) = map.get("allOf") {
-        if !branches.iter().all(accepts_null) {
-            return false;
-        }
-    }
-    if map.contains_key("$ref") || map.contains_key("not") {
-        // Unknown without following it: say no, so a `null` is never kept on a guess.
-        return false;
-    }
-    true
-}
-
-/// Whether no value can match two of `branches`: their types are disjoint, or each requires
-/// one property whose allowed values (`const`/`enum`) are disjoint across the branches.
-pub(crate) fn provably_exclusive(branches: &[Value]) -> bool {
-    if branches.len() < 2 {
-        return true;
-    }
-    disjoint_types(branches) || discriminated(branches)
-}
-
-fn disjoint_types(branches: &[Value]) -> bool {
-    let mut seen: Vec<String> = Vec::new();
-    for branch in branches {
-        let Some(names) = branch.get("type").and_then(type_names) else {
-            return false;
-        };
-        for name in names {
-            let name = name.to_ascii_lowercase();
-            let clash = seen.iter().any(|s| {
-                *s == name
-                    || (s == "number" && name == "integer")
-                    || (s == "integer" && name == "number")
-            });
-            if clash {
-                return false;
-            }
-            seen.push(name);
-        }
-    }
-    true
-}
-
-fn discriminated(branches: &[Value]) -> bool {
-    // A required property constrains objects only: every non-object would match every branch.
-    let objects_only = |b: &Value| {
-        b.get("type")
-            .and_then(type_names)
-            .is_some_and(|names| names.iter().all(|n| n.eq_ignore_ascii_case("object")))
-    };
-    if !branches.iter().all(objects_only) {
-        return false;
-    }
-    let Some(first) = branches[0].get("properties").and_then(Value::as_object) else {
-        return false;
-    };
-    'candidate: for name in first.keys() {
-        let mut seen: Vec<&Value> = Vec::new();
-        for branch in branches {
-            let required = branch
-                .get("required")
-                .and_then(Value::as_array)
-                .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)));
-            let Some(values) = branch
-                .get("properties")
-                .and_then(|p| p.get(name))
-                .and_then(allowed_values)
-            else {
-                continue 'candidate;
-            };
-            if !required {
-                continue 'candidate;
-            }
-            for value in values {
-                if seen.contains(&value) {
-                    continue 'candidate;
-                }
-                seen.push(value);
-            }
-        }
-        return true;
-    }
-    false
-}
-
-fn allowed_values(schema: &Value) -> Option<Vec<&Value>> {
-    if let Some(value) = schema.get("const") {
-        return Some(vec![value]);
-    }
-    schema
-        .get("enum")
-        .and_then(Value::as_array)
-        .map(|v| v.iter().collect())
 }
