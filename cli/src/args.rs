@@ -11,8 +11,9 @@ use clap::builder::PossibleValue;
 use clap::{ArgGroup, Args, ValueEnum};
 use toolwire_core::{names::DEFAULT_META_TOOLS, schema::Dialect, ToolDefinition, WireFormat};
 
+use crate::exit::EXIT_UNUSABLE;
 use crate::input::{self, UnusableInput};
-use crate::{definitions, mcp, EXIT_UNUSABLE};
+use crate::{definitions, mcp};
 
 /// Where the tool set comes from: a JSON file, standard input, or live MCP servers (one of
 /// --mcp-stdio, --mcp-http, --mcp-config).

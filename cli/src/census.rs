@@ -8,9 +8,9 @@ use clap::Args;
 use toolwire_core::{schema::Dialect, Census};
 
 use crate::args::{DialectKey, NameArgs, SourceArgs};
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
 use crate::report::CensusReport;
 use crate::schemas::SchemaReport;
-use crate::{Failure, EXIT_FOUND, EXIT_OK};
 
 /// Check a tool set's name census: each tool's model-safe form, whether a request offers it or
 /// leaves it out and why, and whether each provider accepts the form; with --json or

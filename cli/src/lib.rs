@@ -10,13 +10,16 @@
 //! One module per subcommand, each with its arguments and its run: `census.rs` (its output in
 //! `report.rs` and `schemas.rs`), `wire.rs`, `resolve.rs` and `search.rs`. The arguments they
 //! share are `args.rs`; the formats `input/` (names) and `definitions.rs` (whole definitions);
-//! the MCP sources `mcp/`. This file is the top of the command line: the subcommands, the exit
-//! statuses, and why a command stopped early.
+//! the MCP sources `mcp/`; what a tool is, for every output, `distinct.rs` (one per real name).
+//! The exit statuses and why a command stopped early are `exit.rs`. This file is the top of the
+//! command line: the subcommands, and the run that dispatches to them.
 #![deny(missing_docs)]
 
 mod args;
 mod census;
 mod definitions;
+mod distinct;
+mod exit;
 pub mod input;
 mod mcp;
 mod report;
@@ -29,17 +32,7 @@ use std::io;
 
 use clap::{Parser, Subcommand};
 
-use crate::input::UnusableInput;
-
-/// Every tool is offered (census), travels without loss (wire), or every call reaches a tool
-/// (resolve).
-const EXIT_OK: u8 = 0;
-/// A tool is left out of the request or, where asked, its schema is lossy or refused (census,
-/// wire), or a call reaches nothing (resolve).
-const EXIT_FOUND: u8 = 1;
-/// The input is unusable (an MCP server cannot be listed), the list is over a provider's
-/// per-request limit, or the output cannot be written.
-const EXIT_UNUSABLE: u8 = 2;
+use crate::exit::{Failure, EXIT_UNUSABLE};
 
 /// Make LLM tools survive the wire: check a tool set's model-safe forms, which tools a request
 /// leaves out, how each schema travels to each provider, the exact tool list a provider
@@ -101,19 +94,5 @@ pub fn run(cli: Cli) -> u8 {
             eprintln!("toolwire: cannot write the output: {err}");
             EXIT_UNUSABLE
         }
-    }
-}
-
-/// Why a command stopped early.
-enum Failure {
-    /// The input cannot be used (exit 2).
-    Input(UnusableInput),
-    /// Writing failed; the status the command had reached.
-    Output(io::Error, u8),
-}
-
-impl From<UnusableInput> for Failure {
-    fn from(err: UnusableInput) -> Failure {
-        Failure::Input(err)
     }
 }

@@ -9,7 +9,8 @@ use serde::Serialize;
 use toolwire_core::{census::Resolution, Census};
 
 use crate::args::NameArgs;
-use crate::{input, Failure, EXIT_FOUND, EXIT_OK};
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
+use crate::input;
 
 /// Say which tool the runtime would dispatch each called name to: one JSON line per CALL,
 /// {"call", "to": real name or null, "via": "meta"|"exact"|"form"|"unknown"}.

@@ -15,8 +15,9 @@ use toolwire_core::{
 };
 
 use crate::args::NameArgs;
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
 use crate::input::UnusableInput;
-use crate::{definitions, mcp, Failure, EXIT_FOUND, EXIT_OK};
+use crate::{definitions, mcp};
 
 /// Find the offered tools that best match a query, by their real names, forms and
 /// descriptions (BM25): one JSON line per hit, best first, {"name": real name, "form": the

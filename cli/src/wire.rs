@@ -19,9 +19,9 @@ use toolwire_core::{
 };
 
 use crate::args::{FormatKey, NameArgs, SourceArgs};
+use crate::distinct::is_repeat;
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
 use crate::input::UnusableInput;
-use crate::report::is_repeat;
-use crate::{Failure, EXIT_FOUND, EXIT_OK};
 
 /// Print the tool list one provider request carries (what the runtime sends): the offered
 /// tools under their model-safe forms, each schema prepared for the format's dialect. Losses,
