@@ -20,6 +20,7 @@ use toolwire_core::{
 };
 use unicode_width::UnicodeWidthStr;
 
+use crate::distinct::is_repeat;
 use crate::schemas::SchemaVerdicts;
 
 /// The census seen as distinct tools.
@@ -184,15 +185,6 @@ impl<'a> CensusReport<'a> {
         }
         line
     }
-}
-
-/// Whether `tool` is a later occurrence of a name given before: one tool, judged at its first
-/// occurrence, so it is reported under duplicates and nowhere else.
-pub fn is_repeat(tool: &CensusTool) -> bool {
-    matches!(
-        tool.left_out_reason(),
-        Some(LeftOutReason::DuplicateName { .. })
-    )
 }
 
 /// Whether `provider` accepts a tool definition named `form`.

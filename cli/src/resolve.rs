@@ -1,10 +1,45 @@
-//! What `toolwire resolve` prints: one JSON line per called name, saying which tool (if any) the
-//! runtime would dispatch it to and how (hop 5 of the spec).
+//! `toolwire resolve`: one JSON line per called name, saying which tool (if any) the runtime
+//! would dispatch it to and how (hop 5 of the spec).
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 
+use clap::Args;
 use serde::Serialize;
 use toolwire_core::{census::Resolution, Census};
+
+use crate::args::NameArgs;
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
+use crate::input;
+
+/// Say which tool the runtime would dispatch each called name to: one JSON line per CALL,
+/// {"call", "to": real name or null, "via": "meta"|"exact"|"form"|"unknown"}.
+#[derive(Args, Debug)]
+#[command(after_long_help = "\
+Exit status: 0 every call reaches a tool or meta-tool; 1 a call reaches nothing; 2 the
+input is unusable.")]
+pub struct ResolveArgs {
+    /// The tool set, in any format `toolwire census` reads (`-`: standard input).
+    #[arg(long, value_name = "FILE")]
+    tools: PathBuf,
+    // --taken, --no-taken, --server.
+    #[command(flatten)]
+    names: NameArgs,
+    /// The called names to resolve.
+    #[arg(value_name = "CALL", required = true)]
+    calls: Vec<String>,
+}
+
+/// `toolwire resolve`: reads the tool set, prints one line per call, returns the exit status.
+pub fn run(args: &ResolveArgs) -> Result<u8, Failure> {
+    let names = input::read_names(Some(&args.tools), args.names.server.as_deref())?;
+    let census = Census::build(&names, &args.names.taken());
+    let mut out = BufWriter::new(io::stdout().lock());
+    let all_known = write_resolutions(&census, &args.calls, &mut out)
+        .and_then(|all_known| out.flush().map(|()| all_known))
+        .map_err(|err| Failure::Output(err, EXIT_FOUND))?;
+    Ok(if all_known { EXIT_OK } else { EXIT_FOUND })
+}
 
 /// One resolved call, as printed.
 #[derive(Debug, Serialize, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use toolwire_core::{
     Census, ToolDefinition,
 };
 
-use crate::report::is_repeat;
+use crate::distinct::is_repeat;
 
 /// The schema verdicts of every distinct tool in some dialects.
 pub struct SchemaVerdicts<'a> {

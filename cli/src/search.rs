@@ -14,8 +14,10 @@ use toolwire_core::{
     Census,
 };
 
+use crate::args::NameArgs;
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
 use crate::input::UnusableInput;
-use crate::{definitions, mcp, Failure, NameArgs, EXIT_FOUND, EXIT_OK};
+use crate::{definitions, mcp};
 
 /// Find the offered tools that best match a query, by their real names, forms and
 /// descriptions (BM25): one JSON line per hit, best first, {"name": real name, "form": the
@@ -77,7 +79,7 @@ struct HitLine<'a> {
 }
 
 /// `toolwire search`: reads the tool set, prints one line per hit, returns the exit status.
-pub fn search(args: &SearchArgs) -> Result<u8, Failure> {
+pub fn run(args: &SearchArgs) -> Result<u8, Failure> {
     let query = args.query.join(" ");
     if search_terms(&query).is_empty() {
         return Err(

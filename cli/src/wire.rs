@@ -1,5 +1,6 @@
-//! What `toolwire wire` says beside the tool list: one line per thing that does not travel
-//! exactly, for stderr (`tool-schema-wire.md`: nothing is lost silently).
+//! `toolwire wire`: the tool list one provider request carries, and beside it one line per
+//! thing that does not travel exactly, for stderr (`tool-schema-wire.md`: nothing is lost
+//! silently).
 //!
 //! Policy: the lines follow `wire_tools` step by step (census, the provider's name rule, then
 //! `prepare_schema_cached` on the schema it sends), so they describe exactly the list printed.
@@ -8,21 +9,108 @@
 //! it is refused. A line never breaks: control characters are escaped.
 
 use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
 
+use clap::Args;
 use toolwire_core::{
-    schema::prepare_schema_cached, wire::check_definition_name, Census, ToolDefinition, WireFormat,
+    schema::prepare_schema_cached,
+    wire::{check_definition_name, wire_tools, RequestLimit, WireError},
+    Census, ToolDefinition, WireFormat,
 };
 
-use crate::report::is_repeat;
+use crate::args::{FormatKey, NameArgs, SourceArgs};
+use crate::distinct::is_repeat;
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
+use crate::input::UnusableInput;
+
+/// Print the tool list one provider request carries (what the runtime sends): the offered
+/// tools under their model-safe forms, each schema prepared for the format's dialect. Losses,
+/// refusals and tools left out go to stderr, one line each.
+#[derive(Args, Debug)]
+#[command(after_long_help = WIRE_HELP)]
+pub struct WireArgs {
+    /// The request shape.
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    format: FormatKey,
+    // FILE, --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
+    #[command(flatten)]
+    source: SourceArgs,
+    // --taken, --no-taken, --server.
+    #[command(flatten)]
+    names: NameArgs,
+}
+
+/// The long help of `wire`: input, output, the stderr lines and exit statuses.
+const WIRE_HELP: &str = "\
+Input: any format `toolwire census` reads, with each tool's description and parameter
+schema (function.parameters, input_schema, inputSchema, parameters or
+toolSpec.inputSchema.json); a bare name is a tool with no arguments.
+
+Output: the value of the request's tool list, one JSON document on one line: an array of
+tools in the format's shape (Gemini: [{\"functionDeclarations\": [...]}]). A schema
+rewritten with losses carries each loss in a description the model reads.
+
+Stderr, one line per tool that does not travel exactly:
+  left out: tool \"NAME\": REASON                      (the name census)
+  left out: tool \"NAME\", FORMAT: WHY; rename it       (the provider refuses the form)
+  lossy: tool \"NAME\", DIALECT, at POINTER, KEYWORD: NOTE   (one line per loss)
+  refused: tool \"NAME\", DIALECT, at POINTER, KEYWORD: WHY
+POINTER is a JSON pointer into the tool's own schema, (root) for the root.
+
+Exit status: 0 every offered tool travels without loss; 1 a tool is left out, or its
+schema is lossy or refused; 2 the input is unusable (an MCP server cannot be listed: the
+others' tools are still printed), or the list is over one of the
+provider's per-request limits (OpenAI: 128 tools; strict Messages API and Converse: 20
+strict tools, 24 optional and 16 union parameters), which would fail the whole request.";
+
+/// `toolwire wire`: reads the tool definitions, prints the tool list of `--format` and one
+/// stderr line per tool that does not travel exactly, returns the exit status.
+pub fn run(args: &WireArgs) -> Result<u8, Failure> {
+    let format = args.format.0;
+    let (definitions, origins) = args.source.read_definitions(args.names.server.as_deref())?;
+    // The census exactly as `census` builds it: the same names, the same taken names.
+    let census = Census::build(definitions.iter().map(|d| &d.name), &args.names.taken());
+    let tools = wire_tools(&census, &definitions, format).map_err(|err| match err {
+        WireError::OverLimit { limit, .. } => {
+            let fix = match limit {
+                RequestLimit::StrictOptionalParameters => "make fewer parameters optional",
+                RequestLimit::StrictUnionParameters => "use fewer anyOf or type-array parameters",
+                _ => "send fewer tools",
+            };
+            UnusableInput(format!(
+                "{err}, and refuses the whole request over it: {fix}"
+            ))
+        }
+        // Count and Name cannot happen (the census is built from these definitions); said
+        // plainly all the same.
+        other => UnusableInput(format!("cannot build the tool list: {other}")),
+    })?;
+    let findings = findings(&census, &definitions, format);
+    let status = if findings.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FOUND
+    };
+    let status = origins.report_failures(status);
+    let mut out = BufWriter::new(io::stdout().lock());
+    serde_json::to_writer(&mut out, &tools)
+        .map_err(io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|err| Failure::Output(err, status))?;
+    let mut err = BufWriter::new(io::stderr().lock());
+    for line in &findings {
+        // stderr is best effort: a closed stderr must not change what stdout said.
+        let _ = writeln!(err, "toolwire: {line}");
+    }
+    let _ = err.flush();
+    Ok(status)
+}
 
 /// The lines for the `format` tool list of `census` (`definitions` are its input, in the same
 /// order): a tool left out by the census or by the provider's name rule, each loss of a lossy
 /// schema, a refused schema. None means every offered tool travels without loss.
-pub fn findings(
-    census: &Census,
-    definitions: &[ToolDefinition],
-    format: WireFormat,
-) -> Vec<String> {
+fn findings(census: &Census, definitions: &[ToolDefinition], format: WireFormat) -> Vec<String> {
     let dialect = format.dialect();
     let mut lines = Vec::new();
     for (tool, definition) in census.tools().iter().zip(definitions) {

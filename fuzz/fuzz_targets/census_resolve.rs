@@ -33,7 +33,7 @@ fuzz_target!(|input: Input| {
         .collect();
     let mut taken: Vec<String> = input.taken.iter().map(|n| n.0.clone()).collect();
     if input.with_meta_tools {
-        taken.extend(META_TOOLS.iter().map(|m| m.to_string()));
+        taken.extend(DEFAULT_META_TOOLS.iter().map(|m| m.to_string()));
     }
     let taken_refs: Vec<&str> = taken.iter().map(String::as_str).collect();
 

@@ -1,21 +1,17 @@
-//! The CLI's JSON input parsing (`cli/src/input.rs`, `names_from_json`), differentially against
-//! a plain reference over `serde_json::Value` that walks the same documented shapes.
+//! The CLI's JSON input parsing (`toolwire_cli::input::names_from_json`, `cli/src/input/`),
+//! differentially against a plain reference over `serde_json::Value` that walks the same
+//! documented shapes.
 //!
-//! The CLI crate has no library target, so its input module is compiled in here from its
-//! source file (it depends on serde, serde_json and toolwire-core only). Properties: it never panics; it reads
-//! exactly the names the reference reads, in order; it refuses exactly what the reference
-//! refuses, with a message that starts with the source label (a syntax error with its line and
-//! column); it may accept text `serde_json::Value` refuses only where serde_json itself skips
-//! an ignored value without checking it (a number out of f64 range, a string's escapes or
-//! UTF-8), i.e. inside a description or schema it never reads.
+//! Properties: it never panics; it reads exactly the names the reference reads, in order; it
+//! refuses exactly what the reference refuses, with a message that starts with the source label
+//! (a syntax error with its line and column); it may accept text `serde_json::Value` refuses
+//! only where serde_json itself skips an ignored value without checking it (a number out of f64
+//! range, a string's escapes or UTF-8), i.e. inside a description or schema it never reads.
 #![no_main]
-
-#[allow(dead_code)]
-#[path = "../../cli/src/input.rs"]
-mod input;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
+use toolwire_cli::input;
 
 fuzz_target!(|data: &[u8]| {
     // The first byte picks --server (none, a plain one, or one with JSON-ish characters).

@@ -26,7 +26,7 @@ fuzz_target!(|input: Input| {
         .map(|(name, description, params)| ToolDefinition::new(name.0, description, params.0))
         .collect();
     let taken: &[&str] = if input.with_meta_tools {
-        &META_TOOLS
+        &DEFAULT_META_TOOLS
     } else {
         &[]
     };

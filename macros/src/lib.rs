@@ -1,7 +1,7 @@
 //! `#[tool]`: the attribute of [toolwire](https://docs.rs/toolwire). Use it through the facade,
 //! `toolwire::tool`; its documentation lives there.
 //!
-//! This file holds the entry point only. The phases are one file each: `parse.rs` (attribute
+//! This file holds the entry point only. The phases are one module each: `parse/` (attribute
 //! and function → model, every error at once), `validate.rs` (the naming rules, from
 //! toolwire-core), `expand.rs` (the generated code) and `fallback.rs` (what to emit when the
 //! input is invalid).

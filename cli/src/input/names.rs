@@ -29,7 +29,15 @@ pub fn read_names_or_piped(
     names_from_json(&label, &bytes, server)
 }
 
-/// The tool names in `bytes` (JSON read from `label`), in input order.
+/// The tool names in `bytes` (JSON read from `label`), in input order; `server` prefixes bare
+/// names with `mcp/<server>/`.
+///
+/// ```
+/// use toolwire_cli::input::names_from_json;
+/// let text = br#"{"tools": [{"name": "echo"}, {"name": "add"}]}"#;
+/// let names = names_from_json("tools.json", text, Some("calc")).unwrap();
+/// assert_eq!(names, ["mcp/calc/echo", "mcp/calc/add"]);
+/// ```
 pub fn names_from_json(
     label: &str,
     bytes: &[u8],

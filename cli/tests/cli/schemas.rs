@@ -108,5 +108,7 @@ fn census_provider_counts_lossy_and_refused_schemas_in_the_named_dialects() {
     );
     let output = toolwire(&["census", "--provider", "gemini!", path(&f)], "");
     assert_eq!(status(&output), 2);
-    assert!(stderr(&output).contains("expected one of openai, openai-strict"));
+    // clap's words (`--provider` is a `ValueEnum`): the bad value, then the values it takes.
+    assert!(stderr(&output).contains("invalid value 'gemini!' for '--provider <DIALECT>'"));
+    assert!(stderr(&output).contains("[possible values: openai, openai-strict, anthropic"));
 }

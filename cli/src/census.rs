@@ -1,0 +1,132 @@
+//! `toolwire census`: each tool's model-safe form, whether a request offers it or leaves it
+//! out and why, and, where asked, how each schema travels in each dialect. What it prints is
+//! `report.rs` (the table and the JSON object) and `schemas.rs` (the schema verdicts).
+
+use std::io::{self, BufWriter, Write};
+
+use clap::Args;
+use toolwire_core::{schema::Dialect, Census};
+
+use crate::args::{DialectKey, NameArgs, SourceArgs};
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
+use crate::report::CensusReport;
+use crate::schemas::SchemaVerdicts;
+
+/// Check a tool set's name census: each tool's model-safe form, whether a request offers it or
+/// leaves it out and why, and whether each provider accepts the form; with --json or
+/// --provider, also how each tool's schema travels in each dialect.
+#[derive(Args, Debug)]
+#[command(after_long_help = CENSUS_HELP)]
+pub struct CensusArgs {
+    // FILE, --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
+    #[command(flatten)]
+    source: SourceArgs,
+    // --taken, --no-taken, --server.
+    #[command(flatten)]
+    names: NameArgs,
+    /// Print one JSON object (the contract described below) instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Show only tools left out or whose form a provider refuses (and the summary).
+    #[arg(long, conflicts_with = "json")]
+    only_problems: bool,
+    /// A schema dialect whose verdicts count toward the exit status (repeatable;
+    /// converse-strict is anthropic-strict).
+    #[arg(long = "provider", value_name = "DIALECT", value_enum)]
+    providers: Vec<DialectKey>,
+}
+
+/// The long help of `census`: formats, duplicates, the `--json` contract and exit statuses.
+const CENSUS_HELP: &str = "\
+Input (JSON): an array of tool names; an array of tool objects (OpenAI
+{\"type\":\"function\",\"function\":{\"name\":...}}, Messages API {\"name\",\"input_schema\"},
+Converse {\"toolSpec\":{\"name\"}}); an object with \"tools\" (an MCP tools/list answer, or a
+whole JSON-RPC answer with result.tools); or the corpus format {\"servers\":[{\"server\",
+\"tools\"}]}, whose names become mcp/<server>/<tool>.
+
+MCP servers: --mcp-stdio 'COMMAND ARGS' starts one, --mcp-http URL reaches one (with
+--header 'NAME: VALUE'), --mcp-config FILE starts or reaches every server of an
+{\"mcpServers\": {\"KEY\": {\"command\", \"args\", \"env\", \"cwd\"} | {\"url\", \"headers\"}}}
+file and names their tools mcp/KEY/<tool>; the table then has a SERVER column and each
+--json tools entry a \"server\" key. --timeout SECONDS bounds each server's start and its
+listing. A server that cannot be listed is named on stderr with why (its last stderr
+lines, for a command); the other servers are still checked, and the exit status is 2.
+
+A name given more than once is one tool: it is reported under duplicates and in the
+summary, and a duplicate alone does not make the exit status 1.
+
+--json prints one object with exactly these keys: offered (sorted real names), left_out
+(real name -> form), collisions (form -> sorted real names, taken names included),
+healing (form -> real name), duplicates (sorted), tools (one object per distinct name, in
+input order: name, form, status \"offered\"|\"left_out\", reason (null when offered),
+reason_key, providers {openai, anthropic, converse, gemini} -> whether each accepts the
+form), schemas (real name -> dialect {openai, openai-strict, anthropic, anthropic-strict,
+converse, gemini} -> {status \"as_is\"|\"rewritten\"|\"lossy\"|\"refused\", losses [{pointer,
+keyword, note}], reason (null unless refused)}: how each distinct tool's parameter schema
+travels in each dialect, as `toolwire wire` sends it).
+
+A tool object's schema is read from function.parameters (OpenAI), input_schema (Messages
+API), inputSchema (MCP), parameters (OpenAI Responses) or toolSpec.inputSchema.json
+(Converse); a bare name has no arguments. --json and --provider read whole definitions;
+the table alone reads names only.
+
+--provider DIALECT (repeatable) makes a lossy or refused schema in that dialect count:
+the exit status is then 1 also when a tool's schema is lossy or refused there, and the
+table's summary ends with each named dialect's counts.
+
+Exit status: 0 every tool is offered (and, with --provider, travels without loss in each
+named dialect); 1 a tool is left out (or, with --provider, a schema is lossy or refused
+in a named dialect); 2 the input is unusable (the message names the file, line and
+column, or the entry at fault), or an MCP server cannot be listed.";
+
+/// `toolwire census`: reads the tool set, prints the report, returns the exit status.
+pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
+    let server = args.names.server.as_deref();
+    let taken = args.names.taken();
+    let providers: Vec<Dialect> = args.providers.iter().map(|key| key.0).collect();
+    // Schemas only when asked for: the table alone keeps the names-only reader.
+    let needs_schemas = args.json || !providers.is_empty();
+    let (definitions, names, origins) = if needs_schemas {
+        let (definitions, origins) = args.source.read_definitions(server)?;
+        (Some(definitions), Vec::new(), origins)
+    } else {
+        let (names, origins) = args.source.read_names(server)?;
+        (None, names, origins)
+    };
+    let census = match &definitions {
+        Some(definitions) => Census::build(definitions.iter().map(|d| &d.name), &taken),
+        None => Census::build(&names, &taken),
+    };
+    let mut report = CensusReport::new(&census);
+    if let Some(servers) = &origins.servers {
+        report = report.with_servers(servers);
+    }
+    // `--json` carries every dialect; the table's summary only the named ones.
+    let dialects: &[Dialect] = if args.json { &Dialect::ALL } else { &providers };
+    let schemas = definitions
+        .as_deref()
+        .map(|definitions| SchemaVerdicts::new(&census, definitions, dialects));
+    let lossless = schemas
+        .as_ref()
+        .is_none_or(|s| s.all_lossless_in(&providers));
+    let status = if report.all_offered() && lossless {
+        EXIT_OK
+    } else {
+        EXIT_FOUND
+    };
+    let status = origins.report_failures(status);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = match (&schemas, args.json) {
+        (Some(schemas), true) => report.write_json(&mut out, schemas),
+        _ => report.write_table(&mut out, args.only_problems, schemas.as_ref()),
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|err| Failure::Output(err, status))?;
+    // The process ends here: freeing 100,000 tools one by one would only cost time.
+    std::mem::forget(schemas);
+    std::mem::forget(census);
+    std::mem::forget(names);
+    std::mem::forget(definitions);
+    Ok(status)
+}
