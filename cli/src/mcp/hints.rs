@@ -1,54 +1,79 @@
-//! Core's errors say what to change in Rust (`McpTimeouts::start`, `McpHttp::header`); a person
-//! at the command line changes a flag. This file rewrites those hints as the command's flags.
+//! Core's errors say what to change as a typed [`McpHint`], which core words as Rust
+//! (`McpTimeouts::start`, `McpHttp::header`); a person at the command line changes a flag. This
+//! file says each hint as the command's flags.
 //!
 //! Policy: only the hint changes, never the facts (the server, the URL, the limit, the stderr
-//! tail). Each rewrite is one pair below; the command's tests (`cli/tests/cli/mcp_*.rs`) meet
-//! the real errors (a start timeout, a refused token) and assert no Rust name is left, so a
-//! reworded hint in core fails a test instead of reaching a user.
-//! (A typed hint on `McpError` would make this file unnecessary.)
+//! tail), and it stays where core puts it ([`McpError::message_with_hint`]). A hint the command
+//! has no words for keeps core's; the test below meets every hint core has
+//! ([`McpHint::ALL`]), so a new one fails a test instead of reaching a user as Rust.
 
-/// Core's hint, and what the command says instead.
-const HINTS: &[(&str, &str)] = &[
-    ("raise McpTimeouts::start", "raise --timeout"),
-    ("raise McpTimeouts::list", "raise --timeout"),
-    (
-        "pass a token with McpHttp::header(\"Authorization\", \"Bearer …\")",
-        "pass a token with --header 'Authorization: Bearer TOKEN'",
-    ),
-    ("header (McpHttp::header)", "header (--header)"),
-    (
-        "raise the limit in McpOptions if you trust this server",
-        "the runtime's default limits refuse this server too (toolwire uses them)",
-    ),
-    (
-        "needs toolwire-core's `mcp-tls` feature (this build speaks http:// only)",
-        "needs TLS, which this toolwire was built without: build it with `--features mcp-tls`",
-    ),
-];
+use toolwire_core::mcp::{McpError, McpHint};
 
-/// `message` (an error of toolwire-core's) with its hints said as the command's flags.
-pub fn in_flags(message: &str) -> String {
-    HINTS.iter().fold(message.to_owned(), |text, (core, flag)| {
-        text.replace(core, flag)
+/// `err`, with its hint said as the command's flags.
+pub fn in_flags(err: &McpError) -> String {
+    match err.hint().and_then(flags) {
+        Some(words) => err.message_with_hint(words),
+        None => err.to_string(),
+    }
+}
+
+/// What the command says for `hint`, if it has words for it.
+fn flags(hint: McpHint) -> Option<&'static str> {
+    Some(match hint {
+        McpHint::RaiseStartTimeout => "if the server is only slow to start, raise --timeout",
+        McpHint::RaiseListTimeout => "raise --timeout if the server is only slow",
+        McpHint::PassToken => "pass a token with --header 'Authorization: Bearer TOKEN'",
+        McpHint::CheckToken => "check the `Authorization` header (--header)",
+        McpHint::RaiseLimit => {
+            "the runtime's default limits refuse this server too (toolwire uses them)"
+        }
+        McpHint::EnableTls => "build toolwire with `--features mcp-tls` for https://",
+        _ => return None,
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::in_flags;
+    use super::*;
 
     #[test]
-    fn every_hint_is_core_wording_said_as_a_flag() {
-        let message = "MCP server `srv` did not answer within 2000 ms: the MCP handshake did not \
-                       finish; if the server is only slow to start, raise McpTimeouts::start";
-        assert!(in_flags(message).ends_with("slow to start, raise --timeout"));
-        let message = "MCP server `http://h/mcp` failed: the server requires authorization; pass \
-                       a token with McpHttp::header(\"Authorization\", \"Bearer …\")";
-        assert!(
-            in_flags(message).ends_with("pass a token with --header 'Authorization: Bearer TOKEN'")
-        );
-        for (core, _) in super::HINTS {
-            assert!(!in_flags(core).contains("Mcp"), "{core}");
+    fn every_hint_is_said_as_a_flag_in_the_place_of_cores() {
+        for &hint in McpHint::ALL {
+            let words = flags(hint).unwrap_or_else(|| panic!("no words for {hint:?}"));
+            assert!(!words.contains("Mcp"), "{words}");
+            let err = McpError::Protocol {
+                program: "srv".into(),
+                reason: "it failed".into(),
+                hint: Some(hint),
+                detail: "; its last lines on stderr:\n  | boom".into(),
+            };
+            // Only the hint changes, where it stands.
+            assert_eq!(
+                in_flags(&err),
+                err.to_string().replace(&hint.to_string(), words),
+                "{hint:?}"
+            );
         }
+        let err = McpError::Timeout {
+            program: "srv".into(),
+            millis: 2000,
+            reason: "the MCP handshake did not finish".into(),
+            hint: Some(McpHint::RaiseStartTimeout),
+            detail: String::new(),
+        };
+        assert_eq!(
+            in_flags(&err),
+            "MCP server `srv` did not answer within 2000 ms: the MCP handshake did not finish; \
+             if the server is only slow to start, raise --timeout"
+        );
+    }
+
+    #[test]
+    fn an_error_without_a_hint_is_said_as_core_says_it() {
+        let err = McpError::Spawn {
+            program: "nope".into(),
+            reason: "not found".into(),
+        };
+        assert_eq!(in_flags(&err), err.to_string());
     }
 }

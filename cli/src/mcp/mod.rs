@@ -11,7 +11,8 @@
 //!
 //! One job per file:
 //! - `command_line.rs`: `--mcp-stdio`'s words, `--header`'s `NAME: VALUE`, `--timeout`'s seconds;
-//! - `hints.rs`: core's hints (`McpTimeouts::start`) said as the command's flags (`--timeout`).
+//! - `hints.rs`: core's typed hints (`McpHint::RaiseStartTimeout`) said as the command's flags
+//!   (`--timeout`).
 
 mod command_line;
 mod hints;
@@ -73,7 +74,7 @@ impl Wanted {
     pub fn config(path: &Path) -> Result<Vec<Wanted>, UnusableInput> {
         let config = McpConfig::read(path).map_err(|err| {
             // A read error names the file itself; the others do not.
-            let text = hints::in_flags(&err.to_string());
+            let text = err.to_string();
             UnusableInput(match err {
                 toolwire_core::mcp::config::McpConfigError::Read { .. } => text,
                 _ => format!("--mcp-config {}: {text}", path.display()),
@@ -155,13 +156,7 @@ pub fn list_all(wanted: &[Wanted], options: &McpOptions) -> Result<Listing, Unus
 async fn list(wanted: &Wanted, options: &McpOptions) -> Result<Vec<ToolDefinition>, UnusableInput> {
     let mut tools = list_tools_of(&wanted.server, options)
         .await
-        .map_err(|err| {
-            UnusableInput(format!(
-                "{}: {}",
-                wanted.label,
-                hints::in_flags(&err.to_string())
-            ))
-        })?;
+        .map_err(|err| UnusableInput(format!("{}: {}", wanted.label, hints::in_flags(&err))))?;
     if let Some(name) = &wanted.name {
         for tool in &mut tools {
             tool.name = mcp_tool_name(name, &tool.name);

@@ -166,3 +166,24 @@ fn a_config_that_cannot_be_used_says_where() {
     assert_eq!(status(&output), 2);
     assert!(stderr(&output).contains("cannot be used with"));
 }
+
+#[test]
+fn an_https_server_without_tls_is_told_the_build_flag_not_the_rust_feature() {
+    let config = file(r#"{"mcpServers": {"secure": {"url": "https://127.0.0.1:1/mcp"}}}"#);
+    let output = toolwire(&["census", "--mcp-config", path(&config)], "");
+    assert_eq!(status(&output), 2);
+    let err = stderr(&output);
+    assert!(err.contains("server \"secure\": "), "{err}");
+    if cfg!(feature = "mcp-tls") {
+        // With TLS, the URL is tried: nothing listens on port 1.
+        assert!(err.contains("could not reach it"), "{err}");
+    } else {
+        assert!(
+            err.contains(
+                "this build speaks http:// only; build toolwire with `--features mcp-tls`"
+            ),
+            "{err}"
+        );
+        assert!(!err.contains("toolwire-core's"), "{err}");
+    }
+}

@@ -4,14 +4,19 @@
 //!
 //! Policy: report what is wrong by server and field (`server "github", field "args": …`), so a
 //! user fixes the file in one go; ignore fields other clients add (`disabled`, `autoApprove`,
-//! `timeout`…) rather than refuse a file that works elsewhere. Servers come sorted by name:
-//! this workspace's `serde_json` keeps objects in sorted maps (its `preserve_order` feature is
-//! off), so the file's order is not known here; the list is sorted explicitly, so the order is
-//! the same in every build.
+//! `timeout`…) rather than refuse a file that works elsewhere. The file is read by
+//! `Deserialize` (the types below say what each field must be) through `serde_path_to_error`,
+//! whose path names the server and field at fault. Servers come sorted by name (they are read
+//! into a `BTreeMap`): the order is the same in every build, whether or not another crate
+//! turns on `serde_json`'s `preserve_order`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+use serde::de::{Error as _, IgnoredAny};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use serde_path_to_error::Segment;
 
 use crate::mcp::{check_server_name, McpCommand, McpHttp, McpOptions, McpProvider, McpServer};
 use crate::provider::ProviderError;
@@ -102,26 +107,20 @@ impl McpConfig {
     /// assert!(err.to_string().contains("\"command\""), "{err}");
     /// ```
     pub fn from_json(text: &str) -> Result<McpConfig, McpConfigError> {
+        // A `Value` first: its syntax errors say the line and column; read from it, the
+        // fields' errors are theirs alone (no position), as the path says where.
         let root: Value = serde_json::from_str(text).map_err(|e| McpConfigError::Shape {
             reason: format!("it is not valid JSON: {e}"),
         })?;
-        let servers = root
-            .get("mcpServers")
-            .ok_or_else(|| McpConfigError::Shape {
-                reason: "it has no \"mcpServers\" object; write {\"mcpServers\": {\"name\": {\"command\": \"...\"}}}".to_owned(),
-            })?
-            .as_object()
-            .ok_or_else(|| McpConfigError::Shape {
-                reason: "\"mcpServers\" must be an object of servers by name".to_owned(),
-            })?;
-        let mut servers = servers
-            .iter()
-            .map(|(name, entry)| Ok((name.clone(), server(name, entry)?)))
+        let file: File = serde_path_to_error::deserialize(&root).map_err(at_fault)?;
+        let servers = file
+            .servers
+            .into_iter()
+            .map(|(name, entry)| {
+                let server = server(&name, entry)?;
+                Ok((name, server))
+            })
             .collect::<Result<Vec<_>, McpConfigError>>()?;
-        // Sorted here too: a build whose `serde_json` has `preserve_order` (another crate may
-        // turn it on) would otherwise give the file's order, and the order would depend on
-        // the build.
-        servers.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(McpConfig { servers })
     }
 
@@ -143,20 +142,99 @@ impl McpConfig {
     }
 }
 
-/// One server's entry.
-fn server(name: &str, entry: &Value) -> Result<McpServer, McpConfigError> {
+/// An `mcpServers` file as written: the servers by name, and nothing else of what other
+/// clients keep beside them.
+#[derive(Deserialize)]
+struct File {
+    #[serde(rename = "mcpServers")]
+    servers: BTreeMap<String, Entry>,
+    /// Other clients' settings, ignored. Flattened, this also has `serde` read the file as an
+    /// object only (a struct is otherwise read from an array too, field by position).
+    #[serde(flatten)]
+    _other_clients: IgnoredAny,
+}
+
+/// One server's entry as written: a command to start (`command`, `args`, `env`, `cwd`) or a URL
+/// to reach (`url`, `headers`), with an optional `type`. A field given as `null` is not given.
+#[derive(Deserialize)]
+struct Entry {
+    #[serde(rename = "type", default, deserialize_with = "string")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "string")]
+    command: Option<String>,
+    #[serde(default, deserialize_with = "strings")]
+    args: Vec<String>,
+    #[serde(default, deserialize_with = "pairs")]
+    env: Vec<(String, String)>,
+    #[serde(default, deserialize_with = "string")]
+    cwd: Option<String>,
+    #[serde(default, deserialize_with = "string")]
+    url: Option<String>,
+    #[serde(default, deserialize_with = "pairs")]
+    headers: Vec<(String, String)>,
+    /// Other clients' fields (`disabled`, `autoApprove`…), ignored; flattened, as in [`File`].
+    #[serde(flatten)]
+    _other_clients: IgnoredAny,
+}
+
+/// A string field. Each field's error is what it must be, said once here, beside its type.
+fn string<'de, D: Deserializer<'de>>(field: D) -> Result<Option<String>, D::Error> {
+    Option::deserialize(field).map_err(|_| D::Error::custom("must be a string"))
+}
+
+/// An array of strings (`args`).
+fn strings<'de, D: Deserializer<'de>>(field: D) -> Result<Vec<String>, D::Error> {
+    Option::deserialize(field)
+        .map(Option::unwrap_or_default)
+        .map_err(|_| D::Error::custom("must be an array of strings"))
+}
+
+/// An object of strings (`env`, `headers`), as pairs sorted by name.
+fn pairs<'de, D: Deserializer<'de>>(field: D) -> Result<Vec<(String, String)>, D::Error> {
+    Option::<BTreeMap<String, String>>::deserialize(field)
+        .map(|pairs| pairs.unwrap_or_default().into_iter().collect())
+        .map_err(|_| D::Error::custom("must be an object of strings"))
+}
+
+/// A field of the wrong type, said by where it is: the path's second key is the server's name
+/// and its third the field (deeper keys are inside the field: `args[0]`, `env.KEY`).
+fn at_fault(error: serde_path_to_error::Error<serde_json::Error>) -> McpConfigError {
+    let keys: Vec<String> = error
+        .path()
+        .iter()
+        .map(|segment| match segment {
+            Segment::Map { key } => key.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    match keys.as_slice() {
+        [] => McpConfigError::Shape {
+            reason: "it has no \"mcpServers\" object; write {\"mcpServers\": {\"name\": {\"command\": \"...\"}}}".to_owned(),
+        },
+        [_] => McpConfigError::Shape {
+            reason: "\"mcpServers\" must be an object of servers by name".to_owned(),
+        },
+        [_, server] => McpConfigError::Server {
+            server: server.clone(),
+            reason: "its entry must be an object".to_owned(),
+        },
+        [_, server, field, ..] => McpConfigError::Field {
+            server: server.clone(),
+            field: field.clone(),
+            reason: error.into_inner().to_string(),
+        },
+    }
+}
+
+/// One server's entry, its fields of the right types: where it is, or what is wrong with it
+/// as a whole.
+fn server(name: &str, entry: Entry) -> Result<McpServer, McpConfigError> {
     let whole = |reason: String| McpConfigError::Server {
         server: name.to_owned(),
         reason,
     };
     check_server_name(name).map_err(|e| whole(e.to_string()))?;
-    let entry = entry
-        .as_object()
-        .ok_or_else(|| whole("its entry must be an object".to_owned()))?;
-    let kind = string(name, entry, "type")?;
-    let command = string(name, entry, "command")?;
-    let url = string(name, entry, "url")?;
-    let stdio = match (command, url) {
+    let server = match (entry.command, entry.url) {
         (Some(_), Some(_)) => {
             return Err(whole(
                 "it has both \"command\" and \"url\"; keep one (a command to start, or a URL to reach)"
@@ -169,90 +247,36 @@ fn server(name: &str, entry: &Value) -> Result<McpServer, McpConfigError> {
                     .to_owned(),
             ))
         }
-        (Some(command), None) => Some(command),
-        (None, Some(_)) => None,
+        (Some(program), None) => {
+            let mut command = McpCommand::new(program);
+            command.args = entry.args;
+            command.env = entry.env;
+            command.cwd = entry.cwd.map(PathBuf::from);
+            McpServer::Stdio(command)
+        }
+        (None, Some(url)) => {
+            let mut http = McpHttp::new(url);
+            http.headers = entry.headers;
+            McpServer::Http(http)
+        }
     };
-    match (kind.as_deref(), stdio.is_some()) {
-        (None | Some("stdio"), true) | (None | Some("http" | "streamable-http" | "streamableHttp"), false) => {}
-        (Some("sse"), _) => {
-            return Err(whole(
-                "\"type\": \"sse\" is the old SSE transport, which toolwire does not speak; use \
-                 the server's streamable HTTP endpoint"
-                    .to_owned(),
-            ))
-        }
-        (Some(other), _) => {
-            return Err(McpConfigError::Field {
-                server: name.to_owned(),
-                field: "type".to_owned(),
-                reason: format!(
-                    "is {other:?}, which does not fit its {}; use \"stdio\" with \"command\", \"http\" with \"url\"",
-                    if stdio.is_some() { "\"command\"" } else { "\"url\"" }
-                ),
-            })
-        }
-    }
-    if let Some(program) = stdio {
-        let mut command = McpCommand::new(program);
-        command.args = strings(name, entry, "args")?;
-        command.env = pairs(name, entry, "env")?;
-        command.cwd = string(name, entry, "cwd")?.map(PathBuf::from);
-        return Ok(McpServer::Stdio(command));
-    }
-    let mut http = McpHttp::new(string(name, entry, "url")?.unwrap_or_default());
-    http.headers = pairs(name, entry, "headers")?;
-    Ok(McpServer::Http(http))
-}
-
-fn field_error(server: &str, field: &str, reason: &str) -> McpConfigError {
-    McpConfigError::Field {
-        server: server.to_owned(),
-        field: field.to_owned(),
-        reason: reason.to_owned(),
-    }
-}
-
-fn string(
-    server: &str,
-    entry: &Map<String, Value>,
-    field: &str,
-) -> Result<Option<String>, McpConfigError> {
-    match entry.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(field_error(server, field, "must be a string")),
-    }
-}
-
-fn strings(
-    server: &str,
-    entry: &Map<String, Value>,
-    field: &str,
-) -> Result<Vec<String>, McpConfigError> {
-    match entry.get(field) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| item.as_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| field_error(server, field, "must be an array of strings")),
-        Some(_) => Err(field_error(server, field, "must be an array of strings")),
-    }
-}
-
-fn pairs(
-    server: &str,
-    entry: &Map<String, Value>,
-    field: &str,
-) -> Result<Vec<(String, String)>, McpConfigError> {
-    match entry.get(field) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Object(map)) => map
-            .iter()
-            .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| field_error(server, field, "must be an object of strings")),
-        Some(_) => Err(field_error(server, field, "must be an object of strings")),
+    let stdio = matches!(server, McpServer::Stdio(_));
+    match (entry.kind.as_deref(), stdio) {
+        (None | Some("stdio"), true)
+        | (None | Some("http" | "streamable-http" | "streamableHttp"), false) => Ok(server),
+        (Some("sse"), _) => Err(whole(
+            "\"type\": \"sse\" is the old SSE transport, which toolwire does not speak; use \
+             the server's streamable HTTP endpoint"
+                .to_owned(),
+        )),
+        (Some(other), _) => Err(McpConfigError::Field {
+            server: name.to_owned(),
+            field: "type".to_owned(),
+            reason: format!(
+                "is {other:?}, which does not fit its {}; use \"stdio\" with \"command\", \"http\" with \"url\"",
+                if stdio { "\"command\"" } else { "\"url\"" }
+            ),
+        }),
     }
 }
 
@@ -299,4 +323,64 @@ pub async fn add_mcp_servers(
         added.push((name.clone(), result));
     }
     added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> McpConfigError {
+        McpConfig::from_json(text).unwrap_err()
+    }
+
+    #[test]
+    fn a_file_and_an_entry_are_objects_never_arrays() {
+        // `serde` reads a struct from an array, field by position, unless it is flattened.
+        let no_servers = McpConfigError::Shape {
+            reason: "it has no \"mcpServers\" object; write {\"mcpServers\": {\"name\": \
+                     {\"command\": \"...\"}}}"
+                .to_owned(),
+        };
+        assert_eq!(err(r#"[{"a": {"command": "x"}}]"#), no_servers);
+        assert_eq!(err("3"), no_servers);
+        assert_eq!(
+            err(r#"{"mcpServers": {"a": ["stdio", "x"]}}"#),
+            McpConfigError::Server {
+                server: "a".to_owned(),
+                reason: "its entry must be an object".to_owned()
+            }
+        );
+        assert_eq!(
+            err(r#"{"mcpServers": null}"#).to_string(),
+            "the MCP config is not usable: \"mcpServers\" must be an object of servers by name"
+        );
+    }
+
+    #[test]
+    fn a_field_at_fault_is_named_by_its_key_however_deep_the_fault() {
+        let e =
+            err(r#"{"mcpServers": {"ok": {"command": "x"}, "b": {"env": {"K": "v", "L": 2}}}}"#);
+        assert_eq!(
+            e.to_string(),
+            "MCP server \"b\" in the config: field \"env\" must be an object of strings"
+        );
+        let e = err(r#"{"mcpServers": {"b": {"url": "http://h", "cwd": ["/"]}}}"#);
+        assert!(
+            matches!(e, McpConfigError::Field { ref field, .. } if field == "cwd"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn null_is_a_field_not_given_and_other_clients_fields_are_ignored() {
+        let config = McpConfig::from_json(
+            r#"{"mcpServers": {"a": {"command": "x", "args": null, "env": null, "cwd": null,
+                "type": null, "url": null, "disabled": true, "env2": 3}}, "theme": "dark"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            config.servers,
+            [("a".to_owned(), McpServer::Stdio(McpCommand::new("x")))]
+        );
+    }
 }

@@ -13,7 +13,7 @@ use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceExt}
 use rmcp::ClientHandler;
 use tokio::sync::watch;
 
-use super::error::{self, McpError};
+use super::error::{self, McpError, McpHint};
 use super::options::McpTimeouts;
 use super::process_group::ProcessGroup;
 use super::server::{McpCommand, McpHttp, McpServer};
@@ -119,14 +119,13 @@ pub(crate) async fn connect(
     }
 }
 
-fn start_timeout(target: &str, timeout: Duration, tail: String) -> McpError {
+fn start_timeout(target: &str, timeout: Duration, detail: String) -> McpError {
     McpError::Timeout {
         program: target.to_owned(),
         millis: timeout.as_millis() as u64,
-        reason: format!(
-            "the MCP handshake did not finish; if the server is only slow to start, raise \
-             McpTimeouts::start{tail}"
-        ),
+        reason: "the MCP handshake did not finish".to_owned(),
+        hint: Some(McpHint::RaiseStartTimeout),
+        detail,
     }
 }
 
@@ -176,14 +175,12 @@ async fn connect_stdio(
         }),
         Ok(Err(e)) => {
             group.kill();
+            let why = error::handshake(&e);
             Err(McpError::Protocol {
                 program: command.program.clone(),
-                reason: format!(
-                    "{}{}{}",
-                    error::handshake(&e),
-                    verdict_of(&verdict),
-                    explain(tail.as_ref()).await
-                ),
+                reason: why.text,
+                hint: why.hint,
+                detail: format!("{}{}", verdict_of(&verdict), explain(tail.as_ref()).await),
             })
         }
         Err(_) => {
@@ -208,16 +205,18 @@ async fn connect_http(
     let bad = |reason: String| McpError::BadServer {
         target: http.url.clone(),
         reason,
+        hint: None,
     };
     let scheme_ok = http.url.starts_with("http://") || http.url.starts_with("https://");
     if !scheme_ok {
         return Err(bad("the URL must start with http:// or https://".to_owned()));
     }
     if cfg!(not(feature = "mcp-tls")) && http.url.starts_with("https://") {
-        return Err(bad(
-            "https:// needs toolwire-core's `mcp-tls` feature (this build speaks http:// only)"
-                .to_owned(),
-        ));
+        return Err(McpError::BadServer {
+            target: http.url.clone(),
+            reason: "this build speaks http:// only".to_owned(),
+            hint: Some(McpHint::EnableTls),
+        });
     }
     let mut headers = std::collections::HashMap::new();
     for (name, value) in &http.headers {
@@ -243,10 +242,15 @@ async fn connect_http(
             task_required: TaskRequired::default(),
             verdict: TapVerdict::default(),
         }),
-        Ok(Err(e)) => Err(McpError::Protocol {
-            program: http.url.clone(),
-            reason: error::handshake(&e),
-        }),
+        Ok(Err(e)) => {
+            let why = error::handshake(&e);
+            Err(McpError::Protocol {
+                program: http.url.clone(),
+                reason: why.text,
+                hint: why.hint,
+                detail: String::new(),
+            })
+        }
         Err(_) => Err(start_timeout(&http.url, timeout, String::new())),
     }
 }

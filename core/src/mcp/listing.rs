@@ -12,7 +12,7 @@ use rmcp::model::{PaginatedRequestParams, Tool};
 use serde_json::Value;
 
 use super::connection::Connection;
-use super::error::{self, McpError};
+use super::error::{self, McpError, McpHint};
 use super::options::McpLimits;
 use crate::tools::{ToolAnnotations, ToolDefinition};
 
@@ -41,9 +41,9 @@ pub(crate) async fn list(
         Err(_) => Err(ListFailure::Server(McpError::Timeout {
             program: target.to_owned(),
             millis: timeout.as_millis() as u64,
-            reason: "listing its tools (tools/list) did not finish; raise McpTimeouts::list if \
-                     the server is only slow"
-                .to_owned(),
+            reason: "listing its tools (tools/list) did not finish".to_owned(),
+            hint: Some(McpHint::RaiseListTimeout),
+            detail: String::new(),
         })),
     }
 }
@@ -62,9 +62,12 @@ async fn every_page(
             .list_tools(Some(params))
             .await
             .map_err(|e| {
+                let why = error::request(&e);
                 ListFailure::Server(McpError::Protocol {
                     program: target.to_owned(),
-                    reason: format!("listing its tools failed: {}", error::request(&e)),
+                    reason: format!("listing its tools failed: {}", why.text),
+                    hint: why.hint,
+                    detail: String::new(),
                 })
             })?;
         if tools.len() + page.tools.len() > limits.max_tools {

@@ -5,7 +5,7 @@
 //! One file per job:
 //! - `server.rs`: where a server is, and the server-name rule;
 //! - `options.rs`: timeouts and limits;
-//! - `error.rs`: [`McpError`], and every `rmcp` error said in words;
+//! - `error.rs`: [`McpError`] with its [`McpHint`], and every `rmcp` error said in words;
 //! - `connection.rs`: one live connection (start or reach, handshake, end);
 //! - `process_group.rs`: a stdio server's process group, killed as a whole;
 //! - `stderr_tail.rs`: a stdio server's last stderr lines;
@@ -30,7 +30,7 @@ mod server;
 mod stderr_tail;
 mod stdout_tap;
 
-pub use error::McpError;
+pub use error::{McpError, McpHint};
 pub use options::{McpLimits, McpOptions, McpTimeouts};
 pub use provider::McpProvider;
 pub use server::{check_server_name, McpCommand, McpHttp, McpServer};
@@ -108,23 +108,7 @@ pub async fn list_tools_of(
         Err(listing::ListFailure::Limit(e)) => Err(e),
         Err(listing::ListFailure::Server(e)) => {
             connection.kill();
-            let tail = connection.explain().await;
-            Err(match e {
-                McpError::Protocol { program, reason } => McpError::Protocol {
-                    program,
-                    reason: format!("{reason}{tail}"),
-                },
-                McpError::Timeout {
-                    program,
-                    millis,
-                    reason,
-                } => McpError::Timeout {
-                    program,
-                    millis,
-                    reason: format!("{reason}{tail}"),
-                },
-                other => other,
-            })
+            Err(e.followed_by(&connection.explain().await))
         }
     }
     // The connection is dropped here: its server (a stdio server's whole group) ends.

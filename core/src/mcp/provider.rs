@@ -360,12 +360,9 @@ impl ToolProvider for McpProvider {
                 }
                 Err(ListFailure::Server(e)) => {
                     connection.kill();
-                    let tail = connection.explain().await;
+                    let e = e.followed_by(&connection.explain().await);
                     self.fail(&connection);
-                    return Err(ProviderError::new(
-                        &self.provider_name,
-                        format!("{e}{tail}"),
-                    ));
+                    return Err(ProviderError::new(&self.provider_name, e.to_string()));
                 }
             };
             for tool in &mut tools {
