@@ -1,5 +1,25 @@
 //! The approval hook: asked before a tool runs, with the tool's real name and what its server
-//! says about it; it may wait (ask the user) and refuse with a reason the model reads.
+//! says about it; it may wait (ask the user) and refuse with a reason the model reads. Set it
+//! with [`ToolRuntimeBuilder::approval`](crate::runtime::ToolRuntimeBuilder::approval) or
+//! [`approval_async`](crate::runtime::ToolRuntimeBuilder::approval_async).
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use std::sync::Arc;
+//! use serde_json::json;
+//! use toolwire_core::{provider::provider_fn, runtime::{approval::Approval, DispatchError}};
+//! use toolwire_core::{ToolDefinition, ToolRuntime};
+//!
+//! let shell = provider_fn("shell", vec![ToolDefinition::new("mcp/shell/rm", "Removes a file.", json!({}))], |_, args| async move { Ok(args) });
+//! let runtime = ToolRuntime::builder()
+//!     .approval_async(|request| async move { Approval::refuse(format!("not `{}`", request.tool)) })
+//!     .build()
+//!     .unwrap();
+//! runtime.add_provider(Arc::new(shell)).await.unwrap();
+//! let err = runtime.request().dispatch("mcp_shell_rm", json!({})).await.unwrap_err();
+//! assert_eq!(err, DispatchError::Denied { tool: "mcp/shell/rm".into(), reason: Some("not `mcp/shell/rm`".into()) });
+//! # });
+//! ```
 
 use std::sync::Arc;
 
@@ -7,7 +27,7 @@ use futures::future::BoxFuture;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::dispatch::Route;
+use super::route::Route;
 use crate::tools::ToolAnnotations;
 
 /// What the approval hook is asked before a tool runs. `tool` is the real name, whatever form

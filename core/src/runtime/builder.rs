@@ -11,7 +11,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 
 use super::approval::{Approval, ApprovalRequest, Approver};
-use super::catalog::CatalogPolicy;
+use super::catalog_policy::CatalogPolicy;
 use super::errors::RuntimeError;
 use super::meta_tool::MetaTool;
 use super::shared::Shared;

@@ -29,6 +29,23 @@ fn invalid(tool: &str, argument: &str, reason: String) -> ToolError {
 }
 
 impl MetaTool {
+    /// The runtime's default meta-tools: [`tool_search`](MetaTool::tool_search),
+    /// [`tool_schema`](MetaTool::tool_schema) and [`reset_tools`](MetaTool::reset_tools), whose
+    /// names are [`DEFAULT_META_TOOLS`](crate::names::DEFAULT_META_TOOLS).
+    ///
+    /// ```
+    /// use toolwire_core::{names::DEFAULT_META_TOOLS, runtime::MetaTool};
+    /// let names: Vec<String> = MetaTool::built_ins().iter().map(|m| m.name().to_owned()).collect();
+    /// assert_eq!(names, DEFAULT_META_TOOLS);
+    /// ```
+    pub fn built_ins() -> Vec<MetaTool> {
+        vec![
+            MetaTool::tool_search(),
+            MetaTool::tool_schema(),
+            MetaTool::reset_tools(),
+        ]
+    }
+
     /// `tool_search {query, limit}`: the offered tools most relevant to `query` (BM25 over the
     /// real name's words, the form and the description), best first, each with its real name,
     /// form and description. `limit` defaults to 5, at most 50.

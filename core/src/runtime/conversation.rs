@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde::{Deserialize, Serialize};
 
 use super::request::Request;
-use super::tool_runtime::ToolRuntime;
+use super::shared::Shared;
 
 /// What loading a tool into a conversation did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +28,8 @@ pub(super) enum Loading {
 }
 
 /// What a conversation remembers: the real names of the catalog tools it loaded. Serialize it to
-/// persist a conversation; [`ToolRuntime::resume`] takes it back.
+/// persist a conversation;
+/// [`ToolRuntime::resume`](crate::runtime::ToolRuntime::resume) takes it back.
 ///
 /// ```
 /// use toolwire_core::runtime::ConversationState;
@@ -67,7 +68,7 @@ pub struct ConversationState {
 /// ```
 #[derive(Clone)]
 pub struct Conversation {
-    runtime: ToolRuntime,
+    shared: Arc<Shared>,
     state: Arc<Mutex<ConversationState>>,
 }
 
@@ -85,37 +86,15 @@ impl Serialize for Conversation {
     }
 }
 
-impl ToolRuntime {
-    /// A new conversation, nothing loaded.
-    ///
-    /// ```
-    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
-    /// assert!(conversation.loaded().is_empty());
-    /// ```
-    pub fn conversation(&self) -> Conversation {
-        self.resume(ConversationState::default())
-    }
-
-    /// A conversation from its saved state.
-    ///
-    /// ```
-    /// use toolwire_core::{ToolRuntime, runtime::ConversationState};
-    /// let runtime = ToolRuntime::new();
-    /// let first = runtime.conversation();
-    /// first.load("mcp/files/read");
-    /// let saved = serde_json::to_string(&first).unwrap();
-    /// let resumed = runtime.resume(serde_json::from_str::<ConversationState>(&saved).unwrap());
-    /// assert_eq!(resumed.loaded(), ["mcp/files/read"]);
-    /// ```
-    pub fn resume(&self, state: ConversationState) -> Conversation {
+impl Conversation {
+    /// A conversation over `shared` that remembers `state`.
+    pub(super) fn new(shared: Arc<Shared>, state: ConversationState) -> Conversation {
         Conversation {
-            runtime: self.clone(),
+            shared,
             state: Arc::new(Mutex::new(state)),
         }
     }
-}
 
-impl Conversation {
     fn lock(&self) -> std::sync::MutexGuard<'_, ConversationState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -130,7 +109,7 @@ impl Conversation {
     /// ```
     pub fn request(&self) -> Request {
         let loaded = self.lock().loaded.clone();
-        self.runtime.request_for(Some((self.clone(), loaded)))
+        Request::new(self.shared.clone(), Some((self.clone(), loaded)))
     }
 
     /// The conversation's state, to persist.

@@ -14,42 +14,11 @@ use super::conversation::Loading;
 use super::errors::DispatchError;
 use super::meta_tool::MetaCall;
 use super::request::Request;
-use crate::census::{Resolution, Via};
+use super::route::Route;
+use crate::census::Resolution;
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
 use crate::tools::ToolError;
-
-/// How a call reached what answered it.
-///
-/// ```
-/// use toolwire_core::{ToolRuntime, runtime::Route};
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let request = ToolRuntime::new().request();
-/// let out = request.dispatch("reset_tools", serde_json::json!({})).await.unwrap();
-/// assert_eq!(out.route, Route::Meta);
-/// assert_eq!(serde_json::to_value(Route::Form).unwrap(), "form");
-/// # });
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Route {
-    /// A meta-tool, answered by the runtime.
-    Meta,
-    /// The tool's real name.
-    Exact,
-    /// The tool's model-safe form.
-    Form,
-}
-
-impl From<Via> for Route {
-    fn from(via: Via) -> Route {
-        match via {
-            Via::Exact => Route::Exact,
-            Via::Form => Route::Form,
-        }
-    }
-}
 
 /// A call that ran: which tool answered, how it was reached, and its output.
 ///

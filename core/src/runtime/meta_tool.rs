@@ -1,6 +1,7 @@
 //! The runtime's own tools as values: a [`MetaTool`] is a name, a description, a parameter
 //! schema and a handler, registered on the builder. The three built-ins (`tool_search`,
-//! `tool_schema`, `reset_tools`, in `catalog_tools.rs`) are ordinary meta-tools.
+//! `tool_schema`, `reset_tools`) are ordinary meta-tools, made in `catalog_tools.rs` beside
+//! `MetaTool::built_ins`, the list of them.
 //!
 //! Policy: the census's taken names are exactly the registered meta-tools' names, so there is
 //! no second list to keep in step; a meta-tool's name is sent as it is, so it must already be
@@ -154,23 +155,6 @@ impl MetaTool {
     /// ```
     pub fn definition(&self) -> &ToolDefinition {
         &self.definition
-    }
-
-    /// The runtime's default meta-tools: [`tool_search`](MetaTool::tool_search),
-    /// [`tool_schema`](MetaTool::tool_schema) and [`reset_tools`](MetaTool::reset_tools), whose
-    /// names are [`DEFAULT_META_TOOLS`](crate::names::DEFAULT_META_TOOLS).
-    ///
-    /// ```
-    /// use toolwire_core::{names::DEFAULT_META_TOOLS, runtime::MetaTool};
-    /// let names: Vec<String> = MetaTool::built_ins().iter().map(|m| m.name().to_owned()).collect();
-    /// assert_eq!(names, DEFAULT_META_TOOLS);
-    /// ```
-    pub fn built_ins() -> Vec<MetaTool> {
-        vec![
-            MetaTool::tool_search(),
-            MetaTool::tool_schema(),
-            MetaTool::reset_tools(),
-        ]
     }
 
     /// Marks this meta-tool as part of the client-side catalog (left out when the provider

@@ -1,55 +1,119 @@
-//! The runtime: providers added and removed while calls run, one census per change of the tool
-//! set, and every call resolved (hop 5) and dispatched to exactly its tool, or failed with a
+//! The runtime: tool providers added and removed while calls run, one census per change of the
+//! tool set, and every call resolved (hop 5) and dispatched to exactly its tool, or failed with a
 //! typed error.
+//!
+//! A [`ToolRuntime`] holds the providers; each turn starts from a [`Request`] (alone, or from a
+//! [`Conversation`] that remembers the catalog tools it loaded), whose tool list goes to the LLM
+//! provider and whose [`Request::dispatch`] runs the calls the model makes in answer:
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use std::sync::Arc;
+//! use serde_json::json;
+//! use toolwire_core::{provider::provider_fn, runtime::{LoadStatus, Route}};
+//! use toolwire_core::{ToolDefinition, ToolRuntime, WireFormat};
+//!
+//! let files = provider_fn(
+//!     "files",
+//!     vec![ToolDefinition::new("mcp/files/read", "Reads a file.", json!({}))],
+//!     |_tool, arguments| async move { Ok(arguments) },
+//! );
+//! let runtime = ToolRuntime::new();
+//! assert_eq!(runtime.add_provider(Arc::new(files)).await, Ok(LoadStatus::Loaded));
+//!
+//! let request = runtime.request();
+//! // The runtime's own tools (tool_search, tool_schema, reset_tools) first, then each tool
+//! // under its model-safe form.
+//! assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[3]["name"], "mcp_files_read");
+//! // The model calls the form; exactly that tool answers, under its real name.
+//! let out = request.dispatch("mcp_files_read", json!({"path": "a.txt"})).await.unwrap();
+//! assert_eq!((out.tool.as_str(), out.route), ("mcp/files/read", Route::Form));
+//! // What a Tools page shows, read from the census the request carried.
+//! assert_eq!(runtime.report().tools[0].form, "mcp_files_read");
+//! # });
+//! ```
 //!
 //! Policy: no lock is held across an await; a provider that fails only fails its own tools;
 //! the real name is the identity the approval hook and the switches see; a turn costs what
 //! changed (the census, the definitions and each wire list are built once per change and
 //! shared, so the census's one warning per shared form fires once per change, not per turn).
 //!
-//! One file per job:
+//! # Layers
 //!
-//! | file | job |
-//! |---|---|
-//! | `builder.rs` | [`ToolRuntimeBuilder`]: the meta-tools, the catalog policy, the approval hook |
-//! | `tool_runtime.rs` | [`ToolRuntime`]: the handle, the user's switches, [`ToolRuntime::request`] |
-//! | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
-//! | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools` |
-//! | `catalog.rs` | [`CatalogPolicy`]: which offered tools a request carries |
-//! | `conversation.rs` | [`Conversation`], [`ConversationState`]: what one conversation loaded |
-//! | `approval.rs` | [`approval::ApprovalRequest`], [`approval::Approval`]: the approval hook's question and answer |
-//! | `shared.rs` | the state behind the one lock, and the versions that say what changed |
-//! | `loading.rs` | adding, reloading and removing providers, live tool lists; [`LoadStatus`], [`LoadProblem`] |
-//! | `tool_set.rs` | what a turn reads, built once per change: the census, the definitions, the lists, the search index |
-//! | `tool_list.rs` | [`ToolList`]: one wire list, shared |
-//! | `request.rs` | [`Request`]: one turn's census, definitions, tool lists and search |
-//! | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`Route`], [`CallOutcome`] |
-//! | `report.rs` | [`ToolRuntime::report`]: what a Tools page shows |
-//! | `errors.rs` | [`DispatchError`], [`RuntimeError`] |
+//! One file per job, in four layers; read from the top: a file uses only its own layer and the
+//! layers above it in this table (the two exceptions are below).
+//!
+//! | layer | file | job |
+//! |---|---|---|
+//! | **types**: values, no runtime behind them | `errors.rs` | [`DispatchError`], [`RuntimeError`] |
+//! | | `route.rs` | [`Route`]: how a call reached what answered it |
+//! | | `load_status.rs` | [`LoadStatus`], [`LoadProblem`]: what a provider's tool list showed |
+//! | | `approval.rs` | [`approval`]: the approval hook's question and answer |
+//! | | `catalog_policy.rs` | [`CatalogPolicy`]: which offered tools a request carries |
+//! | | `tool_list.rs` | [`ToolList`]: one wire list, shared |
+//! | | `report.rs` | [`report`]: what a Tools page shows |
+//! | **state**: behind the one lock, and built from it | `runtime_state.rs` | the providers as loaded and the user's switches, with the versions that say what changed |
+//! | | `tool_set.rs` | what a turn reads, built once per change: the census, the definitions, the lists, the search index; why a tool is not offered |
+//! | | `shared.rs` | the lock, the cache of what a turn reads, the meta-tools, the catalog policy, the approval hook |
+//! | | `loading.rs` | a provider's tool list listed and judged, and followed while it changes |
+//! | **views**: what a turn holds and does | `request.rs` | [`Request`]: one turn's census, definitions, tool lists and search; [`CatalogHit`] |
+//! | | `conversation.rs` | [`Conversation`], [`ConversationState`]: what one conversation loaded |
+//! | | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
+//! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
+//! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools` |
+//! | **handle**: what the app holds | `tool_runtime.rs` | [`ToolRuntime`] and every one of its methods |
+//! | | `builder.rs` | [`ToolRuntimeBuilder`]: the meta-tools, the catalog policy, the approval hook |
+//!
+//! What is left of the import cycle, and why it stays:
+//! - `shared.rs`, `meta_tool.rs`, `request.rs`, `conversation.rs` name each other. The runtime
+//!   holds its meta-tools (`shared.rs`); a meta-tool is answered with a [`MetaCall`] carrying the
+//!   [`Request`] it answers and that request's [`Conversation`]; a request holds the shared
+//!   state (dispatch reads the switches and the providers' reachability at call time) and the
+//!   conversation it loads tools into; a conversation makes requests. Cutting it would take type
+//!   erasure, or a second list of the meta-tools' names beside the meta-tools (the census's
+//!   taken names are theirs, read where the census is built). So `shared.rs`, in the state
+//!   layer, names one type of the views layer: [`MetaTool`].
+//! - `tool_runtime.rs` and `builder.rs` name each other: [`ToolRuntime::builder`] returns the
+//!   builder, [`ToolRuntimeBuilder::build`] the runtime.
+//!
+//! `impl Request` is in two files: `request.rs` (what a turn reads) and `dispatch.rs` (what a
+//! call does); `impl MetaTool` too: `meta_tool.rs` (the type) and `catalog_tools.rs` (the
+//! built-ins).
 
+// types
 pub mod approval;
-mod builder;
-mod catalog;
+mod catalog_policy;
+mod errors;
+mod load_status;
+pub mod report;
+mod route;
+mod tool_list;
+
+// state
+mod loading;
+mod runtime_state;
+mod shared;
+mod tool_set;
+
+// views
 mod catalog_tools;
 mod conversation;
 mod dispatch;
-mod errors;
-mod loading;
 mod meta_tool;
-pub mod report;
 mod request;
-mod shared;
-mod tool_list;
+
+// handle
+mod builder;
 mod tool_runtime;
-mod tool_set;
 
 pub use builder::ToolRuntimeBuilder;
-pub use catalog::CatalogPolicy;
+pub use catalog_policy::CatalogPolicy;
 pub use conversation::{Conversation, ConversationState};
-pub use dispatch::{CallOutcome, Route};
+pub use dispatch::CallOutcome;
 pub use errors::{DispatchError, RuntimeError};
-pub use loading::{LoadProblem, LoadStatus};
+pub use load_status::{LoadProblem, LoadStatus};
 pub use meta_tool::{MetaCall, MetaTool};
 pub use request::{CatalogHit, Request};
+pub use route::Route;
 pub use tool_list::ToolList;
 pub use tool_runtime::ToolRuntime;

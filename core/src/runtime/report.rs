@@ -1,115 +1,36 @@
 //! The tools report: what a Tools page shows, every provider and every tool, read from the same
-//! census the requests carry.
+//! census the requests carry. [`ToolRuntime::report`](crate::runtime::ToolRuntime::report)
+//! builds it.
 //!
 //! Policy: one read of the state for the whole report, so its providers and tools always
-//! agree; a tool's form and status come from its census entry, never recomputed.
+//! agree; a tool's form and status come from its census entry, never recomputed; why a tool is
+//! not offered is the same judgement `tool_schema` gives the model.
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use std::sync::Arc;
+//! use serde_json::json;
+//! use toolwire_core::{provider::provider_fn, runtime::report::ReportStatus};
+//! use toolwire_core::{ToolDefinition, ToolRuntime};
+//!
+//! let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+//! let runtime = ToolRuntime::new();
+//! runtime.add_provider(Arc::new(echo)).await.unwrap();
+//! runtime.set_enabled("mcp/server/echo", false);
+//! let report = runtime.report();
+//! assert_eq!((report.providers[0].name.as_str(), report.providers[0].tools), ("echo", 1));
+//! assert_eq!((report.tools[0].status, report.tools[0].reason.as_deref()), (ReportStatus::Disabled, Some("switched off")));
+//! # });
+//! ```
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::loading::LoadStatus;
-use super::shared::State;
-use super::tool_runtime::ToolRuntime;
-use super::tool_set::Snapshot;
-use crate::census::LeftOutReason;
+use super::load_status::LoadStatus;
 use crate::provider::ProviderKind;
-use crate::schema::Dialect;
 use crate::schema::SchemaReport;
 use crate::tools::ToolAnnotations;
-
-impl ToolRuntime {
-    /// The tools report: every tool, its provider, its form, offered or left out and why, and
-    /// every provider's load status. Serializes to JSON.
-    ///
-    /// ```
-    /// # use std::sync::Arc;
-    /// # use serde_json::json;
-    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
-    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
-    /// let report = runtime.report();
-    /// assert_eq!(report.providers[0].status, LoadStatus::Loaded);
-    /// assert_eq!(report.tools[0].form, "mcp_server_echo");
-    /// assert_eq!(report.tools[0].status, ReportStatus::Offered);
-    /// # });
-    /// ```
-    pub fn report(&self) -> ToolsReport {
-        let state = self.shared.read();
-        let snapshot = self.shared.snapshot(&state);
-        let tool_set = &snapshot.tool_set;
-        let mut providers = Vec::new();
-        let mut tools = Vec::new();
-        // Providers in the order they were added; each one's tools in its own order, which is
-        // the order of its census positions.
-        for slot in state.slots() {
-            providers.push(ProviderReport {
-                name: slot.provider.name().to_owned(),
-                kind: slot.provider.kind(),
-                tools: slot.tools.len(),
-                status: slot.status.clone(),
-            });
-            for index in tool_set.positions_of(slot.id) {
-                let def = &tool_set.definitions[index];
-                let entry = &snapshot.census.tools()[index];
-                let (status, reason) = tool_status(&state, &snapshot, index);
-                let schema = def.parameters_schema();
-                tools.push(ToolReport {
-                    name: def.name.clone(),
-                    provider: slot.provider.name().to_owned(),
-                    form: entry.form().to_owned(),
-                    title: def.title.clone(),
-                    annotations: def.annotations.clone(),
-                    status,
-                    reason,
-                    schemas: Dialect::ALL
-                        .into_iter()
-                        .map(|d| (d.key(), SchemaReport::of(d, &schema)))
-                        .collect(),
-                });
-            }
-        }
-        ToolsReport { providers, tools }
-    }
-}
-
-/// Whether the tool at census position `index` of `snapshot` is offered and, when it is not,
-/// why: the one judgement the Tools page and `tool_schema` share.
-pub(super) fn tool_status(
-    state: &State,
-    snapshot: &Snapshot,
-    index: usize,
-) -> (ReportStatus, Option<String>) {
-    let tool_set = &snapshot.tool_set;
-    let def = &tool_set.definitions[index];
-    let reachable = state
-        .slot(tool_set.owners[index].slot)
-        .is_some_and(|slot| !slot.status.is_unreachable());
-    if !reachable {
-        (
-            ReportStatus::Unavailable,
-            Some("its provider is unreachable".to_owned()),
-        )
-    } else if let Some(reason) = &def.unsupported {
-        (ReportStatus::Unsupported, Some(reason.clone()))
-    } else if state.is_disabled(&def.name) {
-        (ReportStatus::Disabled, Some("switched off".to_owned()))
-    } else {
-        match snapshot.census.tools()[index].left_out_reason() {
-            None => (ReportStatus::Offered, None),
-            Some(LeftOutReason::DuplicateName { first }) => (
-                ReportStatus::LeftOut,
-                Some(format!(
-                    "provider `{}` already has a tool of this name",
-                    tool_set.owners[*first].provider.name()
-                )),
-            ),
-            Some(reason) => (ReportStatus::LeftOut, Some(reason.to_string())),
-        }
-    }
-}
 
 /// Whether a tool is in the requests, for the tools report.
 ///
@@ -181,7 +102,7 @@ pub struct ToolReport {
     pub status: ReportStatus,
     /// Why it is not offered, when it is not.
     pub reason: Option<String>,
-    /// How its schema travels in each dialect (by [`Dialect::key`]): as is, rewritten, with
+    /// How its schema travels in each dialect (by [`Dialect::key`](crate::schema::Dialect::key)): as is, rewritten, with
     /// losses (listed), or refused (why).
     pub schemas: BTreeMap<&'static str, SchemaReport>,
 }

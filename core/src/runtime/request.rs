@@ -92,11 +92,13 @@ impl fmt::Debug for Request {
 }
 
 impl Request {
+    /// A request over the tools as they are now, made by a conversation (with what it loaded)
+    /// or not.
     pub(super) fn new(
         shared: Arc<Shared>,
-        snapshot: Arc<Snapshot>,
         conversation: Option<(Conversation, BTreeSet<String>)>,
     ) -> Request {
+        let snapshot = shared.snapshot(&shared.read());
         Request {
             own_lists: snapshot.deferred.then(|| Arc::new(OwnLists::default())),
             shared,
@@ -171,7 +173,7 @@ impl Request {
 
     /// Why the tool at census position `index` cannot be called, if it cannot.
     pub(super) fn unavailable_reason(&self, index: usize) -> Option<String> {
-        super::report::tool_status(&self.shared.read(), &self.snapshot, index).1
+        self.snapshot.tool_status(&self.shared.read(), index).1
     }
 
     /// The offered tools most relevant to `query`, best first, at most `limit`: the search
@@ -282,7 +284,9 @@ impl Request {
         let meta_tools = &self.shared.meta_tools;
         // Not deferred: every request of this tool set shares one list per format.
         let Some(own_lists) = &self.own_lists else {
-            return self.snapshot.full_list(format, meta_tools);
+            return self
+                .snapshot
+                .full_list(format, meta_tools.iter().map(|m| m.definition()));
         };
         own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {

@@ -1,12 +1,26 @@
-//! The runtime itself: a cheap handle over the shared state, the user's switches, and the
-//! request each turn starts from. Loading lives in `loading.rs`, the report in `report.rs`.
+//! The handle: [`ToolRuntime`], a cheap clone over the shared state, and every one of its
+//! methods: its providers (added, reloaded, removed, followed), the user's switches, the request
+//! and the conversation each turn starts from, and the Tools page's report.
+//!
+//! Policy: the handle holds nothing of its own; what a method does to the state is one change
+//! under the lock (`shared.rs`), and what it awaits (a provider's list, a reload) is awaited
+//! outside it, then checked again (`loading.rs` lists and judges a provider's tools).
 
 use std::fmt;
 use std::sync::Arc;
 
 use super::builder::ToolRuntimeBuilder;
+use super::catalog_policy::CatalogPolicy;
+use super::conversation::{Conversation, ConversationState};
+use super::errors::RuntimeError;
+use super::load_status::LoadStatus;
+use super::loading::{load, watch_tool_list};
+use super::meta_tool::MetaTool;
+use super::report::{ProviderReport, ToolReport, ToolsReport};
 use super::request::Request;
 use super::shared::Shared;
+use crate::provider::ToolProvider;
+use crate::schema::{Dialect, SchemaReport};
 
 /// Holds tool providers and dispatches calls. Cheap to clone; clones share everything.
 ///
@@ -52,6 +66,7 @@ impl fmt::Debug for ToolRuntime {
     }
 }
 
+/// Making one, and what it was made with.
 impl ToolRuntime {
     /// A runtime with the default meta-tools and no approval hook.
     ///
@@ -67,8 +82,8 @@ impl ToolRuntime {
         // them is left out by the census, as the spec says of a taken name.)
         ToolRuntime {
             shared: Arc::new(Shared::new(
-                super::meta_tool::MetaTool::built_ins(),
-                super::catalog::CatalogPolicy::default(),
+                MetaTool::built_ins(),
+                CatalogPolicy::default(),
                 None,
             )),
         }
@@ -88,6 +103,176 @@ impl ToolRuntime {
         ToolRuntimeBuilder::default()
     }
 
+    /// The catalog policy it was built with.
+    ///
+    /// ```
+    /// use toolwire_core::{ToolRuntime, runtime::CatalogPolicy};
+    /// assert_eq!(ToolRuntime::new().catalog_policy(), &CatalogPolicy::default());
+    /// ```
+    pub fn catalog_policy(&self) -> &CatalogPolicy {
+        &self.shared.catalog
+    }
+}
+
+/// Its providers: added, removed and reloaded while calls run, each one's tool list followed.
+impl ToolRuntime {
+    /// Adds a provider and loads its tools. A load failure is recorded in its status (and the
+    /// tools report), not returned: the provider stays, to be reloaded.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let echo = Arc::new(provider_fn(
+    ///     "echo",
+    ///     vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))],
+    ///     |_, args| async move { Ok(args) },
+    /// ));
+    /// let runtime = ToolRuntime::new();
+    /// assert_eq!(runtime.add_provider(echo.clone()).await, Ok(LoadStatus::Loaded));
+    /// let again = runtime.add_provider(echo).await;
+    /// assert_eq!(again, Err(RuntimeError::DuplicateProvider("echo".into())));
+    /// # });
+    /// ```
+    pub async fn add_provider(
+        &self,
+        provider: Arc<dyn ToolProvider>,
+    ) -> Result<LoadStatus, RuntimeError> {
+        let name = provider.name().to_owned();
+        if self.shared.read().slot_named(&name).is_some() {
+            return Err(RuntimeError::DuplicateProvider(name));
+        }
+        let (tools, status) = load(&*provider, &self.shared).await;
+        let changes = provider.tools_changed();
+        let id = self.shared.change_tool_set(|state| {
+            // Checked again: another task may have added the same name while we awaited.
+            if state.slot_named(&name).is_some() {
+                return Err(RuntimeError::DuplicateProvider(name));
+            }
+            Ok(state.add_slot(provider, tools, status.clone()))
+        })?;
+        if let Some(changes) = changes {
+            watch_tool_list(&self.shared, id, changes);
+        }
+        Ok(status)
+    }
+
+    /// Removes the provider named `name` and shuts it down ([`ToolProvider::shutdown`]); whether
+    /// there was one. Later calls to its tools fail with
+    /// [`DispatchError::ProviderRemoved`](crate::runtime::DispatchError::ProviderRemoved).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// let request = runtime.request();
+    /// assert!(runtime.remove_provider("echo"));
+    /// assert!(!runtime.remove_provider("echo"));
+    /// let err = request.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
+    /// assert!(matches!(err, DispatchError::ProviderRemoved { .. }));
+    /// # });
+    /// ```
+    pub fn remove_provider(&self, name: &str) -> bool {
+        let removed = self
+            .shared
+            .change_tool_set(|state| state.remove_named(name));
+        // Outside the lock: an old request may still hold the provider, so stop it now
+        // rather than when the last such request is dropped.
+        for slot in &removed {
+            slot.provider.shutdown();
+        }
+        !removed.is_empty()
+    }
+
+    /// Restarts the provider named `name` and loads its tools again.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// assert_eq!(runtime.reload_provider("echo").await, Ok(LoadStatus::Loaded));
+    /// let missing = runtime.reload_provider("nope").await;
+    /// assert_eq!(missing, Err(RuntimeError::NoSuchProvider("nope".into())));
+    /// # });
+    /// ```
+    pub async fn reload_provider(&self, name: &str) -> Result<LoadStatus, RuntimeError> {
+        let (id, provider) = {
+            let state = self.shared.read();
+            let slot = state
+                .slot_named(name)
+                .ok_or_else(|| RuntimeError::NoSuchProvider(name.to_owned()))?;
+            (slot.id, slot.provider.clone())
+        };
+        let (tools, status) = match provider.reload().await {
+            Ok(()) => load(&*provider, &self.shared).await,
+            Err(e) => (Vec::new(), LoadStatus::unreachable(e.reason)),
+        };
+        // A restarted provider may signal its list changes on a new channel.
+        if let Some(changes) = provider.tools_changed() {
+            watch_tool_list(&self.shared, id, changes);
+        }
+        let reloaded = self
+            .shared
+            .change_tool_set(|state| state.reloaded(id, tools, status.clone()));
+        if !reloaded {
+            return Err(RuntimeError::NoSuchProvider(name.to_owned()));
+        }
+        Ok(status)
+    }
+
+    /// A provider's load status.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// assert_eq!(runtime.provider_status("echo"), Some(LoadStatus::Loaded));
+    /// assert_eq!(runtime.provider_status("nope"), None);
+    /// # });
+    /// ```
+    pub fn provider_status(&self, name: &str) -> Option<LoadStatus> {
+        self.shared
+            .read()
+            .slot_named(name)
+            .map(|s| s.status.clone())
+    }
+
+    /// A receiver that sees every change of the tool set (a provider added, removed, reloaded,
+    /// or its tool list changed): await `changed()` to learn that the next request differs.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// let mut changes = runtime.tool_set_changes();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// changes.changed().await.unwrap(); // returns at once: a change was seen
+    /// assert_eq!(runtime.request().census().offered().count(), 1);
+    /// # });
+    /// ```
+    pub fn tool_set_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shared.subscribe()
+    }
+}
+
+/// The user's switches, by real name.
+impl ToolRuntime {
     /// Switches the tool with real name `tool` on or off (the user's switch). A switched-off
     /// tool is in no request and its calls fail with
     /// [`DispatchError::Disabled`](crate::runtime::DispatchError::Disabled).
@@ -126,7 +311,10 @@ impl ToolRuntime {
     pub fn is_enabled(&self, tool: &str) -> bool {
         !self.shared.read().is_disabled(tool)
     }
+}
 
+/// A turn: its request, alone or in a conversation.
+impl ToolRuntime {
     /// The census and tool lists of one request, as the providers are now. Built once per
     /// change: while no provider is added, removed or reloaded and no switch moves, every
     /// request shares one census, one set of definitions and each wire list, and the census's
@@ -146,33 +334,39 @@ impl ToolRuntime {
     /// # });
     /// ```
     pub fn request(&self) -> Request {
-        self.request_for(None)
+        Request::new(self.shared.clone(), None)
     }
 
-    /// A request, made by a conversation (with what it loaded) or not.
-    pub(super) fn request_for(
-        &self,
-        conversation: Option<(
-            super::conversation::Conversation,
-            std::collections::BTreeSet<String>,
-        )>,
-    ) -> Request {
-        let snapshot = self.shared.snapshot(&self.shared.read());
-        Request::new(self.shared.clone(), snapshot, conversation)
-    }
-
-    /// The catalog policy it was built with.
+    /// A new conversation, nothing loaded.
     ///
     /// ```
-    /// use toolwire_core::{ToolRuntime, runtime::CatalogPolicy};
-    /// assert_eq!(ToolRuntime::new().catalog_policy(), &CatalogPolicy::default());
+    /// let conversation = toolwire_core::ToolRuntime::new().conversation();
+    /// assert!(conversation.loaded().is_empty());
     /// ```
-    pub fn catalog_policy(&self) -> &super::catalog::CatalogPolicy {
-        &self.shared.catalog
+    pub fn conversation(&self) -> Conversation {
+        self.resume(ConversationState::default())
     }
 
-    /// A receiver that sees every change of the tool set (a provider added, removed, reloaded,
-    /// or its tool list changed): await `changed()` to learn that the next request differs.
+    /// A conversation from its saved state.
+    ///
+    /// ```
+    /// use toolwire_core::{ToolRuntime, runtime::ConversationState};
+    /// let runtime = ToolRuntime::new();
+    /// let first = runtime.conversation();
+    /// first.load("mcp/files/read");
+    /// let saved = serde_json::to_string(&first).unwrap();
+    /// let resumed = runtime.resume(serde_json::from_str::<ConversationState>(&saved).unwrap());
+    /// assert_eq!(resumed.loaded(), ["mcp/files/read"]);
+    /// ```
+    pub fn resume(&self, state: ConversationState) -> Conversation {
+        Conversation::new(self.shared.clone(), state)
+    }
+}
+
+/// What a Tools page shows.
+impl ToolRuntime {
+    /// The tools report: every tool, its provider, its form, offered or left out and why, and
+    /// every provider's load status. Serializes to JSON.
     ///
     /// ```
     /// # use std::sync::Arc;
@@ -181,13 +375,48 @@ impl ToolRuntime {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// let mut changes = runtime.tool_set_changes();
     /// runtime.add_provider(Arc::new(echo)).await.unwrap();
-    /// changes.changed().await.unwrap(); // returns at once: a change was seen
-    /// assert_eq!(runtime.request().census().offered().count(), 1);
+    /// let report = runtime.report();
+    /// assert_eq!(report.providers[0].status, LoadStatus::Loaded);
+    /// assert_eq!(report.tools[0].form, "mcp_server_echo");
+    /// assert_eq!(report.tools[0].status, ReportStatus::Offered);
     /// # });
     /// ```
-    pub fn tool_set_changes(&self) -> tokio::sync::watch::Receiver<u64> {
-        self.shared.subscribe()
+    pub fn report(&self) -> ToolsReport {
+        let state = self.shared.read();
+        let snapshot = self.shared.snapshot(&state);
+        let tool_set = &snapshot.tool_set;
+        let mut providers = Vec::new();
+        let mut tools = Vec::new();
+        // Providers in the order they were added; each one's tools in its own order, which is
+        // the order of its census positions.
+        for slot in state.slots() {
+            providers.push(ProviderReport {
+                name: slot.provider.name().to_owned(),
+                kind: slot.provider.kind(),
+                tools: slot.tools.len(),
+                status: slot.status.clone(),
+            });
+            for index in tool_set.positions_of(slot.id) {
+                let def = &tool_set.definitions[index];
+                let entry = &snapshot.census.tools()[index];
+                let (status, reason) = snapshot.tool_status(&state, index);
+                let schema = def.parameters_schema();
+                tools.push(ToolReport {
+                    name: def.name.clone(),
+                    provider: slot.provider.name().to_owned(),
+                    form: entry.form().to_owned(),
+                    title: def.title.clone(),
+                    annotations: def.annotations.clone(),
+                    status,
+                    reason,
+                    schemas: Dialect::ALL
+                        .into_iter()
+                        .map(|d| (d.key(), SchemaReport::of(d, &schema)))
+                        .collect(),
+                });
+            }
+        }
+        ToolsReport { providers, tools }
     }
 }

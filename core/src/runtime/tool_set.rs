@@ -10,10 +10,10 @@
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use super::meta_tool::MetaTool;
-use super::shared::State;
+use super::report::ReportStatus;
+use super::runtime_state::RuntimeState;
 use super::tool_list::ToolList;
-use crate::census::Census;
+use crate::census::{Census, LeftOutReason};
 use crate::provider::ToolProvider;
 use crate::search::SearchIndex;
 use crate::tools::ToolDefinition;
@@ -27,7 +27,7 @@ pub(super) struct Owner {
     pub(super) provider: Arc<dyn ToolProvider>,
 }
 
-/// Every provider's tools as of one [`State::tool_set_version`].
+/// Every provider's tools as of one [`RuntimeState::tool_set_version`].
 pub(super) struct ToolSet {
     pub(super) version: u64,
     /// The census of every tool, nothing withheld.
@@ -42,10 +42,10 @@ pub(super) struct ToolSet {
 }
 
 impl ToolSet {
-    /// The tool set of `state`, beside the runtime's meta-tools, whose names are the census's
-    /// taken names. Building the census logs
-    /// one warning per shared form: this is the only place the runtime builds it.
-    pub(super) fn build(state: &State, meta_tools: &[MetaTool]) -> ToolSet {
+    /// The tool set of `state`, beside the runtime's meta-tools, whose names are `taken` (the
+    /// census's taken names). Building the census logs one warning per shared form: this is the
+    /// only place the runtime builds it.
+    pub(super) fn build(state: &RuntimeState, taken: &[&str]) -> ToolSet {
         let mut order: Vec<_> = state.slots().iter().collect();
         // Static providers first: of two tools with one real name, the first is the tool.
         order.sort_by_key(|s| s.provider.kind().rank());
@@ -66,13 +66,12 @@ impl ToolSet {
             ));
             ranges.push((slot.id, start..definitions.len()));
         }
-        let taken: Vec<&str> = meta_tools.iter().map(MetaTool::name).collect();
         let census = Census::build_ranked(
             definitions
                 .iter()
                 .zip(&owners)
                 .map(|(d, o)| (d.name.as_str(), o.provider.kind().rank())),
-            &taken,
+            taken,
         );
         ToolSet {
             version: state.tool_set_version(),
@@ -116,7 +115,11 @@ pub(super) struct Snapshot {
 impl Snapshot {
     /// `tool_set` with what `state` withholds: a switched-off tool, or one whose provider is
     /// down, stays in the census (withheld) so its names never heal to another tool meanwhile.
-    pub(super) fn build(tool_set: Arc<ToolSet>, state: &State, threshold: usize) -> Snapshot {
+    pub(super) fn build(
+        tool_set: Arc<ToolSet>,
+        state: &RuntimeState,
+        threshold: usize,
+    ) -> Snapshot {
         let mut withheld = Vec::new();
         for (id, range) in &tool_set.ranges {
             let unreachable = state.slot(*id).is_some_and(|s| s.status.is_unreachable());
@@ -145,25 +148,60 @@ impl Snapshot {
     }
 
     /// Whether nothing this snapshot depends on changed in `state`.
-    pub(super) fn is_current(&self, state: &State) -> bool {
+    pub(super) fn is_current(&self, state: &RuntimeState) -> bool {
         self.tool_set.version == state.tool_set_version()
             && self.switches_version == state.switches_version()
     }
 
-    /// The list in `format` of the meta-tools and every offered tool, built by the first caller
-    /// and shared after.
-    pub(super) fn full_list(
-        &self,
+    /// The list in `format` of the meta-tools (`metas`, their definitions) and every offered
+    /// tool, built by the first caller and shared after.
+    pub(super) fn full_list<'a>(
+        &'a self,
         format: WireFormat,
-        meta_tools: &[MetaTool],
+        metas: impl Iterator<Item = &'a ToolDefinition>,
     ) -> Result<ToolList, WireError> {
         self.lists[list_slot(format)]
             .get_or_init(|| {
                 let offered = self.offered_positions();
-                self.list_of(format, meta_tools.iter().map(|m| m.definition()), offered)
-                    .map(ToolList::new)
+                self.list_of(format, metas, offered).map(ToolList::new)
             })
             .clone()
+    }
+
+    /// Whether the tool at census position `index` is offered and, when it is not, why, as of
+    /// `state`: the one judgement the Tools page and `tool_schema` share.
+    pub(super) fn tool_status(
+        &self,
+        state: &RuntimeState,
+        index: usize,
+    ) -> (ReportStatus, Option<String>) {
+        let tool_set = &self.tool_set;
+        let def = &tool_set.definitions[index];
+        let reachable = state
+            .slot(tool_set.owners[index].slot)
+            .is_some_and(|slot| !slot.status.is_unreachable());
+        if !reachable {
+            (
+                ReportStatus::Unavailable,
+                Some("its provider is unreachable".to_owned()),
+            )
+        } else if let Some(reason) = &def.unsupported {
+            (ReportStatus::Unsupported, Some(reason.clone()))
+        } else if state.is_disabled(&def.name) {
+            (ReportStatus::Disabled, Some("switched off".to_owned()))
+        } else {
+            match self.census.tools()[index].left_out_reason() {
+                None => (ReportStatus::Offered, None),
+                Some(LeftOutReason::DuplicateName { first }) => (
+                    ReportStatus::LeftOut,
+                    Some(format!(
+                        "provider `{}` already has a tool of this name",
+                        tool_set.owners[*first].provider.name()
+                    )),
+                ),
+                Some(reason) => (ReportStatus::LeftOut, Some(reason.to_string())),
+            }
+        }
     }
 
     /// The census positions of the offered tools.
