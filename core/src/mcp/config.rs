@@ -9,6 +9,16 @@
 //! whose path names the server and field at fault. Servers come sorted by name (they are read
 //! into a `BTreeMap`): the order is the same in every build, whether or not another crate
 //! turns on `serde_json`'s `preserve_order`.
+//!
+//! ```
+//! use toolwire_core::mcp::config::McpConfig;
+//!
+//! let config = McpConfig::from_json(r#"{"mcpServers": {
+//!     "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}
+//! }}"#).unwrap();
+//! assert_eq!(config.servers[0].0, "memory");
+//! // `add_mcp_servers(&runtime, &config, &options)` then starts it and adds it to a runtime.
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

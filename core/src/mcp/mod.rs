@@ -18,6 +18,20 @@
 //! unsupported (the runtime withholds it). `rmcp` 3.11's `Tool` does not carry `execution`, so
 //! this is read from a stdio server's raw messages; over HTTP such a tool is listed like any
 //! other, and a call to it fails with the server's own error.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use toolwire_core::mcp::{McpCommand, McpProvider};
+//! use toolwire_core::ToolRuntime;
+//!
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! // Each tool of the server is the runtime's `mcp/files/<tool>`, sent under its form.
+//! let files = McpCommand::new("npx").arg("-y").arg("@modelcontextprotocol/server-filesystem").arg("/tmp");
+//! let provider = McpProvider::connect("files", files).await?;
+//! let runtime = ToolRuntime::new();
+//! runtime.add_provider(Arc::new(provider)).await?;
+//! # Ok(()) }
+//! ```
 
 pub mod config;
 mod connection;
