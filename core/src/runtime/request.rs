@@ -14,7 +14,7 @@ use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, Resolution};
 use crate::tools::ToolDefinition;
-use crate::wire::{RequestLimit, WireError, WireFormat};
+use crate::wire::{anthropic, RequestLimit, WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool
@@ -78,11 +78,6 @@ pub struct CatalogHit {
     pub score: f64,
 }
 
-/// The native tool search tool of the Messages API (BM25), which a list with native deferral
-/// carries first.
-const ANTHROPIC_NATIVE_SEARCH: &str = "tool_search_tool_bm25";
-const ANTHROPIC_NATIVE_SEARCH_TYPE: &str = "tool_search_tool_bm25_20251119";
-
 impl fmt::Debug for Request {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Request")
@@ -140,7 +135,7 @@ impl Request {
     /// fail whole is ever built.
     pub(super) fn load(&self, tool: &str) -> Option<Loading> {
         let carried_anyway = self.shared.meta_tools.len() + self.shared.catalog.pinned().len();
-        let most = crate::schema::dialect::OPENAI_MAX_TOOLS.saturating_sub(carried_anyway);
+        let most = crate::wire::OPENAI_MAX_TOOLS.saturating_sub(carried_anyway);
         self.conversation()
             .map(|conversation| conversation.load_within(tool, most))
     }
@@ -339,10 +334,10 @@ impl Request {
         let tools = self.census().tools();
         if let Some(tool) = tools
             .iter()
-            .find(|t| t.is_offered() && t.form() == ANTHROPIC_NATIVE_SEARCH)
+            .find(|t| t.is_offered() && t.form() == anthropic::NATIVE_SEARCH_NAME)
         {
             return Err(WireError::NameTaken {
-                name: ANTHROPIC_NATIVE_SEARCH.to_owned(),
+                name: anthropic::NATIVE_SEARCH_NAME.to_owned(),
                 tool: tool.name().to_owned(),
             });
         }
@@ -369,9 +364,7 @@ impl Request {
         let later = self
             .snapshot
             .list_of(format, std::iter::empty(), deferred.into_iter())?;
-        let mut list = vec![serde_json::json!({
-            "type": ANTHROPIC_NATIVE_SEARCH_TYPE, "name": ANTHROPIC_NATIVE_SEARCH,
-        })];
+        let mut list = vec![anthropic::native_search_tool()];
         list.extend(sent_now.as_array().into_iter().flatten().cloned());
         list.extend(
             later
@@ -380,7 +373,7 @@ impl Request {
                 .flatten()
                 .cloned()
                 .map(|mut tool| {
-                    tool["defer_loading"] = Value::Bool(true);
+                    anthropic::defer(&mut tool);
                     tool
                 }),
         );

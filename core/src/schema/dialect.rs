@@ -1,20 +1,15 @@
 //! What each provider accepts as a tool's parameter schema, as data (`tool-schema-wire.md`,
 //! "Dialects").
 //!
-//! Policy: one table, beside the name rules (`provider_rules.rs`). Every fact here names its
-//! source; [`crate::schema::check_schema`] and [`crate::schema::prepare_schema`] read only this table, so a
-//! provider that changes its mind is one edit here. Facts a source marks as unconfirmed are not
-//! rules (the 1,024-character description limit OpenAI once reported is not here).
-//!
-//! Sources, read 2026-11: OpenAI's structured outputs guide ("Supported schemas") and function
-//! calling guide; Anthropic's define-tools page, Messages API reference and structured outputs
-//! page ("JSON Schema limitations"); Google's `Schema` reference (Gemini API and Vertex AI);
-//! AWS's `ToolSpecification` and `ToolInputSchema` references; the refusals quoted in
-//! `tool-schema-wire.md` ("Real refusals").
+//! Policy: the types here are generic; the facts live in one file per LLM provider
+//! (`core/src/wire/openai.rs`, `anthropic.rs`, `converse.rs`, `gemini.rs`), each citing its
+//! source, and [`Dialect::rules`] returns the provider file's table.
+//! [`crate::schema::check_schema`] and [`crate::schema::prepare_schema`] read only these tables,
+//! so a provider that changes its mind is one edit in its file.
 
 use std::fmt;
 
-use crate::wire::LlmProvider;
+use crate::wire::{anthropic, converse, gemini, openai, LlmProvider};
 
 /// A request field's schema dialect: what one provider accepts as a tool's parameters.
 ///
@@ -191,125 +186,29 @@ pub struct DialectRules {
 /// object`; `Schema` reference), so no root combinator is sent to any provider.
 const ROOT_REFUSED: &[&str] = &["oneOf", "anyOf", "allOf", "enum", "not"];
 
-/// Gemini `Schema` fields (Google `Schema` reference, Gemini API v1beta): the OpenAPI 3.0 subset.
-/// Refused there: `$schema`, `$ref`, `$defs`, `additionalProperties`, `propertyNames`, `const`,
-/// `exclusiveMinimum`/`Maximum`, `oneOf`, `allOf`, `not`, `if`/`then`/`else` (`Unknown name …:
-/// Cannot find field`, reported in public issues).
-const GEMINI_KEYWORDS: &[&str] = &[
-    "type",
-    "format",
-    "title",
-    "description",
-    "nullable",
-    "enum",
-    "items",
-    "minItems",
-    "maxItems",
-    "properties",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "maximum",
-    "anyOf",
-    "propertyOrdering",
-    "example",
-    "default",
-];
-
-/// Gemini formats (`Schema.format`): "for NUMBER type: float, double; for INTEGER type: int32,
-/// int64; for STRING type: enum, date-time".
-const GEMINI_FORMATS: &[(&str, &str)] = &[
-    ("number", "float"),
-    ("number", "double"),
-    ("integer", "int32"),
-    ("integer", "int64"),
-    ("string", "enum"),
-    ("string", "date-time"),
-];
-
-/// OpenAI structured outputs, "Supported schemas": string, number, boolean, integer, object,
-/// array, enum, anyOf; `pattern`, `format`; `multipleOf`, `minimum`/`maximum` and the exclusive
-/// forms; `minItems`/`maxItems`; `$defs`/`$ref`. `description` is how every example documents a
-/// field. Refused: `allOf`, `not`, `oneOf` (`'oneOf' is not permitted`), `dependentRequired`,
-/// `dependentSchemas`, `if`/`then`/`else`.
-const OPENAI_STRICT_KEYWORDS: &[&str] = &[
-    "type",
-    "description",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "anyOf",
-    "pattern",
-    "format",
-    "multipleOf",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minItems",
-    "maxItems",
-    "$defs",
-    "$ref",
-];
-
-/// OpenAI strict formats: "date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid"
-/// (`'uri' is not a valid format`).
-const OPENAI_STRICT_FORMATS: &[(&str, &str)] = &[
-    ("string", "date-time"),
-    ("string", "time"),
-    ("string", "date"),
-    ("string", "duration"),
-    ("string", "email"),
-    ("string", "hostname"),
-    ("string", "ipv4"),
-    ("string", "ipv6"),
-    ("string", "uuid"),
-];
-
-/// Anthropic structured outputs, "JSON Schema limitations": basic types, enums of primitives,
-/// `const`, `anyOf`, `allOf` (not with `$ref`), local `$ref`/`$defs`, `default`, `required`,
-/// `additionalProperties: false`, string formats, `minItems` of 0 or 1, simple `pattern`.
-/// Refused: recursion, external `$ref`, `minimum`/`maximum`/`multipleOf`,
-/// `minLength`/`maxLength`, other array bounds.
-const ANTHROPIC_STRICT_KEYWORDS: &[&str] = &[
-    "type",
-    "description",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "const",
-    "anyOf",
-    "allOf",
-    "$ref",
-    "$defs",
-    "default",
-    "format",
-    "minItems",
-    "pattern",
-];
-
-/// Anthropic strict string formats ("string formats": the JSON Schema format vocabulary it
-/// lists: date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid).
-const ANTHROPIC_STRICT_FORMATS: &[(&str, &str)] = &[
-    ("string", "date-time"),
-    ("string", "time"),
-    ("string", "date"),
-    ("string", "duration"),
-    ("string", "email"),
-    ("string", "hostname"),
-    ("string", "uri"),
-    ("string", "ipv4"),
-    ("string", "ipv6"),
-    ("string", "uuid"),
-];
+/// Broad JSON Schema: the table each provider's file starts from (`..BROAD`) and changes where
+/// its provider says otherwise. Any keyword, type arrays, any enum value and format, local
+/// `$ref`, no limits; the root combinators of [`ROOT_REFUSED`] are refused everywhere.
+pub(crate) const BROAD: DialectRules = DialectRules {
+    keywords: Keywords::Any,
+    root_refused: ROOT_REFUSED,
+    type_arrays: true,
+    upper_case_types: false,
+    nullable: false,
+    enum_values: EnumValues::Any,
+    formats: None,
+    // `tool-schema-wire.md`: a recursive `$ref` is refused "where the dialect has no recursion
+    // (everything but `openai-strict`)".
+    refs: RefSupport::Local,
+    closed_objects: false,
+    all_required: false,
+    typed_nodes: false,
+    max_min_items: None,
+    simple_patterns: false,
+    limits: None,
+    strict_request: None,
+    min_description_chars: 0,
+};
 
 impl Dialect {
     /// Every dialect, in a stable order.
@@ -386,95 +285,13 @@ impl Dialect {
     /// assert_eq!(Dialect::Converse.rules().min_description_chars, 1);
     /// ```
     pub const fn rules(self) -> DialectRules {
-        // The broad dialects: "otherwise broad JSON Schema" (OpenAI function calling guide);
-        // Messages API `input_schema` is JSON Schema 2020-12 (define-tools); Bedrock takes a
-        // JSON Schema document whose root type is object (`ToolInputSchema`).
-        let broad = DialectRules {
-            keywords: Keywords::Any,
-            root_refused: ROOT_REFUSED,
-            type_arrays: true,
-            upper_case_types: false,
-            nullable: false,
-            enum_values: EnumValues::Any,
-            formats: None,
-            // `tool-schema-wire.md`: a recursive `$ref` is refused "where the dialect has no
-            // recursion (everything but `openai-strict`)".
-            refs: RefSupport::Local,
-            closed_objects: false,
-            all_required: false,
-            typed_nodes: false,
-            max_min_items: None,
-            simple_patterns: false,
-            limits: None,
-            strict_request: None,
-            min_description_chars: 0,
-        };
         match self {
-            Dialect::OpenAi | Dialect::Anthropic => broad,
-            // `ToolSpecification.description`: "Length Constraints: Minimum length of 1".
-            Dialect::Converse => DialectRules {
-                min_description_chars: 1,
-                ..broad
-            },
-            Dialect::OpenAiStrict => DialectRules {
-                keywords: Keywords::Only(OPENAI_STRICT_KEYWORDS),
-                formats: Some(OPENAI_STRICT_FORMATS),
-                // "recursion via #" and `$defs` are supported.
-                refs: RefSupport::LocalAndRecursive,
-                // `'additionalProperties' is required to be supplied and to be false`.
-                closed_objects: true,
-                // `'required' is required to be supplied and to be an array including every
-                // key in properties`; optional fields are a union with `null`.
-                all_required: true,
-                // `array schema missing items`.
-                typed_nodes: true,
-                enum_values: EnumValues::Primitives,
-                // "up to 5000 object properties total, with up to 10 levels of nesting"; "120,000
-                // characters" of names and values; "1000 enum values across all enum properties".
-                limits: Some(SizeLimits {
-                    properties: 5_000,
-                    nesting: 10,
-                    name_chars: 120_000,
-                    enum_values: 1_000,
-                }),
-                ..broad
-            },
-            Dialect::AnthropicStrict => DialectRules {
-                keywords: Keywords::Only(ANTHROPIC_STRICT_KEYWORDS),
-                formats: Some(ANTHROPIC_STRICT_FORMATS),
-                // "recursive schemas are not supported"; local `$ref` and `$defs` are.
-                refs: RefSupport::Local,
-                // `additionalProperties: false` is required on objects.
-                closed_objects: true,
-                typed_nodes: true,
-                enum_values: EnumValues::Primitives,
-                // "minItems values of 0 and 1".
-                max_min_items: Some(1),
-                // "simple `pattern`": no lookaround or backreference.
-                simple_patterns: true,
-                // "at most 20 strict tools per request, 24 optional parameters and 16
-                // parameters with union types (anyOf or type arrays) across all strict tools".
-                strict_request: Some(StrictRequestLimits {
-                    tools: 20,
-                    optional_parameters: 24,
-                    union_parameters: 16,
-                }),
-                ..broad
-            },
-            Dialect::Gemini => DialectRules {
-                keywords: Keywords::Only(GEMINI_KEYWORDS),
-                // `type` is one `Type` value: "Proto field is not repeating, cannot start list".
-                type_arrays: false,
-                // `Type`: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL.
-                upper_case_types: true,
-                nullable: true,
-                // `enum`: "Possible values of the element of Type.STRING with enum format".
-                enum_values: EnumValues::Strings,
-                formats: Some(GEMINI_FORMATS),
-                // `$ref` is refused in `parameters` (`reference to undefined schema`).
-                refs: RefSupport::None,
-                ..broad
-            },
+            Dialect::OpenAi => openai::DIALECT,
+            Dialect::OpenAiStrict => openai::STRICT_DIALECT,
+            Dialect::Anthropic => anthropic::DIALECT,
+            Dialect::AnthropicStrict => anthropic::STRICT_DIALECT,
+            Dialect::Converse => converse::DIALECT,
+            Dialect::Gemini => gemini::DIALECT,
         }
     }
 }
@@ -484,14 +301,6 @@ impl fmt::Display for Dialect {
         f.write_str(self.key())
     }
 }
-
-/// Per request, OpenAI accepts at most this many tools ("a maximum of 128 tools"; over it the
-/// request fails: `array too long`).
-///
-/// ```
-/// assert_eq!(toolwire_core::wire::OPENAI_MAX_TOOLS, 128);
-/// ```
-pub const OPENAI_MAX_TOOLS: usize = 128;
 
 #[cfg(test)]
 mod tests {

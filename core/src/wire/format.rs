@@ -1,4 +1,7 @@
-//! Tool definitions and their provider wire shapes (hops 2 and 3 of the spec).
+//! Tool definitions and their provider wire shapes (hops 2 and 3 of the spec): the formats, the
+//! tool list and its per-request limits, generic over the providers. Each shape and each limit
+//! is the provider file's (`openai.rs`, `anthropic.rs`, `converse.rs`, `gemini.rs`); this file
+//! dispatches on [`WireFormat`] and [`RequestLimit`] to it.
 //!
 //! Policy: only offered tools travel, each under its model-safe form, with its description
 //! verbatim and its parameter schema prepared for the format's dialect (as it is wherever the
@@ -6,16 +9,12 @@
 
 use std::fmt;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use super::{anthropic, converse, gemini, openai};
 use crate::census::Census;
+use crate::schema::{prepare_schema_cached, Dialect};
 use crate::tools::ToolDefinition;
-use crate::{schema::Dialect, wire::OPENAI_MAX_TOOLS};
-
-/// The Messages API's tool search takes at most 10,000 deferred tools ("Tool search tool",
-/// platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool).
-const ANTHROPIC_MAX_DEFERRED_TOOLS: usize = 10_000;
-use crate::schema::prepare_schema_cached;
 use crate::wire::{check_definition_name, LlmProvider};
 
 /// A provider's request shape for tools, strict or not.
@@ -95,7 +94,8 @@ impl WireFormat {
             WireFormat::OpenAi => Dialect::OpenAi,
             WireFormat::OpenAiStrict => Dialect::OpenAiStrict,
             WireFormat::Anthropic => Dialect::Anthropic,
-            WireFormat::AnthropicStrict | WireFormat::ConverseStrict => Dialect::AnthropicStrict,
+            WireFormat::AnthropicStrict => Dialect::AnthropicStrict,
+            WireFormat::ConverseStrict => converse::STRICT_DIALECT,
             WireFormat::Converse => Dialect::Converse,
             WireFormat::Gemini => Dialect::Gemini,
         }
@@ -134,42 +134,30 @@ impl WireFormat {
         WireFormat::ALL.into_iter().find(|f| f.key() == key)
     }
 
-    /// One definition in this shape, under `form`, with its prepared `schema`.
+    /// One definition in this shape, under `form`, with its prepared `schema` (the shape is
+    /// the provider file's).
     fn one(self, form: &str, def: &ToolDefinition, schema: &Value) -> Value {
-        let mut tool = match self {
-            WireFormat::OpenAi | WireFormat::OpenAiStrict => json!({
-                "type": "function",
-                "function": {"name": form, "description": def.description, "parameters": schema},
-            }),
-            WireFormat::Anthropic | WireFormat::AnthropicStrict => json!({
-                "name": form, "description": def.description, "input_schema": schema,
-            }),
-            // Converse refuses an empty description, and one bad tool fails the whole request:
-            // an undescribed tool travels described by its real name.
-            WireFormat::Converse | WireFormat::ConverseStrict => json!({
-                "toolSpec": {
-                    "name": form,
-                    "description": if def.description.is_empty() { &def.name } else { &def.description },
-                    "inputSchema": {"json": schema},
-                },
-            }),
-            WireFormat::Gemini => json!({
-                "name": form, "description": def.description, "parameters": schema,
-            }),
-        };
-        if self.is_strict() {
-            // Where each shape takes the flag: OpenAI `function.strict`, Messages API `strict`
-            // beside `input_schema`, Converse `toolSpec.strict`.
-            let holder = match self {
-                WireFormat::OpenAiStrict => &mut tool["function"],
-                WireFormat::ConverseStrict => &mut tool["toolSpec"],
-                _ => &mut tool,
-            };
-            if let Value::Object(map) = holder {
-                map.insert("strict".to_owned(), Value::Bool(true));
+        let strict = self.is_strict();
+        match self {
+            WireFormat::OpenAi | WireFormat::OpenAiStrict => {
+                openai::tool(form, def, schema, strict)
             }
+            WireFormat::Anthropic | WireFormat::AnthropicStrict => {
+                anthropic::tool(form, def, schema, strict)
+            }
+            WireFormat::Converse | WireFormat::ConverseStrict => {
+                converse::tool(form, def, schema, strict)
+            }
+            WireFormat::Gemini => gemini::declaration(form, def, schema),
         }
-        tool
+    }
+
+    /// The value of a request's tool list in this shape, of `tools` made by [`Self::one`].
+    fn list(self, tools: Vec<Value>) -> Value {
+        match self {
+            WireFormat::Gemini => gemini::tool_list(tools),
+            _ => Value::Array(tools),
+        }
     }
 }
 
@@ -270,11 +258,7 @@ pub(crate) fn wire_list<'a>(
         }
     }
     check_request_limits(format, &prepared_schemas)?;
-    Ok(match format {
-        WireFormat::Gemini if list.is_empty() => json!([]),
-        WireFormat::Gemini => json!([{"functionDeclarations": list}]),
-        _ => Value::Array(list),
-    })
+    Ok(format.list(list))
 }
 
 /// The per-request limits of `format`, over the schemas about to be sent.
@@ -373,14 +357,13 @@ impl RequestLimit {
     /// assert_eq!(toolwire_core::wire::RequestLimit::StrictUnionParameters.most(), 16);
     /// ```
     pub fn most(self) -> usize {
-        let strict = Dialect::AnthropicStrict.rules().strict_request;
-        match (self, strict) {
-            (RequestLimit::OpenAiTools, _) => OPENAI_MAX_TOOLS,
-            (RequestLimit::AnthropicDeferredTools, _) => ANTHROPIC_MAX_DEFERRED_TOOLS,
-            (RequestLimit::StrictTools, Some(s)) => s.tools,
-            (RequestLimit::StrictOptionalParameters, Some(s)) => s.optional_parameters,
-            (RequestLimit::StrictUnionParameters, Some(s)) => s.union_parameters,
-            (_, None) => usize::MAX,
+        let strict = anthropic::STRICT_REQUEST_LIMITS;
+        match self {
+            RequestLimit::OpenAiTools => openai::OPENAI_MAX_TOOLS,
+            RequestLimit::AnthropicDeferredTools => anthropic::MAX_DEFERRED_TOOLS,
+            RequestLimit::StrictTools => strict.tools,
+            RequestLimit::StrictOptionalParameters => strict.optional_parameters,
+            RequestLimit::StrictUnionParameters => strict.union_parameters,
         }
     }
 

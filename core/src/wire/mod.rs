@@ -1,10 +1,24 @@
-//! The wire: what each LLM API accepts as a tool name ([`check_definition_name`], per
-//! [`LlmProvider`]), the tool list as each API receives it ([`WireFormat`], [`wire_tools`]) and the
-//! limits of one request ([`RequestLimit`]).
+//! The wire: what toolwire sends to an LLM API and what each API accepts. That is the name a
+//! tool definition may carry ([`check_definition_name`], per [`LlmProvider`]), the tool list as
+//! each API receives it ([`WireFormat`], [`wire_tools`]) and the limits of one request
+//! ([`RequestLimit`], [`OPENAI_MAX_TOOLS`]). The schema dialect a format's parameters follow is
+//! [`Dialect`](crate::schema::Dialect), in [`schema::dialect`](crate::schema::dialect).
 //!
 //! Only offered tools travel, each under its model-safe form, with its description verbatim and
 //! its parameter schema prepared for the format's dialect; the shape changes between providers,
 //! the name string does not.
+//!
+//! The public API is keyed by the enums, because which provider a request goes to is run-time
+//! data. Behind them, the code is laid out in two kinds of file:
+//! - generic machinery, which holds no provider's facts: `name_rules.rs` ([`NameRule`],
+//!   [`check_definition_name`]), `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`])
+//!   and, for schemas, `schema/dialect.rs` (the `DialectRules` types and the `Dialect` enum);
+//! - one file per LLM provider, holding everything toolwire knows about it, each fact citing its
+//!   source: its name rule, its schema dialects, the shape of one tool in its tool list (and
+//!   where `strict` goes) and its request limits. `openai.rs` (OpenAI function calling),
+//!   `anthropic.rs` (the Messages API, with its native tool search), `converse.rs` (Bedrock
+//!   Converse) and `gemini.rs` (Gemini). Each provider's return leg (parsing its calls, the
+//!   answers sent back, its streams) joins its file.
 //!
 //! ```
 //! use toolwire_core::wire::{check_definition_name, LlmProvider};
@@ -13,14 +27,18 @@
 //! assert!(check_definition_name(LlmProvider::OpenAi, "files/read").is_err());
 //! ```
 
+pub(crate) mod anthropic;
+pub(crate) mod converse;
 #[cfg(feature = "runtime")]
 mod format;
+pub(crate) mod gemini;
 mod name_rules;
+pub(crate) mod openai;
 
-#[cfg(feature = "runtime")]
-pub use crate::schema::dialect::OPENAI_MAX_TOOLS;
 #[cfg(feature = "runtime")]
 pub(crate) use format::wire_list;
 #[cfg(feature = "runtime")]
 pub use format::{wire_tools, RequestLimit, WireError, WireFormat};
 pub use name_rules::{check_definition_name, CharClass, LlmProvider, NameRejection, NameRule};
+#[cfg(feature = "runtime")]
+pub use openai::OPENAI_MAX_TOOLS;

@@ -1,11 +1,14 @@
 //! What each provider accepts as a tool name, as data.
 //!
-//! Policy: one table, one checker. A rule says which characters may stand first and after, and
-//! how long a name may be; [`check_definition_name`] says whether a tool *definition* carrying a
-//! name is accepted and, if not, why. Past tool calls in history follow looser rules
-//! ([`LlmProvider::history_name_limit`]).
+//! Policy: one checker over data. A rule says which characters may stand first and after, and
+//! how long a name may be; each provider's rule, with its source, lives in its own file
+//! (`openai.rs`, `anthropic.rs`, `converse.rs`, `gemini.rs`). [`check_definition_name`] says
+//! whether a tool *definition* carrying a name is accepted and, if not, why. Past tool calls in
+//! history follow looser rules ([`LlmProvider::history_name_limit`]).
 
 use std::fmt;
+
+use super::{anthropic, converse, gemini, openai};
 
 /// An LLM API whose tool-name rule toolwire knows.
 ///
@@ -134,40 +137,20 @@ impl LlmProvider {
         }
     }
 
-    /// The rule for a name in a tool definition.
-    ///
-    /// Sources:
-    /// - OpenAI: `function.name` "must be a-z, A-Z, 0-9, or contain underscores and dashes, with
-    ///   a maximum length of 64" (Chat Completions API reference).
-    /// - Anthropic: `tools[].name` matches `^[a-zA-Z0-9_-]{1,128}$` (Messages API reference; the
-    ///   spec `tool-name-wire.md` quotes 128).
-    /// - Bedrock Converse: `ToolSpecification.name` matches `^[a-zA-Z0-9_-]+$`, 1 to 64
-    ///   characters (Bedrock API reference).
-    /// - Gemini: `FunctionDeclaration.name` "must start with a letter or an underscore. Must be
-    ///   a-z, A-Z, 0-9, or contain underscores, dots and dashes, with a maximum length of 64"
-    ///   (Vertex AI v1 reference; the Generative Language API also allows colons).
+    /// The rule for a name in a tool definition, as the provider's API reference states it
+    /// (each rule, with its source, lives in the provider's file under `core/src/wire/`).
     ///
     /// ```
     /// use toolwire_core::wire::{CharClass, LlmProvider};
     /// assert_eq!(LlmProvider::Gemini.definition_rule().first, Some(CharClass::LetterOrUnderscore));
+    /// assert_eq!(LlmProvider::Converse.definition_rule().max_chars, 64);
     /// ```
     pub const fn definition_rule(self) -> NameRule {
         match self {
-            LlmProvider::OpenAi | LlmProvider::Converse => NameRule {
-                first: None,
-                rest: CharClass::FormChars,
-                max_chars: 64,
-            },
-            LlmProvider::Anthropic => NameRule {
-                first: None,
-                rest: CharClass::FormChars,
-                max_chars: 128,
-            },
-            LlmProvider::Gemini => NameRule {
-                first: Some(CharClass::LetterOrUnderscore),
-                rest: CharClass::FormCharsDotColon,
-                max_chars: 64,
-            },
+            LlmProvider::OpenAi => openai::NAME_RULE,
+            LlmProvider::Anthropic => anthropic::NAME_RULE,
+            LlmProvider::Converse => converse::NAME_RULE,
+            LlmProvider::Gemini => gemini::NAME_RULE,
         }
     }
 
@@ -181,7 +164,7 @@ impl LlmProvider {
     /// ```
     pub const fn history_name_limit(self) -> Option<usize> {
         match self {
-            LlmProvider::Anthropic => Some(200),
+            LlmProvider::Anthropic => Some(anthropic::HISTORY_NAME_MAX_CHARS),
             _ => None,
         }
     }

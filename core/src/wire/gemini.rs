@@ -1,0 +1,112 @@
+//! Google Gemini (Generative Language API and Vertex AI), as toolwire knows it: its name rule,
+//! its `gemini` schema dialect (an OpenAPI 3.0 subset) and the shape of its tool list, one
+//! `functionDeclarations` object. The return leg joins here: parsing the `functionCall` parts
+//! of an answer, the `functionResponse` parts sent back, and the stream's chunks.
+//!
+//! Policy: facts only, each citing its source (a rule that is our own caution says so).
+//!
+//! Sources, read 2026-11: Google's `FunctionDeclaration` and `Schema` references (Gemini API
+//! v1beta and Vertex AI v1), and the refusals quoted in `tool-schema-wire.md` ("Real
+//! refusals").
+
+#[cfg(feature = "runtime")]
+use serde_json::{json, Value};
+
+use super::name_rules::{CharClass, NameRule};
+#[cfg(feature = "runtime")]
+use crate::schema::dialect::{DialectRules, EnumValues, Keywords, RefSupport, BROAD};
+#[cfg(feature = "runtime")]
+use crate::tools::ToolDefinition;
+
+// Names.
+
+/// `FunctionDeclaration.name` "must start with a letter or an underscore. Must be a-z, A-Z,
+/// 0-9, or contain underscores, dots and dashes, with a maximum length of 64" (Vertex AI v1
+/// reference; the Generative Language API also allows colons).
+pub(crate) const NAME_RULE: NameRule = NameRule {
+    first: Some(CharClass::LetterOrUnderscore),
+    rest: CharClass::FormCharsDotColon,
+    max_chars: 64,
+};
+
+// Schemas.
+
+/// Gemini `Schema` fields (Google `Schema` reference, Gemini API v1beta): the OpenAPI 3.0 subset.
+/// Refused there: `$schema`, `$ref`, `$defs`, `additionalProperties`, `propertyNames`, `const`,
+/// `exclusiveMinimum`/`Maximum`, `oneOf`, `allOf`, `not`, `if`/`then`/`else` (`Unknown name …:
+/// Cannot find field`, reported in public issues).
+#[cfg(feature = "runtime")]
+const KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "minItems",
+    "maxItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "propertyOrdering",
+    "example",
+    "default",
+];
+
+/// Gemini formats (`Schema.format`): "for NUMBER type: float, double; for INTEGER type: int32,
+/// int64; for STRING type: enum, date-time".
+#[cfg(feature = "runtime")]
+const FORMATS: &[(&str, &str)] = &[
+    ("number", "float"),
+    ("number", "double"),
+    ("integer", "int32"),
+    ("integer", "int64"),
+    ("string", "enum"),
+    ("string", "date-time"),
+];
+
+/// The `gemini` dialect: `functionDeclarations[].parameters`, a `Schema` object.
+#[cfg(feature = "runtime")]
+pub(crate) const DIALECT: DialectRules = DialectRules {
+    keywords: Keywords::Only(KEYWORDS),
+    // `type` is one `Type` value: "Proto field is not repeating, cannot start list".
+    type_arrays: false,
+    // `Type`: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL.
+    upper_case_types: true,
+    nullable: true,
+    // `enum`: "Possible values of the element of Type.STRING with enum format".
+    enum_values: EnumValues::Strings,
+    formats: Some(FORMATS),
+    // `$ref` is refused in `parameters` (`reference to undefined schema`).
+    refs: RefSupport::None,
+    ..BROAD
+};
+
+// The request.
+
+/// One declaration in `functionDeclarations`: `{name, description, parameters}`
+/// (`FunctionDeclaration`). Gemini has no strict shape.
+#[cfg(feature = "runtime")]
+pub(crate) fn declaration(form: &str, def: &ToolDefinition, schema: &Value) -> Value {
+    json!({"name": form, "description": def.description, "parameters": schema})
+}
+
+/// The value of `tools`: one `Tool` holding every declaration
+/// (`{"functionDeclarations":[…]}`, `Tool` reference), or an empty list when nothing is
+/// offered (our own choice: a request without tools carries no empty `Tool`).
+#[cfg(feature = "runtime")]
+pub(crate) fn tool_list(declarations: Vec<Value>) -> Value {
+    if declarations.is_empty() {
+        json!([])
+    } else {
+        json!([{ "functionDeclarations": declarations }])
+    }
+}

@@ -1,0 +1,134 @@
+//! OpenAI function calling (Chat Completions and Responses), as toolwire knows it: its name
+//! rule, its `openai` and `openai-strict` schema dialects, the shape of one tool in `tools` and
+//! its request limit. The return leg joins here: parsing the `tool_calls` of an answer, the
+//! `tool` messages sent back, and the stream's deltas.
+//!
+//! Policy: facts only, each citing its source (a rule that is our own caution says so).
+//!
+//! Sources, read 2026-11: the Chat Completions API reference, the function calling guide and the
+//! structured outputs guide ("Supported schemas"), and the refusals quoted in
+//! `tool-schema-wire.md` ("Real refusals"). Facts a source marks as unconfirmed are not rules
+//! (the 1,024-character description limit OpenAI once reported is not here).
+
+#[cfg(feature = "runtime")]
+use serde_json::{json, Value};
+
+use super::name_rules::{CharClass, NameRule};
+#[cfg(feature = "runtime")]
+use crate::schema::dialect::{DialectRules, EnumValues, Keywords, RefSupport, SizeLimits, BROAD};
+#[cfg(feature = "runtime")]
+use crate::tools::ToolDefinition;
+
+// Names.
+
+/// `function.name` "must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
+/// length of 64" (Chat Completions API reference).
+pub(crate) const NAME_RULE: NameRule = NameRule {
+    first: None,
+    rest: CharClass::FormChars,
+    max_chars: 64,
+};
+
+// Schemas.
+
+/// `function.parameters`: "otherwise broad JSON Schema" (function calling guide): the broad
+/// dialect as it is.
+#[cfg(feature = "runtime")]
+pub(crate) const DIALECT: DialectRules = BROAD;
+
+/// OpenAI structured outputs, "Supported schemas": string, number, boolean, integer, object,
+/// array, enum, anyOf; `pattern`, `format`; `multipleOf`, `minimum`/`maximum` and the exclusive
+/// forms; `minItems`/`maxItems`; `$defs`/`$ref`. `description` is how every example documents a
+/// field. Refused: `allOf`, `not`, `oneOf` (`'oneOf' is not permitted`), `dependentRequired`,
+/// `dependentSchemas`, `if`/`then`/`else`.
+#[cfg(feature = "runtime")]
+const STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "anyOf",
+    "pattern",
+    "format",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "$defs",
+    "$ref",
+];
+
+/// OpenAI strict formats: "date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid"
+/// (`'uri' is not a valid format`).
+#[cfg(feature = "runtime")]
+const STRICT_FORMATS: &[(&str, &str)] = &[
+    ("string", "date-time"),
+    ("string", "time"),
+    ("string", "date"),
+    ("string", "duration"),
+    ("string", "email"),
+    ("string", "hostname"),
+    ("string", "ipv4"),
+    ("string", "ipv6"),
+    ("string", "uuid"),
+];
+
+/// The `openai-strict` dialect: `function.strict: true` (structured outputs, "Supported
+/// schemas").
+#[cfg(feature = "runtime")]
+pub(crate) const STRICT_DIALECT: DialectRules = DialectRules {
+    keywords: Keywords::Only(STRICT_KEYWORDS),
+    formats: Some(STRICT_FORMATS),
+    // "recursion via #" and `$defs` are supported.
+    refs: RefSupport::LocalAndRecursive,
+    // `'additionalProperties' is required to be supplied and to be false`.
+    closed_objects: true,
+    // `'required' is required to be supplied and to be an array including every key in
+    // properties`; optional fields are a union with `null`.
+    all_required: true,
+    // `array schema missing items`.
+    typed_nodes: true,
+    enum_values: EnumValues::Primitives,
+    // "up to 5000 object properties total, with up to 10 levels of nesting"; "120,000
+    // characters" of names and values; "1000 enum values across all enum properties".
+    limits: Some(SizeLimits {
+        properties: 5_000,
+        nesting: 10,
+        name_chars: 120_000,
+        enum_values: 1_000,
+    }),
+    ..BROAD
+};
+
+// The request.
+
+/// Per request, OpenAI accepts at most this many tools ("A max of 128 functions are
+/// supported", Chat Completions API reference, `tools`; over it the request fails: `array too
+/// long`).
+///
+/// ```
+/// assert_eq!(toolwire_core::wire::OPENAI_MAX_TOOLS, 128);
+/// ```
+#[cfg(feature = "runtime")]
+pub const OPENAI_MAX_TOOLS: usize = 128;
+
+/// One tool in `tools`: `{"type":"function","function":{name, description, parameters}}`
+/// (Chat Completions API reference), with `function.strict: true` in the strict shape
+/// (structured outputs).
+#[cfg(feature = "runtime")]
+pub(crate) fn tool(form: &str, def: &ToolDefinition, schema: &Value, strict: bool) -> Value {
+    let mut tool = json!({
+        "type": "function",
+        "function": {"name": form, "description": def.description, "parameters": schema},
+    });
+    if strict {
+        tool["function"]["strict"] = Value::Bool(true);
+    }
+    tool
+}
