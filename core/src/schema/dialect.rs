@@ -6,6 +6,17 @@
 //! source, and [`Dialect::rules`] returns the provider file's table.
 //! [`crate::schema::check_schema`] and [`crate::schema::prepare_schema`] read only these tables,
 //! so a provider that changes its mind is one edit in its file.
+//!
+//! ```
+//! use toolwire_core::schema::Dialect;
+//! use toolwire_core::WireFormat;
+//!
+//! // Each wire format sends its schemas in one dialect; the dialect's rules are data.
+//! assert_eq!(WireFormat::Gemini.dialect(), Dialect::Gemini);
+//! let gemini = Dialect::Gemini.rules();
+//! assert!(gemini.upper_case_types && gemini.nullable && !gemini.type_arrays);
+//! assert!(Dialect::OpenAiStrict.rules().closed_objects);
+//! ```
 
 use std::fmt;
 
