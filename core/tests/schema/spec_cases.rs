@@ -3,9 +3,9 @@
 //! the spec quotes; then the corpus of real MCP schemas.
 //!
 //! Tests named `finding_*` are ignored: each pins, with a minimal schema, a place where the
-//! implementation disagrees with the spec (found by `schema_properties.rs` or by the
+//! implementation disagrees with the spec (found by `properties.rs` or by the
 //! `prepare_schema` fuzz target); each passes once its finding is fixed (then drop its
-//! `#[ignore]`, and the matching skip in `schema_properties.rs` or the fuzz target).
+//! `#[ignore]`, and the matching skip in `properties.rs` or the fuzz target).
 
 use serde_json::{json, Value};
 use toolwire_core::schema::{

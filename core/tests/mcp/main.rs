@@ -1,7 +1,8 @@
 //! The whole journey against a real MCP server over stdio and streamable HTTP (the workspace's
 //! fixture server): census, wire shapes, dispatch by real name and by form, faults, reload, a
 //! scripted model driving several turns, the processes a server leaves, live tool lists,
-//! limits, and the `mcpServers` config.
+//! limits, and the `mcpServers` config; and what a server says about its tools (titles,
+//! annotations, tasks, a live list) reaching the app, on an in-process provider.
 //!
 //! One test binary (one fixture build, one link) with a module per concern; this file holds
 //! what they share.
@@ -12,6 +13,7 @@ mod http;
 mod in_process;
 mod processes;
 mod server;
+mod server_hints;
 mod tool_list;
 mod turns;
 
