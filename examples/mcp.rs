@@ -21,11 +21,8 @@ use toolwire::{
     runtime::report::{ReportStatus, ToolsReport},
     Request, ToolRuntime,
 };
-
-// The fixture server, built by cargo (a no-op when fresh): the workspace's one finder, shared
-// with the tests.
-#[path = "../core/tests/support/workspace_binary.rs"]
-mod workspace_binary;
+// The fixture server, built by cargo (a no-op when fresh): the finder the tests use.
+use toolwire_test_support::fixture_server::fixture_server;
 
 /// What the command line asks for: a server, its name, and maybe one call.
 struct Wanted {
@@ -50,10 +47,7 @@ fn parse(mut args: Vec<String>) -> Result<Wanted, Box<dyn std::error::Error>> {
         _ => None,
     };
     let Some((name, rest)) = args.split_first() else {
-        let fixture = workspace_binary::workspace_binary(
-            "toolwire-fixture-mcp-server",
-            "toolwire-fixture-mcp-server",
-        );
+        let fixture = fixture_server();
         let command = McpCommand::new(fixture.to_string_lossy());
         return Ok(Wanted {
             name: "fixture".to_owned(),

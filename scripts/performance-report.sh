@@ -7,7 +7,7 @@
 #
 # - resolve by exact name, by form and for an unknown name, over a plain HashMap<String, usize>
 #   lookup of the same keys (criterion, `cargo bench -p toolwire-core --bench census`);
-# - preparing the 64 tool schemas of ../shared/corpus/mcp-schemas.json for each dialect
+# - preparing the 64 tool schemas of fixtures/corpus/mcp-schemas.json for each dialect
 #   (prepare_schema, prepare_schema_cached hot) and checking them (check_schema), over a
 #   serde_json::Value clone of the same 64 (criterion, `cargo bench -p toolwire-core --bench schema`);
 # - a census of 1k, 10k, 100k and 1M names: median of 3 builds, time per name, the memory the
@@ -167,7 +167,7 @@ w(f"| `mcp/filesystem/list_directory_with_sizes` | {unsafe_:.1f} ns | {unsafe_ /
 w("")
 w("## Preparing schemas")
 w("")
-w("criterion, the 64 tool schemas of `../shared/corpus/mcp-schemas.json`")
+w("criterion, the 64 tool schemas of `fixtures/corpus/mcp-schemas.json`")
 w("(`servers[].tools[].inputSchema`: 83 KB of compact JSON, 4,748 values) for one dialect, every")
 w("call over all 64; the baseline is a `serde_json::Value` clone of the same 64")
 w("(`core/benches/schema.rs`). Each routine drops what it made inside the timed loop.")

@@ -8,15 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-#[path = "../core/tests/support/workspace_binary.rs"]
-mod workspace_binary;
+use toolwire_test_support::workspace_binary::workspace_binary;
 
 /// Random census sets compared per run (about two `toolwire` processes each).
 const SETS: &str = "2000";
 
-/// The `toolwire` binary, built by cargo for this test run (see `workspace_binary.rs`).
+/// The `toolwire` binary, built by cargo for this test run.
 fn toolwire_binary() -> PathBuf {
-    workspace_binary::workspace_binary("toolwire-cli", "toolwire")
+    workspace_binary("toolwire-cli", "toolwire")
 }
 
 /// Runs `differential.py` with `args` against the built CLI.

@@ -6,10 +6,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use toolwire_core::{model_safe_name, names::DEFAULT_META_TOOLS, Census};
-
-#[path = "support/names.rs"]
-mod generated;
-use generated::names;
+use toolwire_test_support::generated::names;
 
 fn bench_model_safe_name(c: &mut Criterion) {
     let mut group = c.benchmark_group("model_safe_name");

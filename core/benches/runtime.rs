@@ -14,20 +14,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use serde_json::{json, Value};
+use serde_json::json;
 use toolwire_core::{
     provider::provider_fn, runtime::CatalogPolicy, ToolDefinition, ToolRuntime, WireFormat,
 };
+use toolwire_test_support::corpus::corpus;
 
 /// The corpus's servers and their tools' names, in file order.
 fn corpus_servers() -> Vec<(String, Vec<String>)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/mcp-servers.json"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let corpus: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    corpus["servers"]
+    corpus("mcp-servers.json")["servers"]
         .as_array()
         .expect("servers is a list")
         .iter()

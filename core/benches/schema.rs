@@ -1,6 +1,7 @@
-//! Preparing the 64 tool schemas of the MCP corpus for one dialect (`prepare_schema`, uncached
-//! and cached) and checking them (`check_schema`), each beside a `serde_json::Value` clone of the
-//! same 64 schemas in the same run so the ratios can be quoted. One group per dialect.
+//! Preparing the 64 tool schemas of the MCP corpus (`fixtures/corpus/mcp-schemas.json`) for one
+//! dialect (`prepare_schema`, uncached and cached) and checking them (`check_schema`), each
+//! beside a `serde_json::Value` clone of the same 64 schemas in the same run so the ratios can be
+//! quoted. One group per dialect.
 //!
 //! Every routine lets go of what it made inside the timed loop (a clone is dropped, a
 //! preparation is dropped, a cached `Arc` is released), as a caller would.
@@ -10,15 +11,11 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::Value;
 use toolwire_core::schema::{check_schema, prepare_schema, prepare_schema_cached, Dialect};
+use toolwire_test_support::corpus::corpus;
 
 /// The corpus's 64 `inputSchema`s (`servers[].tools[].inputSchema`), in file order.
 fn corpus_schemas() -> Vec<Value> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/mcp-schemas.json"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let corpus: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let corpus = corpus("mcp-schemas.json");
     let schemas: Vec<Value> = corpus["servers"]
         .as_array()
         .expect("servers is a list")
@@ -26,7 +23,7 @@ fn corpus_schemas() -> Vec<Value> {
         .flat_map(|server| server["tools"].as_array().expect("tools is a list"))
         .map(|tool| tool["inputSchema"].clone())
         .collect();
-    assert_eq!(schemas.len(), 64, "{path}: the corpus has 64 tools");
+    assert_eq!(schemas.len(), 64, "mcp-schemas.json has 64 tools");
     schemas
 }
 

@@ -13,18 +13,13 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::Value;
 use toolwire_core::{names::DEFAULT_META_TOOLS, search::SearchIndex, Census};
+use toolwire_test_support::corpus::corpus;
 
 /// One tool as both searches see it.
 struct Doc {
     name: String,
     form: String,
     description: String,
-}
-
-fn corpus(file: &str) -> Value {
-    let path = format!("{}/../fixtures/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// The tools of a corpus file, named `mcp/<server>/<tool>`, with their forms from a census.

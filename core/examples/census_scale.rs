@@ -10,10 +10,7 @@
 use std::time::Instant;
 
 use toolwire_core::{names::DEFAULT_META_TOOLS, Census};
-
-#[path = "../benches/support/names.rs"]
-mod generated;
-use generated::names;
+use toolwire_test_support::generated::names;
 
 /// A field of /proc/self/status in KiB (Linux), if there is one.
 fn status_kib(field: &str) -> Option<u64> {

@@ -21,20 +21,13 @@ mod schemas;
 mod search;
 mod wire;
 
-#[path = "../../../core/tests/support/workspace_binary.rs"]
-mod workspace_binary;
-
-#[path = "../../../core/tests/support/grandchild.rs"]
-mod grandchild;
-
-use std::io::{BufRead, Write};
-use std::path::PathBuf;
-use std::process::{Child, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::io::Write;
+use std::process::Output;
 
 use serde_json::Value;
 use toolwire_core::ToolDefinition;
+use toolwire_test_support::fixture_server::{fixture_server, HttpFixture};
+use toolwire_test_support::HANG_BOUND;
 
 /// `toolwire ARGS` with `stdin`, and its output.
 fn toolwire(args: &[&str], stdin: &str) -> Output {
@@ -130,57 +123,9 @@ fn messages_definitions(text: &str) -> Vec<ToolDefinition> {
         .collect()
 }
 
-/// The fixture MCP server binary, built by cargo for this test run (see `workspace_binary.rs`).
-fn fixture_server() -> PathBuf {
-    workspace_binary::workspace_binary("toolwire-fixture-mcp-server", "toolwire-fixture-mcp-server")
-}
-
 /// A `--mcp-stdio` command line for the fixture, its path quoted for the command's splitter.
 fn fixture_command(extra: &str) -> String {
     let path = fixture_server();
     let path = shlex::try_quote(path.to_str().unwrap()).unwrap();
     format!("{path} {extra}")
-}
-
-/// How long a test waits for an event (a line, a pid, an exit) before calling it a hang.
-const HANG_BOUND: Duration = Duration::from_secs(90);
-
-/// The fixture serving streamable HTTP on 127.0.0.1, killed when dropped.
-struct HttpFixture {
-    child: Child,
-    /// Its endpoint, as it printed it.
-    url: String,
-}
-
-impl Drop for HttpFixture {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts the fixture with `--http 127.0.0.1:0` and `extra`, and waits for its URL (its first
-/// stdout line).
-fn http_fixture(extra: &[&str]) -> HttpFixture {
-    let mut child = std::process::Command::new(fixture_server())
-        .args(["--http", "127.0.0.1:0"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the fixture starts");
-    let stdout = child.stdout.take().unwrap();
-    let (sent, line) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut first = String::new();
-        let _ = std::io::BufReader::new(stdout).read_line(&mut first);
-        let _ = sent.send(first);
-    });
-    let url = line
-        .recv_timeout(HANG_BOUND)
-        .expect("the fixture prints its URL")
-        .trim()
-        .to_owned();
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-    HttpFixture { child, url }
 }

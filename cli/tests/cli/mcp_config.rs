@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::wire::{wire, wire_names};
-use crate::{file, fixture_server, http_fixture, path, status, stderr, stdout, tool, toolwire};
+use crate::{file, fixture_server, path, status, stderr, stdout, tool, toolwire, HttpFixture};
 
 /// The fixture over stdio twice (under `a`, with `--extras`, found only through the `PATH` its
 /// `env` gives it and run in its `cwd`; under `b`, plain) and once over HTTP (`web`), plus the
@@ -34,7 +34,7 @@ fn config(url: &str, cwd: &std::path::Path, extra: Value) -> tempfile::NamedTemp
 
 #[test]
 fn every_server_of_a_config_is_one_census_that_says_each_tools_server() {
-    let web = http_fixture(&[]);
+    let web = HttpFixture::start(&[]);
     let cwd = tempfile::tempdir().unwrap();
     let config = config(&web.url, cwd.path(), json!({}));
     let output = toolwire(&["census", "--json", "--mcp-config", path(&config)], "");
@@ -84,7 +84,7 @@ fn every_server_of_a_config_is_one_census_that_says_each_tools_server() {
 
 #[test]
 fn a_server_that_fails_is_named_with_why_and_the_others_are_still_checked() {
-    let web = http_fixture(&[]);
+    let web = HttpFixture::start(&[]);
     let cwd = tempfile::tempdir().unwrap();
     let fixture = fixture_server();
     let config = config(

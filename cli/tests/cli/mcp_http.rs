@@ -3,11 +3,11 @@
 use serde_json::Value;
 
 use crate::wire::wire;
-use crate::{http_fixture, status, stderr, stdout, tool, toolwire};
+use crate::{status, stderr, stdout, tool, toolwire, HttpFixture};
 
 #[test]
 fn census_and_wire_list_a_server_over_http() {
-    let fixture = http_fixture(&[]);
+    let fixture = HttpFixture::start(&[]);
     let output = toolwire(&["census", "--json", "--mcp-http", &fixture.url], "");
     assert_eq!(status(&output), 1, "{}", stderr(&output));
     let object: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -45,7 +45,7 @@ fn census_and_wire_list_a_server_over_http() {
 
 #[test]
 fn a_token_header_is_sent_and_its_absence_explained() {
-    let fixture = http_fixture(&["--require-token", "s3cret"]);
+    let fixture = HttpFixture::start(&["--require-token", "s3cret"]);
     let output = toolwire(&["census", "--mcp-http", &fixture.url], "");
     assert_eq!(status(&output), 2);
     assert!(output.stdout.is_empty(), "nothing on stdout");

@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use crate::grandchild::{exits_within, grandchild_listener};
+use toolwire_test_support::grandchild::{exits_within, grandchild_listener};
+
 use crate::{fixture_command, status, stderr, toolwire, HANG_BOUND};
 
 /// The pid the fixture's grandchild sent, once it arrived.

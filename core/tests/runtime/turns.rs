@@ -2,79 +2,23 @@
 //! each wire list are built once per change of the tool set and shared, and the census's one
 //! warning per shared form fires once per change, not once per turn.
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::{json, Value};
-use toolwire_core::{
-    provider::{provider_fn, ProviderFn},
-    runtime::ToolList,
-    ToolDefinition, ToolRuntime, WireFormat,
-};
-use tracing::field::{Field, Visit};
-use tracing::{Event, Level, Subscriber};
-use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
+use toolwire_core::{runtime::ToolList, ToolRuntime, WireFormat};
+use toolwire_test_support::logs::{capture_logs, LogEvent, Logs};
+use toolwire_test_support::providers::{echo, echo_provider, tools};
 
-/// One `WARN` event: its `form` field, if it has one, and its message.
-#[derive(Clone, Debug, Default)]
-struct Warning {
-    form: Option<String>,
-    message: String,
-}
-
-impl Visit for Warning {
-    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        match field.name() {
-            "form" => self.form = Some(format!("{value:?}")),
-            "message" => self.message = format!("{value:?}"),
-            _ => {}
+/// How many warnings named each form, sorted by form.
+fn per_form(logs: &Logs) -> Vec<(String, usize)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for warning in logs.warnings() {
+        if let Some(form) = warning.field("form") {
+            *counts.entry(form.to_owned()).or_insert(0) += 1;
         }
     }
-}
-
-/// A `tracing` layer that keeps every `WARN` event.
-#[derive(Clone, Default)]
-struct Warnings(Arc<Mutex<Vec<Warning>>>);
-
-impl<S: Subscriber> Layer<S> for Warnings {
-    fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
-        if *event.metadata().level() == Level::WARN {
-            let mut warning = Warning::default();
-            event.record(&mut warning);
-            self.0.lock().unwrap().push(warning);
-        }
-    }
-}
-
-impl Warnings {
-    fn all(&self) -> Vec<Warning> {
-        self.0.lock().unwrap().clone()
-    }
-
-    /// How many warnings named each form, sorted by form.
-    fn per_form(&self) -> Vec<(String, usize)> {
-        let mut counts = std::collections::BTreeMap::new();
-        for warning in self.all() {
-            if let Some(form) = warning.form {
-                *counts.entry(form).or_insert(0) += 1;
-            }
-        }
-        counts.into_iter().collect()
-    }
-}
-
-fn tools(names: &[&str]) -> Vec<ToolDefinition> {
-    names
-        .iter()
-        .map(|n| ToolDefinition::new(*n, "A tool.", json!({"type": "object", "properties": {}})))
-        .collect()
-}
-
-fn echo(name: &str, names: &[&str]) -> Arc<ProviderFn> {
-    Arc::new(provider_fn(name, tools(names), |tool, _| async move {
-        Ok(json!({ "tool": tool }))
-    }))
+    counts.into_iter().collect()
 }
 
 /// One turn as an app runs it: a request, its tool lists, a call, and the Tools page.
@@ -89,9 +33,7 @@ async fn turn(runtime: &ToolRuntime) {
 
 #[tokio::test]
 async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn() {
-    let warnings = Warnings::default();
-    let _guard =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(warnings.clone()));
+    let (logs, _capturing) = capture_logs();
 
     let runtime = ToolRuntime::new();
     // Three shared forms across two providers: `mcp_x_echo` (neither is its form: both left
@@ -102,10 +44,7 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
         .unwrap();
     let grown = Arc::new(AtomicBool::new(false));
     let b_lists = grown.clone();
-    let b = provider_fn("b", Vec::new(), |tool, _| async move {
-        Ok(json!({ "tool": tool }))
-    })
-    .with_list(move || {
+    let b = echo_provider("b", Vec::new()).with_list(move || {
         let mut names = vec!["mcp/x_echo", "search_web", "tool/search"];
         if b_lists.load(Ordering::SeqCst) {
             names.push("mcp/b/new");
@@ -119,12 +58,12 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
         .await
         .unwrap();
     assert!(format!("{status:?}").contains("SharedForm"), "{status:?}");
-    let load_failures = |w: &[Warning]| {
+    let load_failures = |w: &[LogEvent]| {
         w.iter()
             .filter(|w| w.message.contains("provider load failed"))
             .count()
     };
-    assert_eq!(load_failures(&warnings.all()), 1);
+    assert_eq!(load_failures(&logs.warnings()), 1);
 
     let shared_forms = |n: usize| {
         ["mcp_c_a_b", "mcp_x_echo", "search_web", "tool_search"]
@@ -132,22 +71,17 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
             .to_vec()
     };
     turn(&runtime).await;
-    assert_eq!(warnings.per_form(), shared_forms(1));
-    let after_one_turn = warnings.all().len();
+    assert_eq!(per_form(&logs), shared_forms(1));
+    let after_one_turn = logs.warnings().len();
     for _ in 1..10 {
         turn(&runtime).await;
     }
+    assert_eq!(per_form(&logs), shared_forms(1), "{:#?}", logs.warnings());
     assert_eq!(
-        warnings.per_form(),
-        shared_forms(1),
-        "{:#?}",
-        warnings.all()
-    );
-    assert_eq!(
-        warnings.all().len(),
+        logs.warnings().len(),
         after_one_turn,
         "{:#?}",
-        warnings.all()
+        logs.warnings()
     );
 
     // A switch withholds a tool; the forms do not change, so nothing is logged again. Nor when
@@ -163,10 +97,10 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
     assert!(!runtime.remove_provider("nope"));
     turn(&runtime).await;
     assert_eq!(
-        warnings.all().len(),
+        logs.warnings().len(),
         after_one_turn,
         "{:#?}",
-        warnings.all()
+        logs.warnings()
     );
 
     // A reload that changes the tool set: each shared form is logged once more, then not again.
@@ -180,13 +114,8 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
     for _ in 0..10 {
         turn(&runtime).await;
     }
-    assert_eq!(
-        warnings.per_form(),
-        shared_forms(2),
-        "{:#?}",
-        warnings.all()
-    );
-    assert_eq!(load_failures(&warnings.all()), 1);
+    assert_eq!(per_form(&logs), shared_forms(2), "{:#?}", logs.warnings());
+    assert_eq!(load_failures(&logs.warnings()), 1);
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use toolwire_core::{
     ToolRuntime,
 };
 
-use crate::{support, HttpFixture};
+use crate::{fixture_server, HttpFixture};
 
 #[test]
 fn a_config_parses_into_servers_sorted_by_name() {
@@ -116,7 +116,7 @@ fn a_config_file_is_read() {
 async fn every_server_of_a_config_is_added_and_one_that_fails_stops_no_other() {
     let http = HttpFixture::start(&["--require-token", "t0k"]);
     let text = json!({"mcpServers": {
-        "local": {"command": support::fixture_server(), "args": ["--extras"]},
+        "local": {"command": fixture_server(), "args": ["--extras"]},
         "remote": {"url": http.url, "headers": {"Authorization": "Bearer t0k"}},
         "broken": {"command": "/nonexistent/mcp-server"},
     }})

@@ -13,7 +13,7 @@ use toolwire_core::{
     ToolError, ToolRuntime, WireFormat,
 };
 
-use crate::{fixture, runtime_with, status_of, support, LONG};
+use crate::{fixture, fixture_server, runtime_with, status_of, LONG};
 
 #[tokio::test]
 async fn census_of_a_real_server_with_hard_names() {
@@ -241,7 +241,7 @@ async fn an_unstartable_server_is_a_typed_error() {
 
 #[tokio::test]
 async fn list_server_tools_gives_bare_names() {
-    let tools = list_server_tools(&support::fixture_server().to_string_lossy(), &[])
+    let tools = list_server_tools(&fixture_server().to_string_lossy(), &[])
         .await
         .unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();

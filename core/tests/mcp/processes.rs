@@ -13,8 +13,8 @@ use toolwire_core::{
     runtime::{DispatchError, LoadProblem, LoadStatus},
     ToolError, ToolRuntime,
 };
+use toolwire_test_support::grandchild::{exits_within, grandchild_listener};
 
-use crate::grandchild::{exits_within, grandchild_listener};
 use crate::{fixture, fixture_command, HANG_BOUND};
 
 async fn grandchild(pid: std::sync::mpsc::Receiver<i32>) -> i32 {

@@ -8,13 +8,14 @@ use std::sync::{Arc, Mutex};
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 use toolwire_core::{
-    provider::{provider_fn, ProviderFn},
+    provider::ProviderFn,
     runtime::approval::{Approval, ApprovalRequest},
     runtime::report::ReportStatus,
     runtime::{DispatchError, Route},
     tools::ToolAnnotations,
     ToolDefinition, ToolError, ToolRuntime, WireFormat,
 };
+use toolwire_test_support::providers::{echo_provider, listing, live_names, tool};
 
 fn hinted_tools() -> Vec<ToolDefinition> {
     vec![
@@ -36,9 +37,7 @@ fn hinted_tools() -> Vec<ToolDefinition> {
 }
 
 fn hinted() -> Arc<ProviderFn> {
-    Arc::new(provider_fn("fs", hinted_tools(), |tool, _| async move {
-        Ok(json!({ "tool": tool }))
-    }))
+    Arc::new(echo_provider("fs", hinted_tools()))
 }
 
 #[tokio::test]
@@ -167,21 +166,9 @@ async fn an_async_approval_asks_the_user_waits_and_refuses_with_a_reason() {
 
 #[tokio::test]
 async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool() {
-    let names = Arc::new(Mutex::new(vec!["mcp/live/search_web".to_owned()]));
+    let names = live_names(&["mcp/live/search_web"]);
     let (changed, changes) = tokio::sync::watch::channel(0u64);
-    let listed = names.clone();
-    let live = provider_fn("live", Vec::new(), |tool, _| async move {
-        Ok(json!({ "tool": tool }))
-    })
-    .with_list(move || {
-        Ok(listed
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|n| ToolDefinition::new(n.as_str(), "A tool.", json!({})))
-            .collect())
-    })
-    .with_changes(changes);
+    let live = listing("live", names.clone(), tool).with_changes(changes);
     let runtime = ToolRuntime::new();
     runtime.add_provider(Arc::new(live)).await.unwrap();
     let before = runtime.request();

@@ -19,7 +19,7 @@
 //! needs an object left open is skipped (strict closes every object, a loss the spec names).
 //!
 //! Each place where these properties once found the implementation at odds with the spec is
-//! pinned by a `finding_*` test with its minimal schema in `schema_spec_cases.rs`. Cases: 1,500
+//! pinned by a `finding_*` test with its minimal schema in `spec_cases.rs`. Cases: 1,500
 //! for the first property, 600 for each other; the seed is fixed (set `PROPTEST_RNG_SEED` for others)
 //! and no failure file is written.
 

@@ -12,6 +12,7 @@ use toolwire_core::{
     wire::{RequestLimit, WireError},
     ToolDefinition, ToolRuntime, WireFormat,
 };
+use toolwire_test_support::logs::{logs_during, LogEvent};
 
 /// A provider of fixed definitions that answers every call with the arguments it received,
 /// and keeps them.
@@ -23,20 +24,6 @@ fn recorder(tools: Vec<ToolDefinition>) -> (Arc<ProviderFn>, Arc<Mutex<Vec<Value
         async move { Ok(args) }
     });
     (Arc::new(provider), received)
-}
-
-/// A `tracing` writer that keeps what is logged.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 fn names(list: &Value, format: WireFormat) -> Vec<String> {
@@ -86,18 +73,10 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
     runtime.add_provider(provider).await.unwrap();
     let request = runtime.request();
 
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let strict = tracing::subscriber::with_default(subscriber, || {
-        request.tools(WireFormat::OpenAiStrict).unwrap()
-    });
+    let (strict, logs) = logs_during(|| request.tools(WireFormat::OpenAiStrict).unwrap());
     assert_eq!(names(&strict, WireFormat::OpenAiStrict), ["mcp_notes_find"]);
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-    let warnings: Vec<&str> = log.lines().filter(|l| l.contains("WARN")).collect();
+    let log = logs.text();
+    let warnings: Vec<String> = logs.warnings().iter().map(LogEvent::line).collect();
     assert_eq!(warnings.len(), 1, "{log}");
     assert!(
         warnings[0].contains("mcp/notes/tag")

@@ -9,12 +9,12 @@
 //! name (the part after `mcp/<server>/`, any inflection), so a query cannot find its tool by
 //! copying the name. The server's name may appear, as a user names the product ("in Notion").
 
-use serde_json::Value;
 use toolwire_core::{
     names::DEFAULT_META_TOOLS,
     search::{search_terms, SearchIndex},
     Census, ToolDefinition,
 };
+use toolwire_test_support::corpus::corpus;
 
 /// (expected tool, query written from its purpose).
 const QUERIES: &[(&str, &str)] = &[
@@ -132,12 +132,7 @@ const QUERIES: &[(&str, &str)] = &[
 
 /// The corpus's described tools, named as the runtime names an MCP server's tools.
 fn corpus_definitions() -> Vec<ToolDefinition> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fixtures/corpus/mcp-schemas.json"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let corpus: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let corpus = corpus("mcp-schemas.json");
     let mut definitions = Vec::new();
     for server in corpus["servers"].as_array().expect("servers is a list") {
         let server_name = server["server"].as_str().expect("a server name");

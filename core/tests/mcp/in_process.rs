@@ -1,41 +1,20 @@
 //! Runtime rules that need no server, on a provider of plain in-process tools.
 
-use std::sync::Arc;
-
 use serde_json::json;
 use toolwire_core::{
     census::LeftOutReason,
-    provider::{provider_fn, ProviderFn},
     runtime::{DispatchError, LoadStatus},
-    ToolDefinition, ToolError, ToolRuntime,
+    ToolError, ToolRuntime,
 };
-
-/// A provider of plain in-process tools, for the runtime rules that need no server: each call
-/// answers with its provider and tool, except that a tool named `...down` reports its own
-/// downstream outage.
-fn plain(name: &'static str, tools: &[&str]) -> Arc<ProviderFn> {
-    let definitions = tools
-        .iter()
-        .map(|t| ToolDefinition::new(*t, "A plain tool.", json!({})))
-        .collect();
-    Arc::new(provider_fn(name, definitions, move |tool, _| async move {
-        if tool.ends_with("down") {
-            // A tool reporting its own downstream outage: not the provider being down.
-            return Err(ToolError::Unavailable {
-                tool,
-                provider: name.to_owned(),
-                reason: "its downstream API is down".to_owned(),
-            });
-        }
-        Ok(json!({"provider": name, "tool": tool}))
-    }))
-}
+// Each call answers with its provider and tool, except that a tool named `...down` reports its
+// own downstream outage.
+use toolwire_test_support::providers::echo;
 
 #[tokio::test]
 async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(plain("a", &["x.y"])).await.unwrap();
-    runtime.add_provider(plain("b", &["x_y"])).await.unwrap();
+    runtime.add_provider(echo("a", &["x.y"])).await.unwrap();
+    runtime.add_provider(echo("b", &["x_y"])).await.unwrap();
     let out = runtime.request().dispatch("x_y", json!({})).await.unwrap();
     assert_eq!(out.output["provider"], "b");
     runtime.set_enabled("x_y", false);
@@ -64,7 +43,7 @@ async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() 
 async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(plain("app", &["api_down", "fine"]))
+        .add_provider(echo("app", &["api_down", "fine"]))
         .await
         .unwrap();
     let request = runtime.request();
@@ -81,7 +60,7 @@ async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
 async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_carry() {
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(plain("p", &["mcp/x", "mcp_x", "tool/search"]))
+        .add_provider(echo("p", &["mcp/x", "mcp_x", "tool/search"]))
         .await
         .unwrap();
     let request = runtime.request();

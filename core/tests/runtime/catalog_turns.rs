@@ -4,7 +4,7 @@
 //! cleanly; never another.
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 use toolwire_core::{
@@ -16,34 +16,28 @@ use toolwire_core::{
     wire::WireError,
     Request, ToolDefinition, ToolError, ToolRuntime, WireFormat,
 };
+use toolwire_test_support::providers::{listing, live_names, LiveNames};
 
 /// A provider whose every tool answers with its own real name, so a test sees what a call
 /// reached. `names` is read at every load, so a reload can change the list.
-fn answering(provider: &str, names: Arc<Mutex<Vec<String>>>) -> Arc<ProviderFn> {
-    let described = |name: &str| {
-        let description = match name.rsplit('/').next().unwrap_or(name) {
-            "read_file" => "Read the complete contents of a file from disk.",
-            "write_file" => "Create a new file or overwrite an existing one with new content.",
-            "write.file" => "Append content to a file.",
-            "fetch" => "Download a web page from the internet and return it as markdown.",
-            _ => "A tool the catalog holds many of.",
-        };
-        ToolDefinition::new(
-            name,
-            description,
-            json!({"type": "object", "properties": {"text": {"type": "string"}}}),
-        )
-    };
-    Arc::new(
-        provider_fn(provider, Vec::new(), |tool, _| async move {
-            Ok(json!({ "tool": tool }))
-        })
-        .with_list(move || Ok(names.lock().unwrap().iter().map(|n| described(n)).collect())),
-    )
+fn answering(provider: &str, names: LiveNames) -> Arc<ProviderFn> {
+    Arc::new(listing(provider, names, described))
 }
 
-fn names(list: &[&str]) -> Arc<Mutex<Vec<String>>> {
-    Arc::new(Mutex::new(list.iter().map(|s| s.to_string()).collect()))
+/// A tool as the catalog describes it: a few named for what they do, the rest alike.
+fn described(name: &str) -> ToolDefinition {
+    let description = match name.rsplit('/').next().unwrap_or(name) {
+        "read_file" => "Read the complete contents of a file from disk.",
+        "write_file" => "Create a new file or overwrite an existing one with new content.",
+        "write.file" => "Append content to a file.",
+        "fetch" => "Download a web page from the internet and return it as markdown.",
+        _ => "A tool the catalog holds many of.",
+    };
+    ToolDefinition::new(
+        name,
+        description,
+        json!({"type": "object", "properties": {"text": {"type": "string"}}}),
+    )
 }
 
 /// The model: knows only the names it has been shown.
@@ -108,7 +102,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .catalog(CatalogPolicy::deferred(["mcp/files/read_file"]))
         .build()
         .unwrap();
-    let files = names(&["mcp/files/read_file", "mcp/files/write_file"]);
+    let files = live_names(&["mcp/files/read_file", "mcp/files/write_file"]);
     let bulk: Vec<String> = (0..200).map(|i| format!("mcp/bulk/tool_{i}")).collect();
     let bulk_refs: Vec<&str> = bulk.iter().map(String::as_str).collect();
     runtime
@@ -116,11 +110,11 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .await
         .unwrap();
     runtime
-        .add_provider(answering("web", names(&["mcp/web/fetch"])))
+        .add_provider(answering("web", live_names(&["mcp/web/fetch"])))
         .await
         .unwrap();
     runtime
-        .add_provider(answering("bulk", names(&bulk_refs)))
+        .add_provider(answering("bulk", live_names(&bulk_refs)))
         .await
         .unwrap();
     let conversation = runtime.conversation();
@@ -270,7 +264,7 @@ async fn a_conversation_persists_and_resumes_with_what_it_loaded() {
     runtime
         .add_provider(answering(
             "files",
-            names(&["mcp/files/read_file", "mcp/files/write_file"]),
+            live_names(&["mcp/files/read_file", "mcp/files/write_file"]),
         ))
         .await
         .unwrap();
@@ -303,7 +297,7 @@ async fn a_conversation_persists_and_resumes_with_what_it_loaded() {
 async fn bad_calls_to_the_meta_tools_are_typed_errors_that_name_the_argument() {
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(answering("files", names(&["mcp/files/read_file"])))
+        .add_provider(answering("files", live_names(&["mcp/files/read_file"])))
         .await
         .unwrap();
     let request = runtime.conversation().request();
@@ -416,7 +410,7 @@ async fn an_app_tool_that_travels_as_a_meta_tool_name_is_a_load_problem_and_neve
 async fn every_format_carries_the_meta_tools_first_with_prepared_schemas() {
     let runtime = ToolRuntime::new();
     runtime
-        .add_provider(answering("files", names(&["mcp/files/read_file"])))
+        .add_provider(answering("files", live_names(&["mcp/files/read_file"])))
         .await
         .unwrap();
     let request = runtime.request();
@@ -454,7 +448,7 @@ async fn native_deferral_sends_the_whole_catalog_deferred_under_the_same_forms()
     runtime
         .add_provider(answering(
             "files",
-            names(&["mcp/files/read_file", "mcp/files/write_file"]),
+            live_names(&["mcp/files/read_file", "mcp/files/write_file"]),
         ))
         .await
         .unwrap();
@@ -506,7 +500,7 @@ async fn loading_stops_where_a_request_would_no_longer_fit_and_says_to_reset() {
     let bulk: Vec<String> = (0..200).map(|i| format!("mcp/bulk/tool_{i}")).collect();
     let refs: Vec<&str> = bulk.iter().map(String::as_str).collect();
     runtime
-        .add_provider(answering("bulk", names(&refs)))
+        .add_provider(answering("bulk", live_names(&refs)))
         .await
         .unwrap();
     let conversation = runtime.conversation();

@@ -1,7 +1,5 @@
 //! The spec's own cases (tool-name-wire.md), end to end through the census and resolve.
 
-use std::sync::{Arc, Mutex};
-
 use serde_json::json;
 use toolwire_core::{
     census::{build_sanitized_index, LeftOutReason, Resolution},
@@ -9,6 +7,7 @@ use toolwire_core::{
     wire::wire_tools,
     Census, ToolDefinition, WireFormat,
 };
+use toolwire_test_support::logs::{logs_during, LogEvent};
 
 fn resolved_name<'a>(census: &'a Census, called: &str) -> Option<&'a str> {
     match census.resolve(called) {
@@ -260,29 +259,9 @@ fn a_form_gemini_refuses_stays_out_of_the_gemini_list_only() {
     assert_eq!(openai.as_array().unwrap().len(), 2);
 }
 
-/// A `tracing` writer that keeps what is logged.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn building_logs_one_warning_per_shared_form_naming_the_tools_and_saying_rename() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    tracing::subscriber::with_default(subscriber, || {
+    let ((), logs) = logs_during(|| {
         Census::build(
             [
                 "mcp/a/b",
@@ -295,8 +274,8 @@ fn building_logs_one_warning_per_shared_form_naming_the_tools_and_saying_rename(
             &DEFAULT_META_TOOLS,
         );
     });
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-    let warnings: Vec<&str> = log.lines().filter(|l| l.contains("WARN")).collect();
+    let log = logs.text();
+    let warnings: Vec<String> = logs.warnings().iter().map(LogEvent::line).collect();
     assert_eq!(warnings.len(), 3, "{log}");
     let for_form = |form: &str| {
         warnings

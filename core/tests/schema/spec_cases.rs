@@ -3,15 +3,16 @@
 //! the spec quotes; then the corpus of real MCP schemas.
 //!
 //! Tests named `finding_*` are ignored: each pins, with a minimal schema, a place where the
-//! implementation disagrees with the spec (found by `schema_properties.rs` or by the
+//! implementation disagrees with the spec (found by `properties.rs` or by the
 //! `prepare_schema` fuzz target); each passes once its finding is fixed (then drop its
-//! `#[ignore]`, and the matching skip in `schema_properties.rs` or the fuzz target).
+//! `#[ignore]`, and the matching skip in `properties.rs` or the fuzz target).
 
 use serde_json::{json, Value};
 use toolwire_core::schema::{
     check_schema, prepare_schema, prepare_schema_cached, prepare_schema_with, restore_arguments,
     Dialect, PrepareOptions, Prepared, RefusalReason, SchemaRefusal, SchemaStatus,
 };
+use toolwire_test_support::corpus::corpus;
 
 fn prepared(dialect: Dialect, schema: &Value) -> Prepared {
     let prepared = prepare_schema(dialect, schema)
@@ -668,15 +669,7 @@ fn the_cache_agrees_with_preparing_afresh() {
 
 #[test]
 fn the_corpus_of_mcp_schemas_travels_to_every_broad_dialect() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/mcp-schemas.json"
-    );
-    let Ok(text) = std::fs::read_to_string(path) else {
-        println!("skipped: no corpus at {path}");
-        return;
-    };
-    let corpus: Value = serde_json::from_str(&text).expect("the corpus is JSON");
+    let corpus = corpus("mcp-schemas.json");
     let mut tools = 0;
     for server in corpus["servers"].as_array().expect("servers") {
         for tool in server["tools"].as_array().expect("tools") {

@@ -1,7 +1,8 @@
 //! The whole journey against a real MCP server over stdio and streamable HTTP (the workspace's
 //! fixture server): census, wire shapes, dispatch by real name and by form, faults, reload, a
 //! scripted model driving several turns, the processes a server leaves, live tool lists,
-//! limits, and the `mcpServers` config.
+//! limits, and the `mcpServers` config; and what a server says about its tools (titles,
+//! annotations, tasks, a live list) reaching the app, on an in-process provider.
 //!
 //! One test binary (one fixture build, one link) with a module per concern; this file holds
 //! what they share.
@@ -12,14 +13,9 @@ mod http;
 mod in_process;
 mod processes;
 mod server;
+mod server_hints;
 mod tool_list;
 mod turns;
-
-#[path = "../support/mod.rs"]
-mod support;
-
-#[path = "../support/grandchild.rs"]
-mod grandchild;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +25,7 @@ use toolwire_core::{
     runtime::report::{ToolReport, ToolsReport},
     ToolRuntime,
 };
+use toolwire_test_support::fixture_server::{fixture_server, HttpFixture};
 
 /// The fixture's 70-character tool name: its form is its first 64 characters.
 const LONG: &str = "a_tool_name_that_is_seventy_characters_long_so_the_form_must_cut_it_xy";
@@ -39,49 +36,11 @@ const HANG_BOUND: Duration = Duration::from_secs(60);
 
 /// The fixture server's command with `args`.
 fn fixture_command(args: &[&str]) -> McpCommand {
-    let mut command = McpCommand::new(support::fixture_server().to_string_lossy());
+    let mut command = McpCommand::new(fixture_server().to_string_lossy());
     for a in args {
         command = command.arg(*a);
     }
     command
-}
-
-/// A fixture server serving streamable HTTP on 127.0.0.1, ended (and reaped) when dropped.
-struct HttpFixture {
-    child: std::process::Child,
-    /// Its endpoint, as it printed it.
-    url: String,
-}
-
-impl HttpFixture {
-    /// Starts one with `args`, and waits for the line that says where it listens.
-    fn start(args: &[&str]) -> HttpFixture {
-        let mut child = std::process::Command::new(support::fixture_server())
-            .args(["--http", "127.0.0.1:0"])
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("the fixture server starts");
-        let mut url = String::new();
-        std::io::BufRead::read_line(
-            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
-            &mut url,
-        )
-        .unwrap();
-        assert!(url.starts_with("http://127.0.0.1:"), "{url:?}");
-        HttpFixture {
-            child,
-            url: url.trim().to_owned(),
-        }
-    }
-}
-
-impl Drop for HttpFixture {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 async fn fixture(server: &str, args: &[&str]) -> Arc<McpProvider> {

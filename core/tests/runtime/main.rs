@@ -1,0 +1,9 @@
+//! The runtime over in-process providers: what a turn builds once and logs once, the tool
+//! catalog over many turns with a scripted model, and the catalog search's quality on the
+//! corpus.
+//!
+//! One test binary (one link) with a module per concern.
+
+mod catalog_turns;
+mod search_quality;
+mod turns;
