@@ -12,7 +12,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use toolwire_core::{Census, model_safe_name, census::{LeftOutReason, Resolution, Via, build_sanitized_index}, names::{DEFAULT_META_TOOLS, is_model_safe}};
+use toolwire_core::{
+    census::{build_sanitized_index, LeftOutReason, Resolution, Via},
+    model_safe_name,
+    names::{is_model_safe, DEFAULT_META_TOOLS},
+    Census,
+};
 use toolwire_fuzz::FuzzName;
 
 #[derive(Debug, Arbitrary)]

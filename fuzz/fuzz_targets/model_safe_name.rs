@@ -5,7 +5,10 @@
 use std::borrow::Cow;
 
 use libfuzzer_sys::fuzz_target;
-use toolwire_core::{model_safe_name, names::{MAX_FORM_CHARS, is_form_char, is_model_safe}};
+use toolwire_core::{
+    model_safe_name,
+    names::{is_form_char, is_model_safe, MAX_FORM_CHARS},
+};
 
 fuzz_target!(|data: &[u8]| {
     let name = String::from_utf8_lossy(data);

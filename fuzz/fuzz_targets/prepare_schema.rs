@@ -10,7 +10,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use toolwire_core::schema::{Dialect, SchemaStatus, check_schema, prepare_schema, prepare_schema_cached};
+use toolwire_core::schema::{
+    check_schema, prepare_schema, prepare_schema_cached, Dialect, SchemaStatus,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(schema) = serde_json::from_slice::<Value>(data) else {

@@ -1,16 +1,24 @@
 //! `wire_tools` in every `WireFormat` over arbitrary definitions (arbitrary JSON parameters).
 //!
-//! Properties (tool-name-wire.md, hops 2 and 3): the request carries exactly the census's
-//! offered tools, in census order, each under its form; a form that starts with a letter passes
-//! every provider's definition rule (and any form passes all but Gemini's, which wants a letter
-//! or `_` first); description and schema travel verbatim (Converse describes an undescribed tool
-//! by its real name); a definition list that is not the census's input is refused.
+//! Properties (tool-name-wire.md, hops 2 and 3; tool-schema-wire.md): the request carries
+//! exactly the census's offered tools whose form the provider takes and whose schema its
+//! dialect can carry, in census order, each under its form; a form that starts with a letter
+//! passes every provider's definition rule (and any form passes all but Gemini's, which wants a
+//! letter or `_` first); the description travels verbatim (Converse describes an undescribed
+//! tool by its real name); the schema sent is the prepared one, passes the dialect's own check,
+//! and is the tool's schema itself wherever the dialect takes that as is; a strict format says
+//! `strict: true` where its shape takes it; a list over a request limit is an `OverLimit`
+//! error, never a silently shortened list; a definition list that is not the census's input is
+//! refused.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use toolwire_core::{Census, ToolDefinition, WireFormat, names::DEFAULT_META_TOOLS, wire::{LlmProvider, WireError, check_definition_name, wire_tools}};
+use toolwire_core::names::DEFAULT_META_TOOLS;
+use toolwire_core::schema::{check_schema, prepare_schema};
+use toolwire_core::wire::{check_definition_name, wire_tools, LlmProvider, WireError};
+use toolwire_core::{Census, ToolDefinition, WireFormat};
 use toolwire_fuzz::{ArbJson, FuzzName};
 
 #[derive(Debug, Arbitrary)]
@@ -40,11 +48,32 @@ fuzz_target!(|input: Input| {
         .collect();
 
     for format in WireFormat::ALL {
-        let wire = wire_tools(&census, &defs, format).expect("the census's own definitions");
+        let provider = format.llm_provider();
+        let dialect = format.dialect();
+        // What may travel: the offered tools whose form the provider takes and whose schema
+        // the dialect can carry (the others are left out of this list only).
+        let expected: Vec<(usize, &str)> = offered
+            .iter()
+            .copied()
+            .filter(|&(index, form)| {
+                check_definition_name(provider, form).is_ok()
+                    && prepare_schema(dialect, &defs[index].parameters_schema()).is_ok()
+            })
+            .collect();
+        let wire = match wire_tools(&census, &defs, format) {
+            Ok(wire) => wire,
+            // Over a request limit (128 OpenAI tools, the strict limits): an error that says
+            // so, never a shortened list.
+            Err(WireError::OverLimit { found, limit, .. }) => {
+                assert!(found > limit.most(), "{format:?}: {found} within {limit:?}");
+                continue;
+            }
+            Err(err) => panic!("{format:?}: the census's own definitions refused: {err}"),
+        };
         let list = match format {
             WireFormat::Gemini => {
                 let outer = wire.as_array().expect("gemini: an array");
-                if offered.is_empty() {
+                if expected.is_empty() {
                     assert!(outer.is_empty(), "gemini: {wire}");
                     continue;
                 }
@@ -58,29 +87,43 @@ fuzz_target!(|input: Input| {
             }
             _ => wire.as_array().expect("an array").clone(),
         };
-        assert_eq!(list.len(), offered.len(), "{format:?}");
-        for (entry, &(index, form)) in list.iter().zip(&offered) {
+        assert_eq!(list.len(), expected.len(), "{format:?}");
+        for (entry, &(index, form)) in list.iter().zip(&expected) {
             let def = &defs[index];
-            let (name, description, schema) = shape(format, entry);
+            let (name, description, schema, strict) = shape(format, entry);
             assert_eq!(name, form, "{format:?} name");
-            let provider = format.llm_provider();
-            let verdict = check_definition_name(provider, name);
             let letter_first = name.starts_with(|c: char| c.is_ascii_alphabetic());
             if letter_first || provider != LlmProvider::Gemini {
-                assert_eq!(verdict, Ok(()), "{provider} refuses {name:?}");
+                assert_eq!(
+                    check_definition_name(provider, name),
+                    Ok(()),
+                    "{provider} refuses {name:?}"
+                );
             }
-            if provider == LlmProvider::Gemini {
-                let ok_first = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-                assert_eq!(verdict.is_ok(), ok_first, "gemini {name:?}: {verdict:?}");
-            }
-            let want_description = if format == WireFormat::Converse && def.description.is_empty() {
-                &def.name
-            } else {
-                &def.description
-            };
+            let want_description =
+                if matches!(format, WireFormat::Converse | WireFormat::ConverseStrict)
+                    && def.description.is_empty()
+                {
+                    &def.name
+                } else {
+                    &def.description
+                };
             assert_eq!(description, Some(want_description.as_str()), "{format:?}");
-            assert_eq!(schema, &def.parameters_schema(), "{format:?} schema");
-            check_schema(&def.parameters, schema);
+            assert_eq!(strict, format.is_strict(), "{format:?} strict");
+            let own = def.parameters_schema();
+            let prepared = prepare_schema(dialect, &own).expect("filtered above");
+            assert_eq!(schema, &prepared.schema, "{format:?} schema");
+            assert!(
+                check_schema(dialect, schema).is_empty(),
+                "{format:?}: {schema}"
+            );
+            if check_schema(dialect, &own).is_empty() {
+                assert_eq!(
+                    schema, &own,
+                    "{format:?}: a schema the dialect takes travels as is"
+                );
+                check_own_schema(&def.parameters, schema);
+            }
         }
         // The wire text parses back to the same value (floats aside: without serde_json's
         // `float_roundtrip` feature a float may come back one ulp off, by design).
@@ -117,27 +160,32 @@ fuzz_target!(|input: Input| {
     }
 });
 
-/// The name, description and schema of one wire entry.
-fn shape(format: WireFormat, entry: &Value) -> (&str, Option<&str>, &Value) {
+/// The name, description, schema and strict flag of one wire entry.
+fn shape(format: WireFormat, entry: &Value) -> (&str, Option<&str>, &Value, bool) {
     let (inner, schema_key) = match format {
-        WireFormat::OpenAi => {
+        WireFormat::OpenAi | WireFormat::OpenAiStrict => {
             assert_eq!(entry["type"], "function");
             (&entry["function"], "parameters")
         }
-        WireFormat::Anthropic => (entry, "input_schema"),
-        WireFormat::Converse => (&entry["toolSpec"], "inputSchema"),
+        WireFormat::Anthropic | WireFormat::AnthropicStrict => (entry, "input_schema"),
+        WireFormat::Converse | WireFormat::ConverseStrict => (&entry["toolSpec"], "inputSchema"),
         WireFormat::Gemini => (entry, "parameters"),
+        other => panic!("a wire format this target does not know yet: {other:?}"),
     };
     let name = inner["name"].as_str().expect("a string name");
     let schema = match format {
-        WireFormat::Converse => &inner[schema_key]["json"],
+        WireFormat::Converse | WireFormat::ConverseStrict => &inner[schema_key]["json"],
         _ => &inner[schema_key],
     };
-    (name, inner["description"].as_str(), schema)
+    let strict = match inner.get("strict") {
+        None => false,
+        Some(flag) => flag.as_bool().expect("strict is a boolean"),
+    };
+    (name, inner["description"].as_str(), schema, strict)
 }
 
 /// The schema is the tool's own object schema, or the empty object schema.
-fn check_schema(given: &Value, schema: &Value) {
+fn check_own_schema(given: &Value, schema: &Value) {
     let map = schema.as_object().expect("an object schema");
     match given {
         Value::Object(given) if !given.is_empty() => {
