@@ -114,7 +114,7 @@ fn main() {
         black_box((v.len(), v[0].form));
         plain.push(t.elapsed().as_nanos() as f64);
         let t = Instant::now();
-        let c = toolwire::Census::build(tools.iter().map(|t| t.name), &toolwire::META_TOOLS);
+        let c = toolwire::Census::build(tools.iter().map(|t| t.name), &toolwire::names::DEFAULT_META_TOOLS);
         black_box(c.offered().count());
         census.push(t.elapsed().as_nanos() as f64);
     }

@@ -211,7 +211,6 @@ pub use toolwire_core::{
 pub use toolwire_macros::tool;
 
 #[doc(hidden)]
-#[path = "private.rs"]
 pub mod __private;
 
 /// The Rust snippets of the README and of the pages in `docs/` and `cli/README.md`, compiled

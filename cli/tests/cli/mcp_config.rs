@@ -3,8 +3,9 @@
 
 use serde_json::{json, Value};
 
-use crate::wire::{wire, wire_names};
+use crate::wire::wire;
 use crate::{file, fixture_server, path, status, stderr, stdout, tool, toolwire, HttpFixture};
+use toolwire_test_support::wire_lists::wire_names;
 
 /// The fixture over stdio twice (under `a`, with `--extras`, found only through the `PATH` its
 /// `env` gives it and run in its `cwd`; under `b`, plain) and once over HTTP (`web`), plus the

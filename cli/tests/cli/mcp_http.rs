@@ -146,11 +146,7 @@ fn the_mcp_options_are_refused_where_they_cannot_apply() {
 #[test]
 fn an_unreachable_url_is_unusable_input_naming_it() {
     // A port from a listener just closed: nothing listens there.
-    let port = std::net::TcpListener::bind(("127.0.0.1", 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = toolwire_test_support::fixture_server::closed_port();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let output = toolwire(&["census", "--timeout", "30", "--mcp-http", &url], "");
     assert_eq!(status(&output), 2);

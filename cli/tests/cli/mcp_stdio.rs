@@ -3,8 +3,9 @@
 use serde_json::{json, Value};
 use toolwire_core::WireFormat;
 
-use crate::wire::{expected_wire, wire, wire_names};
+use crate::wire::{expected_wire, wire};
 use crate::{fixture_command, fixture_server, status, stderr, tool, toolwire};
+use toolwire_test_support::wire_lists::wire_names;
 
 #[test]
 fn a_live_mcp_server_is_listed_and_checked() {

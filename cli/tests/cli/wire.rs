@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 use toolwire_core::{
     names::DEFAULT_META_TOOLS, wire::wire_tools, Census, ToolDefinition, WireFormat,
 };
+use toolwire_test_support::wire_lists::wire_names;
 
 use crate::{file, messages_definitions, path, status, stderr, stdout, toolwire, SMALL_SET};
 
@@ -30,26 +31,6 @@ pub(crate) fn wire(format: &str, args: &[&str], stdin: &str) -> (i32, Value, Str
     let document: Value = serde_json::from_str(&out)
         .unwrap_or_else(|err| panic!("not one JSON document ({err}): {out}"));
     (status(&output), document, stderr(&output))
-}
-
-/// The model-safe names in a wire list of any format.
-pub(crate) fn wire_names(list: &Value, format: WireFormat) -> Vec<String> {
-    let tools = match format {
-        WireFormat::Gemini => list[0]["functionDeclarations"].clone(),
-        _ => list.clone(),
-    };
-    let tools = tools.as_array().cloned().unwrap_or_default();
-    tools
-        .iter()
-        .map(|t| {
-            let name = match format {
-                WireFormat::OpenAi | WireFormat::OpenAiStrict => &t["function"]["name"],
-                WireFormat::Converse | WireFormat::ConverseStrict => &t["toolSpec"]["name"],
-                _ => &t["name"],
-            };
-            name.as_str().unwrap().to_owned()
-        })
-        .collect()
 }
 
 #[test]

@@ -38,7 +38,9 @@ pub(crate) mod openai;
 #[cfg(feature = "runtime")]
 pub(crate) use format::wire_list;
 #[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use format::{wire_tools, RequestLimit, WireError, WireFormat};
 pub use name_rules::{check_definition_name, CharClass, LlmProvider, NameRejection, NameRule};
 #[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use openai::OPENAI_MAX_TOOLS;

@@ -79,11 +79,7 @@ async fn a_server_over_http_refuses_a_missing_or_wrong_token_with_an_error_that_
 #[tokio::test]
 async fn an_unreachable_url_and_a_bad_header_are_typed_errors() {
     // A port nothing listens on: bound, then closed.
-    let port = std::net::TcpListener::bind(("127.0.0.1", 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = toolwire_test_support::fixture_server::closed_port();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let err = McpProvider::connect("gone", McpHttp::new(&url))
         .await

@@ -3,6 +3,7 @@
 //! providers' request limits as typed errors, the way back for strict nulls, and the report.
 
 use std::sync::{Arc, Mutex};
+use toolwire_test_support::wire_lists::wire_names;
 
 use serde_json::{json, Value};
 use toolwire_core::{
@@ -24,25 +25,6 @@ fn recorder(tools: Vec<ToolDefinition>) -> (Arc<ProviderFn>, Arc<Mutex<Vec<Value
         async move { Ok(args) }
     });
     (Arc::new(provider), received)
-}
-
-fn names(list: &Value, format: WireFormat) -> Vec<String> {
-    let list = match format {
-        WireFormat::Gemini => &list[0]["functionDeclarations"],
-        _ => list,
-    };
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            let name = match format {
-                WireFormat::OpenAi | WireFormat::OpenAiStrict => &t["function"]["name"],
-                WireFormat::Converse | WireFormat::ConverseStrict => &t["toolSpec"]["name"],
-                _ => &t["name"],
-            };
-            name.as_str().unwrap().to_owned()
-        })
-        .collect()
 }
 
 /// A runtime whose lists are exactly the offered tools: no meta-tools, nothing deferred (these
@@ -74,7 +56,10 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
     let request = runtime.request();
 
     let (strict, logs) = logs_during(|| request.tools(WireFormat::OpenAiStrict).unwrap());
-    assert_eq!(names(&strict, WireFormat::OpenAiStrict), ["mcp_notes_find"]);
+    assert_eq!(
+        wire_names(&strict, WireFormat::OpenAiStrict),
+        ["mcp_notes_find"]
+    );
     let log = logs.text();
     let warnings: Vec<String> = logs.warnings().iter().map(LogEvent::line).collect();
     assert_eq!(warnings.len(), 1, "{log}");
@@ -93,7 +78,7 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
     ] {
         let list = request.tools(format).unwrap();
         assert_eq!(
-            names(&list, format),
+            wire_names(&list, format),
             ["mcp_notes_tag", "mcp_notes_find"],
             "{format}"
         );
@@ -169,7 +154,7 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
     assert!(err.to_string().contains("at most 20"), "{err}");
     // The other shapes have no such limit: 129 tools travel.
     assert_eq!(
-        names(
+        wire_names(
             &request.tools(WireFormat::Anthropic).unwrap(),
             WireFormat::Anthropic
         )
