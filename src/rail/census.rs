@@ -20,6 +20,9 @@ use toolwire_core::{
 /// against the runtime's meta-tools ([`DEFAULT_META_TOOLS`]): `Err` names every form the census would
 /// leave a tool out of.
 ///
+/// A binary with no registered tool fails too ([`SharedForms::saw_no_tools`]), saying why: the
+/// tools were most likely never linked into the test.
+///
 /// The one-line rail for a test suite (a tools-only crate must be linked: `use my_tools as _;`):
 ///
 /// ```
@@ -35,7 +38,14 @@ use toolwire_core::{
 /// assert!(toolwire::registered_tools().iter().any(|t| t.name == "echo"));
 /// ```
 pub fn check_tool_census() -> Result<(), SharedForms> {
-    check_forms(registered_tools(), &DEFAULT_META_TOOLS)
+    let tools = registered_tools();
+    if tools.is_empty() {
+        return Err(SharedForms {
+            saw_no_tools: true,
+            ..SharedForms::default()
+        });
+    }
+    check_forms(tools, &DEFAULT_META_TOOLS)
 }
 
 /// Builds the census of `tools` beside the `taken` names (a runtime's meta-tools), as a request
@@ -112,6 +122,7 @@ pub fn check_forms<'a>(
     }
 
     Err(SharedForms {
+        saw_no_tools: false,
         forms,
         left_out,
         duplicates,
@@ -194,14 +205,32 @@ impl fmt::Display for FormHolder {
 /// let shared = check_forms([&tool], &["tool_search"]).unwrap_err();
 /// assert!(shared.to_string().contains("`tool_search`: the meta-tool `tool_search`, `tool/search` (demo, demo.rs:7)"));
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct SharedForms {
+    saw_no_tools: bool,
     forms: BTreeMap<String, Vec<FormHolder>>,
     left_out: Vec<(FormHolder, LeftOutReason)>,
     duplicates: BTreeMap<String, Vec<FormHolder>>,
 }
 
 impl SharedForms {
+    /// Whether [`check_tool_census`] failed because the binary has no registered tool at all
+    /// (then every other list is empty, and the message says how to link the tools).
+    ///
+    /// ```
+    /// use toolwire::{rail::check_forms, tools::ToolRegistration};
+    /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
+    /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
+    /// let tool = |name| ToolRegistration {
+    ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1,
+    /// };
+    /// let (a, b) = (tool("a.b"), tool("a/b"));
+    /// assert!(!check_forms([&a, &b], &[]).unwrap_err().saw_no_tools());
+    /// ```
+    pub fn saw_no_tools(&self) -> bool {
+        self.saw_no_tools
+    }
+
     /// Each form the census leaves a tool out of → the tools and meta-tools that travel as it
     /// (meta-tools first, then by real name, crate and file).
     ///
@@ -285,6 +314,9 @@ impl SharedForms {
 
 impl fmt::Display for SharedForms {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.saw_no_tools {
+            return writeln!(f, "{}", super::NO_REGISTERED_TOOLS);
+        }
         let count = self.forms.len();
         let (forms, are) = if count == 1 {
             ("form is", "it")

@@ -18,5 +18,11 @@
 mod census;
 mod schemas;
 
+/// What a rail over the registered tools says when it saw none: a check that saw nothing
+/// fails, because the usual cause is that the tools were never linked into the test.
+const NO_REGISTERED_TOOLS: &str = "no registered tools: this test binary links no `#[tool]`, so the rail checked nothing. \
+A tools-only library crate is linked only when the test names it: add `use my_tools as _;` to this test file. \
+Tools written in a binary (`src/main.rs`) are invisible to `tests/`: move them into the package's library (`src/lib.rs`) or a tools crate.";
+
 pub use census::{check_forms, check_tool_census, FormHolder, SharedForms};
 pub use schemas::{check_schemas, check_tool_schemas, SchemaFinding, SchemaFindings};

@@ -35,7 +35,14 @@ use toolwire_core::{
 /// # tool_schemas().unwrap();
 /// ```
 pub fn check_tool_schemas(dialects: &[Dialect]) -> Result<(), SchemaFindings> {
-    check_schemas(registered_tools(), dialects)
+    let tools = registered_tools();
+    if tools.is_empty() {
+        return Err(SchemaFindings {
+            saw_no_tools: true,
+            findings: Vec::new(),
+        });
+    }
+    check_schemas(tools, dialects)
 }
 
 /// Checks the schemas of `tools` against each of `dialects`: `Err` lists every refused or
@@ -93,7 +100,10 @@ pub fn check_schemas<'a>(
     if findings.is_empty() {
         Ok(())
     } else {
-        Err(SchemaFindings { findings })
+        Err(SchemaFindings {
+            saw_no_tools: false,
+            findings,
+        })
     }
 }
 
@@ -140,18 +150,35 @@ impl fmt::Display for SchemaFinding {
     }
 }
 
-/// Every refused or lossy `#[tool]` schema: the rail's failure.
+/// Every refused or lossy `#[tool]` schema: the rail's failure. Its `Debug` is its `Display`,
+/// so a test returning `Result<(), SchemaFindings>` prints sentences, not a struct.
 ///
 /// ```
 /// let none = toolwire::rail::check_schemas([], &toolwire::schema::Dialect::ALL);
 /// assert!(none.is_ok());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct SchemaFindings {
+    saw_no_tools: bool,
     findings: Vec<SchemaFinding>,
 }
 
 impl SchemaFindings {
+    /// Whether [`check_tool_schemas`] failed because the binary has no registered tool at all
+    /// (then there are no findings, and the message says how to link the tools).
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # use toolwire::{rail::check_schemas, schema::Dialect, tools::ToolRegistration};
+    /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
+    /// # fn looped() -> serde_json::Value { json!({"type": "object", "properties": {"n": {"$ref": "#"}}}) }
+    /// # let tool = ToolRegistration { name: "loop", form: "loop", description: "d", schema: looped, handler, module_path: "m", file: "f.rs", line: 1 };
+    /// assert!(!check_schemas([&tool], &[Dialect::Gemini]).unwrap_err().saw_no_tools());
+    /// ```
+    pub fn saw_no_tools(&self) -> bool {
+        self.saw_no_tools
+    }
+
     /// The findings, tool by tool, in dialect order.
     ///
     /// ```
@@ -170,6 +197,9 @@ impl SchemaFindings {
 
 impl fmt::Display for SchemaFindings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.saw_no_tools {
+            return writeln!(f, "{}", super::NO_REGISTERED_TOOLS);
+        }
         writeln!(
             f,
             "{} schema finding(s): a provider would refuse these tools or lose what they say; \
@@ -180,6 +210,12 @@ impl fmt::Display for SchemaFindings {
             writeln!(f, "  {finding}")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Debug for SchemaFindings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
