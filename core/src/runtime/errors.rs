@@ -23,6 +23,33 @@ pub enum DispatchError {
         /// The offered forms closest to it.
         closest: Vec<String>,
     },
+    /// The called name is the model-safe form of several tools, so no tool answers to it (never
+    /// a guess): the model retries with one of their real names, each of which reaches its tool
+    /// exactly (hop 5). Before, such a call was [`DispatchError::UnknownTool`], with suggestions
+    /// unrelated to the tools that share the form.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// use toolwire_core::{ToolRuntime, provider::provider_fn, runtime::DispatchError, tools::ToolDefinition};
+    /// let tools = ["mcp/a/b", "mcp/a.b"].map(|n| ToolDefinition::new(n, "A tool.", json!({})));
+    /// let both = provider_fn("both", tools.to_vec(), |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// let _ = runtime.add_provider(Arc::new(both)).await.unwrap();
+    /// let err = runtime.request().dispatch("mcp_a_b", json!({})).await.unwrap_err();
+    /// let tools = vec!["mcp/a.b".to_string(), "mcp/a/b".to_string()];
+    /// assert_eq!(err, DispatchError::SharedForm { called: "mcp_a_b".into(), tools });
+    /// assert!(err.to_string().contains("call one of them by its real name: `mcp/a.b`, `mcp/a/b`"));
+    /// # });
+    /// ```
+    #[error("no one tool answers to `{called}`: {} tools share it, so none is offered under it; call one of them by its real name: {}", tools.len(), tools_list(tools))]
+    SharedForm {
+        /// The name the call used.
+        called: String,
+        /// The real names of the tools that share it, sorted.
+        tools: Vec<String>,
+    },
     /// The user switched the tool off.
     #[error("tool `{tool}` is switched off")]
     Disabled {
@@ -57,6 +84,12 @@ fn closest_list(closest: &[String]) -> String {
     }
     let names: Vec<String> = closest.iter().map(|c| format!("`{c}`")).collect();
     format!("; the closest offered tools are {}", names.join(", "))
+}
+
+/// `` `a`, `b` ``.
+fn tools_list(tools: &[String]) -> String {
+    let names: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+    names.join(", ")
 }
 
 /// The runtime was asked something it cannot do.

@@ -118,7 +118,21 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
         .dispatch("mcp_hard_search_web", json!({}))
         .await
         .unwrap_err();
-    assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err}");
+    // Issue 17, point 7: the error names the tools that share the form and says to call one by
+    // its real name (which reaches it exactly, above), not "unknown" with unrelated suggestions.
+    assert_eq!(
+        err,
+        DispatchError::SharedForm {
+            called: "mcp_hard_search_web".into(),
+            tools: vec!["mcp/hard/search.web".into(), "mcp/hard/search_web".into()],
+        }
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("`mcp/hard/search.web`, `mcp/hard/search_web`"),
+        "{message}"
+    );
+    assert!(message.contains("by its real name"), "{message}");
 }
 
 #[tokio::test]

@@ -239,7 +239,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, DispatchError::UnknownTool { called, .. } if called == "mcp_files_write_file"),
+        matches!(&err, DispatchError::SharedForm { called, .. } if called == "mcp_files_write_file"),
         "{err:?}"
     );
     let out = model
