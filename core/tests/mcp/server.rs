@@ -136,6 +136,51 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
 }
 
 #[tokio::test]
+async fn an_sdk_input_validation_error_result_is_invalid_arguments_in_the_servers_words() {
+    // Issue 17, point 8: the TypeScript and Python SDKs answer bad arguments with an isError
+    // result, not a JSON-RPC error; both public servers' bad-argument calls came back Failed.
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(fixture("sdk", &["--sdk-validation"]).await)
+        .await
+        .unwrap();
+    let request = runtime.request();
+    let err = request
+        .dispatch("mcp_sdk_validated", json!({"count": "three"}))
+        .await
+        .unwrap_err();
+    let DispatchError::Tool(ToolError::InvalidArguments {
+        tool,
+        argument,
+        reason,
+    }) = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!((tool.as_str(), argument), ("mcp/sdk/validated", &None));
+    assert!(
+        reason.starts_with(
+            "MCP error -32602: Input validation error: Invalid arguments for tool validated: "
+        ) && reason.contains(r#""path": ["count"]"#),
+        "{reason}"
+    );
+    // Good arguments reach the tool; another isError text is still the tool's failure.
+    let out = request
+        .dispatch("mcp_sdk_validated", json!({"count": 3}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["arguments"]["count"], 3);
+    let err = request
+        .dispatch("mcp_sdk_fail", json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, DispatchError::Tool(ToolError::Failed { .. })),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
 async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
     let runtime = runtime_with(&["hard"]).await;
     let request = runtime.request();
