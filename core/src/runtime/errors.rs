@@ -1,8 +1,8 @@
 //! The runtime's errors: why a call was not run, and what the runtime cannot do.
 //!
 //! Policy: every error names the tool by its real name (or the name the call used, when no tool
-//! answers to it) and says what the caller can do; both enums grow, so neither is matched
-//! exhaustively outside this crate.
+//! answers to it) and says what the caller can do; its `for_model` message names the tool as
+//! the model called it. Both enums grow, so neither is matched exhaustively outside this crate.
 
 use crate::tools::ToolError;
 
@@ -75,6 +75,33 @@ pub enum DispatchError {
     /// The tool ran and failed, or could not run.
     #[error(transparent)]
     Tool(#[from] ToolError),
+}
+
+impl DispatchError {
+    /// The message for the model: this error's words, with the tool named as the model called
+    /// it (`called`, the name it sent, say the form `files_read`) rather than by its real name
+    /// (`files/read`), a name it was never shown (issue 17, point 7). An unknown or shared name
+    /// is already the called one, and a shared form's real names are what the model retries
+    /// with, so those words are kept. [`Display`](std::fmt::Display) keeps the real name, for
+    /// logs and the app.
+    ///
+    /// ```
+    /// use toolwire_core::runtime::DispatchError;
+    /// let err = DispatchError::Disabled { tool: "files/read".into() };
+    /// assert_eq!(err.for_model("files_read"), "tool `files_read` is switched off");
+    /// assert_eq!(err.to_string(), "tool `files/read` is switched off");
+    /// ```
+    pub fn for_model(&self, called: &str) -> String {
+        let mut renamed = self.clone();
+        match &mut renamed {
+            DispatchError::Tool(err) => return err.for_model(called),
+            DispatchError::UnknownTool { .. } | DispatchError::SharedForm { .. } => {}
+            DispatchError::Disabled { tool }
+            | DispatchError::Denied { tool, .. }
+            | DispatchError::ProviderRemoved { tool, .. } => *tool = called.to_owned(),
+        }
+        renamed.to_string()
+    }
 }
 
 /// `; the closest offered tools are `a`, `b`` or nothing.

@@ -193,6 +193,14 @@ async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
     };
     assert_eq!(tool, "mcp/hard/files/read");
     assert!(reason.contains("not valid JSON"));
+    // Issue 17, point 9: what the model reads names the tool as it called it, never by the
+    // real name it was never shown.
+    let for_model = err.for_model("mcp_hard_files_read");
+    assert!(
+        for_model.contains("tool `mcp_hard_files_read`") && !for_model.contains("files/read"),
+        "{for_model}"
+    );
+    assert!(for_model.contains("not valid JSON"), "{for_model}");
 
     let err = request
         .dispatch("mcp_hard_files_read", json!([1]))
