@@ -151,6 +151,31 @@ impl Census {
         }
     }
 
+    /// The real names of the tools that share `form`, sorted, when two or more do (so none is
+    /// offered under it and a call by it is unknown); empty otherwise. Each real name reaches
+    /// its tool exactly (hop 5), so a model that called the shared form can retry with one.
+    ///
+    /// ```
+    /// let census = toolwire_core::Census::build(["mcp/a/b", "mcp/a.b", "mcp/c"], &[]);
+    /// assert_eq!(census.sharing("mcp_a_b"), ["mcp/a.b", "mcp/a/b"]);
+    /// assert!(census.sharing("mcp_c").is_empty());
+    /// ```
+    pub fn sharing(&self, form: &str) -> Vec<&str> {
+        let Some(names) = self.collisions.get(form) else {
+            return Vec::new();
+        };
+        // A taken (meta-tool) name in the list is the runtime's, not a tool to call.
+        let tools: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|name| !self.taken().any(|taken| taken == *name))
+            .collect();
+        if tools.len() < 2 {
+            return Vec::new();
+        }
+        tools
+    }
+
     fn resolved(&self, index: u32, via: Via) -> ResolvedTool<'_> {
         let index = index as usize;
         ResolvedTool {

@@ -336,6 +336,25 @@ fn error_text(result: &CallToolResult) -> String {
     }
 }
 
+/// Whether a server's `isError` text is the SDK's answer to arguments its tool's schema refused,
+/// so the model is told its arguments were wrong (and can fix them), not that the tool failed.
+///
+/// Our source is the SDKs' behaviour, not the MCP spec (which leaves it to the server). The
+/// TypeScript SDK's `McpServer` (`src/server/mcp.ts`): `validateToolInput` throws
+/// `new McpError(ErrorCode.InvalidParams, "Input validation error: Invalid arguments for tool
+/// <name>: <issues>")` inside the `tools/call` handler's `try`, whose `catch` returns
+/// `this.createToolError(error.message)`, i.e. `{ content: [{ type: 'text', text }], isError:
+/// true }`; an `McpError`'s message is prefixed `MCP error -32602: `. The Python SDK's
+/// low-level `Server.call_tool` answers a `jsonschema.ValidationError` with
+/// `self._make_error_result(f"Input validation error: {e.message}")`. So the text starts with
+/// `Input validation error:`, after that optional prefix.
+fn is_input_validation_error(text: &str) -> bool {
+    const PREFIX: &str = "MCP error -32602: ";
+    text.strip_prefix(PREFIX)
+        .unwrap_or(text)
+        .starts_with("Input validation error:")
+}
+
 impl ToolProvider for McpProvider {
     fn name(&self) -> &str {
         &self.provider_name
@@ -388,10 +407,21 @@ impl ToolProvider for McpProvider {
             let params = CallToolRequestParams::new(bare.to_owned()).with_arguments(arguments);
             let timeout = self.options.timeouts.call;
             match tokio::time::timeout(timeout, connection.client.call_tool(params)).await {
-                Ok(Ok(result)) if result.is_error == Some(true) => Err(ToolError::Failed {
-                    tool: tool.to_owned(),
-                    message: error_text(&result),
-                }),
+                Ok(Ok(result)) if result.is_error == Some(true) => {
+                    let text = error_text(&result);
+                    if is_input_validation_error(&text) {
+                        Err(ToolError::InvalidArguments {
+                            tool: tool.to_owned(),
+                            argument: None,
+                            reason: text,
+                        })
+                    } else {
+                        Err(ToolError::Failed {
+                            tool: tool.to_owned(),
+                            message: text,
+                        })
+                    }
+                }
                 Ok(Ok(result)) => Ok(call_output(&result)),
                 Ok(Err(rmcp::service::ServiceError::McpError(e)))
                     if e.code == ErrorCode::INVALID_PARAMS =>

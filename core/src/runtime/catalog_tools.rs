@@ -162,6 +162,13 @@ impl MetaTool {
                         return Err(invalid("tool_schema", "name", format!("`{meta}` is one of the runtime's own tools, already in your tool list")))
                     }
                     Err(_) => {
+                        // A shared form: the model meant one of the tools sharing it, each
+                        // reached exactly by its real name (hop 5).
+                        let sharing = request.census().sharing(name);
+                        if !sharing.is_empty() {
+                            let names: Vec<String> = sharing.iter().map(|t| format!("`{t}`")).collect();
+                            return Err(invalid("tool_schema", "name", format!("no one tool answers to `{name}`: {} tools share it; ask for one of them by its real name: {}", names.len(), names.join(", "))));
+                        }
                         let closest = request.census().closest_offered(name, 3);
                         let hint = if closest.is_empty() {
                             "; search with tool_search".to_owned()

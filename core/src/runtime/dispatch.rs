@@ -122,8 +122,16 @@ impl Request {
         self.dispatch(called, arguments).await
     }
 
-    /// The error for a name no tool answers to, with the closest offered forms.
+    /// The error for a name no tool answers to: the tools that share it when it is a shared
+    /// form (the model meant one of them), else the closest offered forms.
     fn unknown(&self, called: &str) -> DispatchError {
+        let sharing = self.census().sharing(called);
+        if !sharing.is_empty() {
+            return DispatchError::SharedForm {
+                called: called.to_owned(),
+                tools: sharing.into_iter().map(str::to_owned).collect(),
+            };
+        }
         DispatchError::UnknownTool {
             called: called.to_owned(),
             closest: self

@@ -1,8 +1,8 @@
 //! The runtime's errors: why a call was not run, and what the runtime cannot do.
 //!
 //! Policy: every error names the tool by its real name (or the name the call used, when no tool
-//! answers to it) and says what the caller can do; both enums grow, so neither is matched
-//! exhaustively outside this crate.
+//! answers to it) and says what the caller can do; its `for_model` message names the tool as
+//! the model called it. Both enums grow, so neither is matched exhaustively outside this crate.
 
 use crate::tools::ToolError;
 
@@ -22,6 +22,33 @@ pub enum DispatchError {
         called: String,
         /// The offered forms closest to it.
         closest: Vec<String>,
+    },
+    /// The called name is the model-safe form of several tools, so no tool answers to it (never
+    /// a guess): the model retries with one of their real names, each of which reaches its tool
+    /// exactly (hop 5). Before, such a call was [`DispatchError::UnknownTool`], with suggestions
+    /// unrelated to the tools that share the form.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// use toolwire_core::{ToolRuntime, provider::provider_fn, runtime::DispatchError, tools::ToolDefinition};
+    /// let tools = ["mcp/a/b", "mcp/a.b"].map(|n| ToolDefinition::new(n, "A tool.", json!({})));
+    /// let both = provider_fn("both", tools.to_vec(), |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// let _ = runtime.add_provider(Arc::new(both)).await.unwrap();
+    /// let err = runtime.request().dispatch("mcp_a_b", json!({})).await.unwrap_err();
+    /// let tools = vec!["mcp/a.b".to_string(), "mcp/a/b".to_string()];
+    /// assert_eq!(err, DispatchError::SharedForm { called: "mcp_a_b".into(), tools });
+    /// assert!(err.to_string().contains("call one of them by its real name: `mcp/a.b`, `mcp/a/b`"));
+    /// # });
+    /// ```
+    #[error("no one tool answers to `{called}`: {} tools share it, so none is offered under it; call one of them by its real name: {}", tools.len(), tools_list(tools))]
+    SharedForm {
+        /// The name the call used.
+        called: String,
+        /// The real names of the tools that share it, sorted.
+        tools: Vec<String>,
     },
     /// The user switched the tool off.
     #[error("tool `{tool}` is switched off")]
@@ -50,6 +77,33 @@ pub enum DispatchError {
     Tool(#[from] ToolError),
 }
 
+impl DispatchError {
+    /// The message for the model: this error's words, with the tool named as the model called
+    /// it (`called`, the name it sent, say the form `files_read`) rather than by its real name
+    /// (`files/read`), a name it was never shown (issue 17, point 7). An unknown or shared name
+    /// is already the called one, and a shared form's real names are what the model retries
+    /// with, so those words are kept. [`Display`](std::fmt::Display) keeps the real name, for
+    /// logs and the app.
+    ///
+    /// ```
+    /// use toolwire_core::runtime::DispatchError;
+    /// let err = DispatchError::Disabled { tool: "files/read".into() };
+    /// assert_eq!(err.for_model("files_read"), "tool `files_read` is switched off");
+    /// assert_eq!(err.to_string(), "tool `files/read` is switched off");
+    /// ```
+    pub fn for_model(&self, called: &str) -> String {
+        let mut renamed = self.clone();
+        match &mut renamed {
+            DispatchError::Tool(err) => return err.for_model(called),
+            DispatchError::UnknownTool { .. } | DispatchError::SharedForm { .. } => {}
+            DispatchError::Disabled { tool }
+            | DispatchError::Denied { tool, .. }
+            | DispatchError::ProviderRemoved { tool, .. } => *tool = called.to_owned(),
+        }
+        renamed.to_string()
+    }
+}
+
 /// `; the closest offered tools are `a`, `b`` or nothing.
 fn closest_list(closest: &[String]) -> String {
     if closest.is_empty() {
@@ -57,6 +111,12 @@ fn closest_list(closest: &[String]) -> String {
     }
     let names: Vec<String> = closest.iter().map(|c| format!("`{c}`")).collect();
     format!("; the closest offered tools are {}", names.join(", "))
+}
+
+/// `` `a`, `b` ``.
+fn tools_list(tools: &[String]) -> String {
+    let names: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+    names.join(", ")
 }
 
 /// The runtime was asked something it cannot do.

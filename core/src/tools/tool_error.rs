@@ -103,4 +103,32 @@ impl ToolError {
             | ToolError::Panicked { tool, .. } => tool,
         }
     }
+
+    /// The message for the model: this error's words, with the tool named as the model called
+    /// it (`called`, say the form `files_read`) rather than by its real name (`files/read`), a
+    /// name the model was never shown. [`Display`](std::fmt::Display) keeps the real name, for
+    /// logs and the app.
+    ///
+    /// ```
+    /// let err = toolwire_core::ToolError::Failed { tool: "files/read".into(), message: "no such file".into() };
+    /// assert_eq!(err.for_model("files_read"), "tool `files_read` failed: no such file");
+    /// assert_eq!(err.to_string(), "tool `files/read` failed: no such file");
+    /// ```
+    pub fn for_model(&self, called: &str) -> String {
+        let mut renamed = self.clone();
+        *renamed.tool_mut() = called.to_owned();
+        renamed.to_string()
+    }
+
+    fn tool_mut(&mut self) -> &mut String {
+        match self {
+            ToolError::InvalidArguments { tool, .. }
+            | ToolError::Failed { tool, .. }
+            | ToolError::MissingState { tool, .. }
+            | ToolError::BadOutput { tool, .. }
+            | ToolError::Unavailable { tool, .. }
+            | ToolError::TimedOut { tool, .. }
+            | ToolError::Panicked { tool, .. } => tool,
+        }
+    }
 }

@@ -194,6 +194,30 @@ fn an_unknown_name_suggests_the_closest_offered_forms() {
 }
 
 #[test]
+fn an_unknown_bare_name_suggests_the_forms_that_end_with_or_contain_it_first() {
+    // Issue 17, point 9: `echo` was answered with `set_stock` and `files_read`, which are closer
+    // by edit distance than `mcp_everything_echo`.
+    let census = Census::build(
+        [
+            "mcp/everything/echo",
+            "mcp/everything/echo_twice",
+            "set_stock",
+            "files/read",
+        ],
+        &DEFAULT_META_TOOLS,
+    );
+    let err = census.resolve("echo").unwrap_err();
+    assert_eq!(
+        census.closest_offered(&err.called, 3),
+        [
+            "mcp_everything_echo",
+            "mcp_everything_echo_twice",
+            "set_stock"
+        ]
+    );
+}
+
+#[test]
 fn wire_shapes_carry_only_offered_tools_under_their_form_verbatim() {
     let schema = json!({"type": "object", "properties": {"q": {"type": "string", "description": "query"}}, "required": ["q"]});
     let defs = vec![

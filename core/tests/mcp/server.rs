@@ -118,7 +118,66 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
         .dispatch("mcp_hard_search_web", json!({}))
         .await
         .unwrap_err();
-    assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err}");
+    // Issue 17, point 7: the error names the tools that share the form and says to call one by
+    // its real name (which reaches it exactly, above), not "unknown" with unrelated suggestions.
+    assert_eq!(
+        err,
+        DispatchError::SharedForm {
+            called: "mcp_hard_search_web".into(),
+            tools: vec!["mcp/hard/search.web".into(), "mcp/hard/search_web".into()],
+        }
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("`mcp/hard/search.web`, `mcp/hard/search_web`"),
+        "{message}"
+    );
+    assert!(message.contains("by its real name"), "{message}");
+}
+
+#[tokio::test]
+async fn an_sdk_input_validation_error_result_is_invalid_arguments_in_the_servers_words() {
+    // Issue 17, point 8: the TypeScript and Python SDKs answer bad arguments with an isError
+    // result, not a JSON-RPC error; both public servers' bad-argument calls came back Failed.
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(fixture("sdk", &["--sdk-validation"]).await)
+        .await
+        .unwrap();
+    let request = runtime.request();
+    let err = request
+        .dispatch("mcp_sdk_validated", json!({"count": "three"}))
+        .await
+        .unwrap_err();
+    let DispatchError::Tool(ToolError::InvalidArguments {
+        tool,
+        argument,
+        reason,
+    }) = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!((tool.as_str(), argument), ("mcp/sdk/validated", &None));
+    assert!(
+        reason.starts_with(
+            "MCP error -32602: Input validation error: Invalid arguments for tool validated: "
+        ) && reason.contains(r#""path": ["count"]"#),
+        "{reason}"
+    );
+    // Good arguments reach the tool; another isError text is still the tool's failure.
+    let out = request
+        .dispatch("mcp_sdk_validated", json!({"count": 3}))
+        .await
+        .unwrap();
+    assert_eq!(out.output["arguments"]["count"], 3);
+    let err = request
+        .dispatch("mcp_sdk_fail", json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, DispatchError::Tool(ToolError::Failed { .. })),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -134,6 +193,14 @@ async fn bad_arguments_and_tool_errors_are_typed_and_name_the_tool() {
     };
     assert_eq!(tool, "mcp/hard/files/read");
     assert!(reason.contains("not valid JSON"));
+    // Issue 17, point 9: what the model reads names the tool as it called it, never by the
+    // real name it was never shown.
+    let for_model = err.for_model("mcp_hard_files_read");
+    assert!(
+        for_model.contains("tool `mcp_hard_files_read`") && !for_model.contains("files/read"),
+        "{for_model}"
+    );
+    assert!(for_model.contains("not valid JSON"), "{for_model}");
 
     let err = request
         .dispatch("mcp_hard_files_read", json!([1]))

@@ -184,12 +184,15 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
         .unwrap();
     let after = runtime.request();
     assert_eq!(after.census().tools().len(), 2);
-    // The old form now names two tools: unknown, never a guess.
+    // The old form now names two tools: never a guess; the error names both.
     let err = after
         .dispatch("mcp_live_search_web", json!({}))
         .await
         .unwrap_err();
-    assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err:?}");
+    assert!(
+        matches!(&err, DispatchError::SharedForm { tools, .. } if tools == &["mcp/live/search.web", "mcp/live/search_web"]),
+        "{err:?}"
+    );
     // By real name, each reaches exactly itself; the request of the earlier turn still
     // resolves against its own census.
     for name in ["mcp/live/search_web", "mcp/live/search.web"] {

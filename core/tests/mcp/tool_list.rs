@@ -242,7 +242,7 @@ async fn a_server_whose_tools_change_mid_conversation_never_gets_a_call_meant_fo
         .dispatch("mcp_live_change_tools", json!({}))
         .await
         .unwrap_err();
-    assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err:?}");
+    assert!(matches!(err, DispatchError::SharedForm { .. }), "{err:?}");
     for (called, bare) in [
         ("mcp/live/change/tools", "change/tools"),
         ("mcp/live/added_later", "added_later"),

@@ -35,7 +35,7 @@ impl ScriptedModel {
 }
 
 #[tokio::test]
-async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_is_unknown() {
+async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_names_both_tools() {
     let runtime = runtime_with(&["srv"]).await;
     let mut model = ScriptedModel {
         turns: vec![
@@ -68,7 +68,13 @@ async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_is_
     let (called, result) = model.history.last().unwrap();
     assert_eq!(called, "mcp_srv_echo");
     let err = result.as_ref().unwrap_err();
-    assert!(err.contains("unknown tool `mcp_srv_echo`"), "{err}");
+    // Never a guess, and not "unknown" either (issue 17, point 7): the error names both tools
+    // that now share the form, by the real names that reach them.
+    assert!(
+        err.contains("no one tool answers to `mcp_srv_echo`")
+            && err.contains("call one of them by its real name: `mcp/srv/echo`, `mcp_srv/echo`"),
+        "{err}"
+    );
     // History is as the model sent it, never rewritten.
     let after: Vec<String> = model.history.iter().map(|(c, _)| c.clone()).collect();
     assert_eq!(&after[..2], &before[..]);

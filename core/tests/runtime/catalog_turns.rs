@@ -239,7 +239,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, DispatchError::UnknownTool { called, .. } if called == "mcp_files_write_file"),
+        matches!(&err, DispatchError::SharedForm { called, .. } if called == "mcp_files_write_file"),
         "{err:?}"
     );
     let out = model
@@ -535,4 +535,32 @@ async fn loading_stops_where_a_request_would_no_longer_fit_and_says_to_reset() {
         .unwrap();
     assert_eq!(out.output["tool"], "mcp/bulk/tool_199");
     assert!(conversation.request().tools(WireFormat::OpenAi).is_ok());
+}
+
+#[tokio::test]
+async fn tool_schema_for_a_shared_form_names_the_tools_that_share_it() {
+    // Issue 17, point 7: as a call by a shared form does, tool_schema names the tools that share
+    // it and how to reach each, not the closest unrelated forms.
+    let runtime = ToolRuntime::new();
+    let names = live_names(&[
+        "mcp/files/write_file",
+        "mcp/files/write.file",
+        "mcp/files/read",
+    ]);
+    let _ = runtime
+        .add_provider(answering("files", names))
+        .await
+        .unwrap();
+    let err = runtime
+        .request()
+        .dispatch("tool_schema", json!({"name": "mcp_files_write_file"}))
+        .await
+        .unwrap_err();
+    let DispatchError::Tool(ToolError::InvalidArguments { reason, .. }) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(
+        reason.contains("by its real name: `mcp/files/write.file`, `mcp/files/write_file`"),
+        "{reason}"
+    );
 }
