@@ -11,6 +11,7 @@
 use serde_json::{json, Value};
 
 use super::conversation::Loading;
+use super::errors::tools_list;
 use super::meta_tool::{MetaCall, MetaTool};
 use crate::census::Resolution;
 use crate::tools::ToolError;
@@ -166,8 +167,7 @@ impl MetaTool {
                         // reached exactly by its real name (hop 5).
                         let sharing = request.census().sharing(name);
                         if !sharing.is_empty() {
-                            let names: Vec<String> = sharing.iter().map(|t| format!("`{t}`")).collect();
-                            return Err(invalid("tool_schema", "name", format!("no one tool answers to `{name}`: {} tools share it; ask for one of them by its real name: {}", names.len(), names.join(", "))));
+                            return Err(invalid("tool_schema", "name", format!("no one tool answers to `{name}`: {} tools share it; ask for one of them by its real name: {}", sharing.len(), tools_list(&sharing))));
                         }
                         let closest = request.census().closest_offered(name, 3);
                         let hint = if closest.is_empty() {

@@ -113,9 +113,9 @@ fn closest_list(closest: &[String]) -> String {
     format!("; the closest offered tools are {}", names.join(", "))
 }
 
-/// `` `a`, `b` ``.
-fn tools_list(tools: &[String]) -> String {
-    let names: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+/// `` `a`, `b` ``: names as the runtime's messages quote them (also `tool_schema`'s).
+pub(super) fn tools_list<S: AsRef<str>>(tools: &[S]) -> String {
+    let names: Vec<String> = tools.iter().map(|t| format!("`{}`", t.as_ref())).collect();
     names.join(", ")
 }
 

@@ -85,15 +85,11 @@ pub enum ToolError {
     },
 }
 
-impl ToolError {
-    /// The real name of the tool at fault.
-    ///
-    /// ```
-    /// let err = toolwire_core::ToolError::Failed { tool: "t".into(), message: "m".into() };
-    /// assert_eq!(err.tool(), "t");
-    /// ```
-    pub fn tool(&self) -> &str {
-        match self {
+/// Every variant's `tool` field, borrowed as `$error` is (shared or mutable): one list of the
+/// variants for [`ToolError::tool`] and the renaming in [`ToolError::for_model`].
+macro_rules! tool_field {
+    ($error:expr) => {
+        match $error {
             ToolError::InvalidArguments { tool, .. }
             | ToolError::Failed { tool, .. }
             | ToolError::MissingState { tool, .. }
@@ -102,6 +98,18 @@ impl ToolError {
             | ToolError::TimedOut { tool, .. }
             | ToolError::Panicked { tool, .. } => tool,
         }
+    };
+}
+
+impl ToolError {
+    /// The real name of the tool at fault.
+    ///
+    /// ```
+    /// let err = toolwire_core::ToolError::Failed { tool: "t".into(), message: "m".into() };
+    /// assert_eq!(err.tool(), "t");
+    /// ```
+    pub fn tool(&self) -> &str {
+        tool_field!(self)
     }
 
     /// The message for the model: this error's words, with the tool named as the model called
@@ -121,14 +129,6 @@ impl ToolError {
     }
 
     fn tool_mut(&mut self) -> &mut String {
-        match self {
-            ToolError::InvalidArguments { tool, .. }
-            | ToolError::Failed { tool, .. }
-            | ToolError::MissingState { tool, .. }
-            | ToolError::BadOutput { tool, .. }
-            | ToolError::Unavailable { tool, .. }
-            | ToolError::TimedOut { tool, .. }
-            | ToolError::Panicked { tool, .. } => tool,
-        }
+        tool_field!(self)
     }
 }
