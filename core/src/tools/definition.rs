@@ -37,6 +37,13 @@ pub struct ToolDefinition {
     /// from every request, and a call to it fails with this reason instead of reaching it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsupported: Option<String>,
+    /// Whether the tool reads an explicit `null` for an optional property exactly as it reads
+    /// the property's absence. True for every `#[tool]` (serde's `Option`); false by default,
+    /// because an MCP server may treat `"limit": null` and no `limit` apart. A strict dialect
+    /// that makes optional properties required-or-null is then exact for this tool, not a loss
+    /// (`tool-schema-wire.md`, "Strict, revised").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub null_is_absent: bool,
 }
 
 impl ToolDefinition {
@@ -58,6 +65,7 @@ impl ToolDefinition {
             title: None,
             annotations: ToolAnnotations::default(),
             unsupported: None,
+            null_is_absent: false,
         }
     }
 
@@ -95,6 +103,19 @@ impl ToolDefinition {
     /// ```
     pub fn unsupported_because(mut self, reason: impl Into<String>) -> ToolDefinition {
         self.unsupported = Some(reason.into());
+        self
+    }
+
+    /// This definition marked as one whose tool reads an explicit `null` for an optional
+    /// property as the property's absence (see [`ToolDefinition::null_is_absent`]).
+    ///
+    /// ```
+    /// let def = toolwire_core::ToolDefinition::new("t", "d", serde_json::json!({}))
+    ///     .with_null_is_absent(true);
+    /// assert!(def.null_is_absent);
+    /// ```
+    pub fn with_null_is_absent(mut self, null_is_absent: bool) -> ToolDefinition {
+        self.null_is_absent = null_is_absent;
         self
     }
 
