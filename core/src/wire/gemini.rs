@@ -88,9 +88,10 @@ const FORMATS: &[(&str, &str)] = &[
 //   items': Cannot find field.` (decolua/9router#1036, Kilo-Org/kilocode#10923). So recursion
 //   stays refused for `gemini`.
 // - `additionalProperties`: the same Gemini API `Schema` has none, and the SDK itself refuses
-//   it there: `additionalProperties is only supported in Gemini Enterprise Agent Platform mode,
-//   not in Gemini Developer API mode` (`google/genai/_transformers.py`,
-//   `_raise_for_unsupported_mldev_properties`). So it is still dropped, and the loss recorded.
+//   it there in the schemas it converts (`google/genai/_transformers.py`, `process_schema` →
+//   `_raise_for_unsupported_mldev_properties`, for any value but `false`): `additionalProperties
+//   is only supported in Gemini Enterprise Agent Platform mode, [...] not in Gemini Developer API
+//   mode`. So it is still dropped, and the loss recorded.
 // - `parametersJsonSchema`'s `additionalProperties` and `propertyOrdering`: its reference
 //   (`FunctionDeclaration.parametersJsonSchema`) shows them in one example and lists no
 //   keywords; the keyword list Google does publish (`GenerationConfig.responseJsonSchema`: `$id`,
