@@ -32,9 +32,12 @@ pub(crate) const NAME_RULE: NameRule = NameRule {
 // Schemas.
 
 /// Gemini `Schema` fields (Google `Schema` reference, Gemini API v1beta): the OpenAPI 3.0 subset.
-/// Refused there: `$schema`, `$ref`, `$defs`, `additionalProperties`, `propertyNames`, `const`,
-/// `exclusiveMinimum`/`Maximum`, `oneOf`, `allOf`, `not`, `if`/`then`/`else` (`Unknown name …:
-/// Cannot find field`, reported in public issues).
+/// Confirmed 2026-12 field by field against the Gemini API's own `Schema` as Google's client
+/// reference lists it (`protos.google.ai.generativelanguage.v1beta.ISchema`,
+/// `@google-ai/generativelanguage` 3.7): these 22 fields, no more. Refused there: `$schema`,
+/// `$ref`, `$defs`, `additionalProperties`, `propertyNames`, `const`, `exclusiveMinimum`/`Maximum`,
+/// `oneOf`, `allOf`, `not`, `if`/`then`/`else` (`Unknown name …: Cannot find field`, reported in
+/// public issues), and the SDK `Schema`'s `ref`/`defs` (see below).
 #[cfg(feature = "runtime")]
 const KEYWORDS: &[&str] = &[
     "type",

@@ -191,12 +191,15 @@ fn a_recursive_schema_is_refused_where_its_provider_refuses_or_cannot_take_it() 
                 "{at}"
             );
             assert!(refusal.why.ends_with(why), "{at}: {}", refusal.why);
-            // Checking says so at the same place.
+            // Checking says so at the same place, for the same reason.
             assert!(
+                check_schema(dialect, &shape.schema).iter().any(|p| {
+                    p.pointer == shape.recursive_ref_at
+                        && p.keyword == "$ref"
+                        && p.why.ends_with(why)
+                }),
+                "{at}: {:?}",
                 check_schema(dialect, &shape.schema)
-                    .iter()
-                    .any(|p| p.pointer == shape.recursive_ref_at && p.keyword == "$ref"),
-                "{at}"
             );
         }
     }
