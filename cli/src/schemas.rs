@@ -165,15 +165,23 @@ mod tests {
         let pattern =
             json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^a$"}}});
         let (defs, census) = census_of(&[("tree", recursive), ("pat", pattern)]);
-        let report = SchemaVerdicts::new(&census, &defs, &[Dialect::Gemini, Dialect::OpenAi]);
+        let report = SchemaVerdicts::new(
+            &census,
+            &defs,
+            &[Dialect::Gemini, Dialect::OpenAi, Dialect::AnthropicStrict],
+        );
         assert_eq!(report.troubles(Dialect::Gemini), (0, 1));
-        // Recursion travels to openai-strict only (`tool-schema-wire.md`).
-        assert_eq!(report.troubles(Dialect::OpenAi), (0, 1));
+        // Recursion travels wherever the provider takes it (`tool-schema-wire.md`, "Recursion,
+        // revised"): to OpenAI, not to Gemini (no `$ref`) nor to the strict Messages API (its
+        // refusal; closing the pattern's object is its loss).
+        assert_eq!(report.troubles(Dialect::OpenAi), (0, 0));
+        assert_eq!(report.troubles(Dialect::AnthropicStrict), (1, 1));
         assert_eq!(report.troubles(Dialect::OpenAiStrict), (0, 0), "not judged");
         assert!(!report.all_lossless_in(&[Dialect::Gemini]));
         assert_eq!(
             report.summary(),
-            "; openai schemas: 0 lossy, 1 refused; gemini schemas: 0 lossy, 1 refused"
+            "; openai schemas: none lossy or refused; anthropic-strict schemas: 1 lossy, 1 \
+             refused; gemini schemas: 0 lossy, 1 refused"
         );
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["tree"]["gemini"]["status"], "refused");

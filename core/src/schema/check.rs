@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::keywords::{child, for_each_subschema};
-use super::refs::{ref_faults, MAX_DEPTH};
+use super::refs::{no_recursion_why, ref_faults, MAX_DEPTH};
 use super::report::{RefusalReason, SchemaProblem};
 use super::shape::{format_fits, is_simple_pattern, type_is, type_names};
 use crate::schema::dialect::{DialectRules, EnumValues, Keywords, RefSupport};
@@ -75,10 +75,7 @@ pub fn check_schema(dialect: Dialect, schema: &Value) -> Vec<SchemaProblem> {
     for finding in ref_faults(schema) {
         let why = match finding.reason {
             RefusalReason::Recursive if rules.refs == RefSupport::LocalAndRecursive => continue,
-            RefusalReason::Recursive => format!(
-                "`{}` recurses, and {dialect} has no recursion",
-                finding.reference
-            ),
+            RefusalReason::Recursive => no_recursion_why(dialect, &finding.reference),
             RefusalReason::ExternalRef => format!("`{}` leaves the schema", finding.reference),
             RefusalReason::RefToNowhere => {
                 format!("`{}` names nothing in the schema", finding.reference)

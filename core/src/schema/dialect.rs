@@ -94,11 +94,15 @@ pub enum EnumValues {
     Strings,
 }
 
-/// Where a dialect takes `$ref`.
+/// Where a dialect takes `$ref`, and so whether a recursive schema can travel to it: a schema
+/// that refers to itself cannot be inlined, so it travels only where references may recurse.
 ///
 /// ```
 /// use toolwire_core::{schema::Dialect, schema::dialect::RefSupport};
+/// assert_eq!(Dialect::OpenAi.rules().refs, RefSupport::LocalAndRecursive);
 /// assert_eq!(Dialect::OpenAiStrict.rules().refs, RefSupport::LocalAndRecursive);
+/// // The Messages API's strict mode documents refusing recursion; Gemini takes no `$ref`.
+/// assert_eq!(Dialect::AnthropicStrict.rules().refs, RefSupport::Local);
 /// assert_eq!(Dialect::Gemini.rules().refs, RefSupport::None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,7 +203,8 @@ const ROOT_REFUSED: &[&str] = &["oneOf", "anyOf", "allOf", "enum", "not"];
 
 /// Broad JSON Schema: the table each provider's file starts from (`..BROAD`) and changes where
 /// its provider says otherwise. Any keyword, type arrays, any enum value and format, local
-/// `$ref`, no limits; the root combinators of [`ROOT_REFUSED`] are refused everywhere.
+/// `$ref` (recursion included), no limits; the root combinators of [`ROOT_REFUSED`] are refused
+/// everywhere.
 pub(crate) const BROAD: DialectRules = DialectRules {
     keywords: Keywords::Any,
     root_refused: ROOT_REFUSED,
@@ -208,9 +213,11 @@ pub(crate) const BROAD: DialectRules = DialectRules {
     nullable: false,
     enum_values: EnumValues::Any,
     formats: None,
-    // `tool-schema-wire.md`: a recursive `$ref` is refused "where the dialect has no recursion
-    // (everything but `openai-strict`)".
-    refs: RefSupport::Local,
+    // JSON Schema's own `$ref` may recurse (`#`, or a definition that refers to itself), and a
+    // local one travels as it is. `tool-schema-wire.md` ("Recursion, revised"): the old refusal
+    // outside `openai-strict` was that page's caution, not a provider's word; a provider whose
+    // references refuse recursion says so in its own table, with its source.
+    refs: RefSupport::LocalAndRecursive,
     closed_objects: false,
     all_required: false,
     typed_nodes: false,
@@ -326,6 +333,21 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(keys.len(), Dialect::ALL.len());
+    }
+
+    #[test]
+    fn recursion_travels_wherever_no_provider_refuses_it() {
+        // `tool-schema-wire.md`, "Recursion, revised": the Messages API's strict mode documents
+        // refusing recursion, Gemini's `parameters` takes no `$ref`; every other dialect takes a
+        // recursive local `$ref`.
+        for dialect in Dialect::ALL {
+            let expected = match dialect {
+                Dialect::AnthropicStrict => RefSupport::Local,
+                Dialect::Gemini => RefSupport::None,
+                _ => RefSupport::LocalAndRecursive,
+            };
+            assert_eq!(dialect.rules().refs, expected, "{dialect}");
+        }
     }
 
     #[test]

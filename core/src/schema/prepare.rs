@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::check::check_schema;
 use super::keywords::{child, for_each_subschema_mut};
-use super::refs::{ref_faults, siblings_ignored, Inliner, MAX_DEPTH, MAX_NODES};
+use super::refs::{no_recursion_why, ref_faults, siblings_ignored, Inliner, MAX_DEPTH, MAX_NODES};
 use super::report::{Loss, RefusalReason, SchemaRefusal, SchemaStatus};
 use super::rewrite::{Place, Rewriter};
 use crate::schema::dialect::RefSupport;
@@ -75,7 +75,8 @@ pub fn prepare_schema(dialect: Dialect, schema: &Value) -> Result<Prepared, Sche
 /// Prepares `schema` (a tool's parameter schema) for `dialect`: as it is when the dialect takes
 /// it; else rewritten (the exact rewrites of `tool-schema-wire.md` always, the lossy ones
 /// recorded and, by default, written into the description of the node they stood on); or
-/// refused, for what cannot travel (recursion outside `openai-strict`, an external or dangling
+/// refused, for what cannot travel (recursion where the dialect has none: `anthropic-strict`,
+/// whose provider refuses it, and `gemini`, which takes no `$ref`; an external or dangling
 /// `$ref`, a root that is not an object, a schema over the dialect's limits). The result always
 /// passes [`crate::schema::check_schema`] for `dialect`; a schema is never emptied.
 ///
@@ -143,10 +144,7 @@ pub fn prepare_schema_with(
                 &fault.pointer,
                 "$ref",
                 RefusalReason::Recursive,
-                format!(
-                    "`{}` refers to a schema it stands in, and {dialect} has no recursion",
-                    fault.reference
-                ),
+                no_recursion_why(dialect, &fault.reference),
             ))
         }
         Some(_) => keep_references(dialect, schema)?,
@@ -278,7 +276,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn recursion_travels_to_openai_strict_only() {
+    fn recursion_travels_wherever_the_dialect_has_it() {
         let tree = json!({"type": "object", "properties": {
             "node": {"$ref": "#/$defs/Node"}}, "required": ["node"],
             "$defs": {"Node": {"type": "object", "properties": {
@@ -286,25 +284,37 @@ mod tests {
                 "required": ["children"]}}});
         for dialect in Dialect::ALL {
             let prepared = prepare_schema(dialect, &tree);
-            if dialect == Dialect::OpenAiStrict {
-                let prepared = prepared.unwrap();
-                assert_eq!(
-                    prepared.schema["$defs"]["Node"]["additionalProperties"],
-                    false
-                );
-                assert_eq!(
-                    prepared.schema["properties"]["node"]["$ref"],
-                    "#/$defs/Node"
-                );
-            } else {
-                let refusal = prepared.unwrap_err();
-                assert_eq!(refusal.reason, RefusalReason::Recursive, "{dialect}");
-                assert_eq!(
-                    refusal.pointer, "/$defs/Node/properties/children/items",
-                    "{dialect}"
-                );
+            match dialect.rules().refs {
+                RefSupport::LocalAndRecursive => {
+                    let prepared = prepared.unwrap_or_else(|r| panic!("{dialect}: {r}"));
+                    assert_eq!(
+                        prepared.schema["properties"]["node"]["$ref"], "#/$defs/Node",
+                        "{dialect}"
+                    );
+                    if dialect == Dialect::OpenAiStrict {
+                        assert_eq!(
+                            prepared.schema["$defs"]["Node"]["additionalProperties"],
+                            false
+                        );
+                    } else {
+                        // The broad dialects take it as it is.
+                        assert_eq!(prepared.status, SchemaStatus::AsIs, "{dialect}");
+                    }
+                }
+                _ => {
+                    let refusal = prepared.unwrap_err();
+                    assert_eq!(refusal.reason, RefusalReason::Recursive, "{dialect}");
+                    assert_eq!(
+                        refusal.pointer, "/$defs/Node/properties/children/items",
+                        "{dialect}"
+                    );
+                }
             }
         }
+        // Why, in each refusing dialect's own terms.
+        let why = |dialect| prepare_schema(dialect, &tree).unwrap_err().why;
+        assert!(why(Dialect::Gemini).contains("takes no `$ref`"));
+        assert!(why(Dialect::AnthropicStrict).contains("its provider refuses recursive schemas"));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::keywords::{child, for_each_subschema, holds, is_annotation, Holds};
 use super::merge::merge_into;
 use super::report::{RefusalReason, SchemaRefusal};
+use crate::schema::dialect::RefSupport;
 use crate::schema::Dialect;
 
 /// The deepest a schema may nest (serde_json's own parser stops at 128).
@@ -184,6 +185,24 @@ fn collect_refs(node: &Value, pointer: &str, depth: usize, out: &mut Vec<(String
     });
 }
 
+/// Why a recursive `reference` cannot travel to `dialect`, in the words of its table: no
+/// references at all (a recursive schema cannot be inlined), or references its provider refuses
+/// to let recurse.
+pub(crate) fn no_recursion_why(dialect: Dialect, reference: &str) -> String {
+    let stands_in = format!("`{reference}` refers to a schema it stands in");
+    match dialect.rules().refs {
+        RefSupport::None => format!(
+            "{stands_in}, and {dialect} has no recursion: it takes no `$ref`, and a recursive \
+             schema cannot be inlined"
+        ),
+        RefSupport::Local => format!(
+            "{stands_in}, and {dialect} has no recursion: its provider refuses recursive schemas"
+        ),
+        // Only a walk that inlines meets a recursion here, and it cannot inline one.
+        RefSupport::LocalAndRecursive => format!("{stands_in}, and cannot be inlined"),
+    }
+}
+
 /// Whether the root says it is draft 7 or older, where a `$ref`'s siblings are ignored.
 pub(crate) fn siblings_ignored(root: &Value) -> bool {
     root.get("$schema")
@@ -254,10 +273,7 @@ impl Inliner<'_> {
                 pointer,
                 "$ref",
                 RefusalReason::Recursive,
-                format!(
-                    "`{reference}` refers to a schema it stands in, and {} has no recursion",
-                    self.dialect
-                ),
+                no_recursion_why(self.dialect, reference),
             ));
         }
         stack.push(target_pointer);

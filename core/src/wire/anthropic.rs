@@ -39,7 +39,16 @@ pub(crate) const HISTORY_NAME_MAX_CHARS: usize = 200;
 
 /// `input_schema` is JSON Schema 2020-12 (define-tools): the broad dialect as it is.
 #[cfg(feature = "runtime")]
-pub(crate) const DIALECT: DialectRules = BROAD;
+pub(crate) const DIALECT: DialectRules = DialectRules {
+    // Recursion (read 2026-12): the official SDK's `ToolParam.input_schema` (anthropic 2.15,
+    // `anthropic/types/tool_param.py`) is "[JSON schema](https://json-schema.org/draft/2020-12)
+    // for this tool's input" (`type: "object"`, any other keyword allowed); neither it, the
+    // Messages API reference nor define-tools forbids a recursive local `$ref`, and no public
+    // report of a refusal was found. Only the strict row below documents refusing recursion, so
+    // a recursive local `$ref` travels here.
+    refs: RefSupport::LocalAndRecursive,
+    ..BROAD
+};
 
 /// Anthropic structured outputs, "JSON Schema limitations": basic types, enums of primitives,
 /// `const`, `anyOf`, `allOf` (not with `$ref`), local `$ref`/`$defs`, `default`, `required`,
@@ -98,7 +107,8 @@ pub(crate) const STRICT_REQUEST_LIMITS: StrictRequestLimits = StrictRequestLimit
 pub(crate) const STRICT_DIALECT: DialectRules = DialectRules {
     keywords: Keywords::Only(STRICT_KEYWORDS),
     formats: Some(STRICT_FORMATS),
-    // "recursive schemas are not supported"; local `$ref` and `$defs` are.
+    // "recursive schemas are not supported" (structured outputs, "JSON Schema limitations":
+    // the provider's own refusal); local `$ref` and `$defs` are.
     refs: RefSupport::Local,
     // `additionalProperties: false` is required on objects.
     closed_objects: true,

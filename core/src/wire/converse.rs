@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use super::name_rules::{CharClass, NameRule};
 #[cfg(feature = "runtime")]
-use crate::schema::dialect::{DialectRules, BROAD};
+use crate::schema::dialect::{DialectRules, RefSupport, BROAD};
 #[cfg(feature = "runtime")]
 use crate::schema::Dialect;
 #[cfg(feature = "runtime")]
@@ -37,13 +37,20 @@ pub(crate) const NAME_RULE: NameRule = NameRule {
 #[cfg(feature = "runtime")]
 pub(crate) const DIALECT: DialectRules = DialectRules {
     min_description_chars: 1,
+    // Recursion (read 2026-12): `ToolInputSchema.json` is "the JSON schema for the tool" (Bedrock
+    // API reference), with no word on `$ref`; no public report of a refusal was found. The only
+    // refusal of recursion on Bedrock is its strict tool use (the user guide's structured
+    // outputs, as reported in langchain4j/langchain4j#5097: "recursive schemas are not"
+    // supported), which the strict shape below follows. So a recursive local `$ref` travels.
+    refs: RefSupport::LocalAndRecursive,
     ..BROAD
 };
 
 /// The dialect of the strict shape. Strict tool use on Bedrock is "the `strict: true` flag" on a
 /// tool definition (user guide, "Get validated JSON results from models"); that its schemas
 /// follow the Messages API's strict rules and limits, as the Claude models that take it there
-/// do, is our own caution (no Bedrock page lists them).
+/// do, is our own caution (no Bedrock page lists them); its refusal of recursion is also
+/// Bedrock's own word as reported (langchain4j/langchain4j#5097, citing the user guide).
 #[cfg(feature = "runtime")]
 pub(crate) const STRICT_DIALECT: Dialect = Dialect::AnthropicStrict;
 

@@ -34,7 +34,19 @@ pub(crate) const NAME_RULE: NameRule = NameRule {
 /// `function.parameters`: "otherwise broad JSON Schema" (function calling guide): the broad
 /// dialect as it is.
 #[cfg(feature = "runtime")]
-pub(crate) const DIALECT: DialectRules = BROAD;
+pub(crate) const DIALECT: DialectRules = DialectRules {
+    // Recursion (read 2026-12): the official SDK's `FunctionDefinition.parameters` (openai
+    // 3.57, `openai/types/shared_params/function_definition.py`) is "described as a JSON Schema
+    // object", and "only a subset of JSON Schema is supported when `strict` is `true`"; neither
+    // it nor the function calling guide forbids a recursive local `$ref`, and structured outputs
+    // document recursion ("recursion via #") for the same field in strict mode. The one public
+    // report of a refusal found (luxus/pi-hindsight#365: `Error resolving schema reference
+    // 'HindsightTagGroup': RecursionError`) is a `$ref` by bare name against an `$id`, not a
+    // local `#/...` one, which is refused here anyway (external). So a recursive local `$ref`
+    // travels.
+    refs: RefSupport::LocalAndRecursive,
+    ..BROAD
+};
 
 /// OpenAI structured outputs, "Supported schemas": string, number, boolean, integer, object,
 /// array, enum, anyOf; `pattern`, `format`; `multipleOf`, `minimum`/`maximum` and the exclusive
