@@ -19,6 +19,7 @@ use crate::census::Resolution;
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
 use crate::tools::ToolError;
+use crate::wire::unsupported_reason;
 
 /// A call that ran: which tool answered, how it was reached, and its output.
 ///
@@ -179,7 +180,7 @@ impl Request {
         // The way back: a `null` OpenAI strict sends for an optional property the tool's own
         // schema refuses as `null` is removed, so the tool gets what its schema accepts.
         restore_arguments(&definition.parameters, &mut arguments);
-        if let Some(reason) = &definition.unsupported {
+        if let Some(reason) = unsupported_reason(definition) {
             return Err(ToolError::Unavailable {
                 tool: tool.to_owned(),
                 provider: provider_name.to_owned(),

@@ -38,7 +38,7 @@ use crate::schema::{Dialect, SchemaReport};
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(echo)).await.unwrap();
 /// let request = runtime.request();
-/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[3]["function"]["name"], "mcp_server_echo");
+/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[0]["function"]["name"], "mcp_server_echo");
 /// let out = request.dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
 /// assert_eq!((out.tool.as_str(), out.route), ("mcp/server/echo", Route::Form));
 /// # });
@@ -287,7 +287,9 @@ impl ToolRuntime {
     /// runtime.add_provider(Arc::new(echo)).await.unwrap();
     /// let before = runtime.request();
     /// runtime.set_enabled("mcp/server/echo", false);
-    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi).unwrap().as_array().unwrap().len(), 3);
+    /// let tools = runtime.request().tools(WireFormat::OpenAi).unwrap();
+    /// assert_eq!(tools.as_array().unwrap().len(), 0);
+    /// assert_eq!(tools.left_out()[0].reason, WhyLeftOut::SwitchedOff); // and says so
     /// let err = before.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
     /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
     /// // A later request no longer offers it, and still says why a call cannot reach it.
