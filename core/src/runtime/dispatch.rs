@@ -86,7 +86,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let request = runtime.request();
     /// let out = request.dispatch_json("mcp_server_echo", r#"{"x": 1}"#).await.unwrap();
     /// assert_eq!(out.output, json!({"x": 1}));
@@ -153,7 +153,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let request = runtime.request();
     /// let out = request.dispatch("mcp/server/echo", json!({"x": 1})).await.unwrap();
     /// assert_eq!((out.provider.as_str(), out.route), ("echo", Route::Exact));

@@ -26,7 +26,7 @@ use crate::wire::{anthropic, RequestLimit, ToolList, WireError, WireFormat};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let request = runtime.request();
 /// // One tool: nothing to defer, so the catalog's own tools (tool_search…) do not travel.
 /// assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[0]["name"], "mcp_server_echo");
@@ -58,7 +58,7 @@ type OwnLists = [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()];
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let clock = provider_fn("clock", vec![ToolDefinition::new("mcp/time/get_current_time", "The time now in a timezone.", json!({}))], |_, a| async move { Ok(a) });
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(clock)).await.unwrap();
+/// runtime.add_provider(Arc::new(clock)).await.unwrap().check().unwrap();
 /// let hits = runtime.request().search("what time is it", 5);
 /// assert_eq!((hits[0].name.as_str(), hits[0].form.as_str()), ("mcp/time/get_current_time", "mcp_time_get_current_time"));
 /// assert!(hits[0].score > 0.0);
@@ -184,7 +184,7 @@ impl Request {
     ///     ToolDefinition::new("mcp/web/fetch", "Fetch a web page.", json!({})),
     /// ], |_, a| async move { Ok(a) });
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(files)).await.unwrap();
+    /// runtime.add_provider(Arc::new(files)).await.unwrap().check().unwrap();
     /// runtime.set_enabled("mcp/web/fetch", false);
     /// let hits = runtime.request().search("fetch a web page", 5);
     /// assert!(hits.iter().all(|h| h.name != "mcp/web/fetch")); // switched off: not offered
@@ -221,7 +221,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let census = runtime.request().census().clone();
     /// assert_eq!(census.healing()["mcp_server_echo"], "mcp/server/echo");
     /// # });
@@ -239,7 +239,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let request = runtime.request();
     /// assert_eq!(request.definitions()[0].name, "mcp/server/echo");
     /// assert_eq!(request.definitions()[0].description, "Echoes.");
@@ -332,7 +332,7 @@ impl Request {
     ///     .catalog(CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0))
     ///     .build()
     ///     .unwrap();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let tools = runtime.request().tools_with_native_search(WireFormat::Anthropic).unwrap();
     /// assert_eq!(tools[0], json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}));
     /// assert_eq!((&tools[1]["name"], &tools[1]["defer_loading"]), (&json!("mcp_server_echo"), &json!(true)));

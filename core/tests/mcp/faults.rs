@@ -73,10 +73,14 @@ async fn a_hung_server_times_out_and_is_marked_failed() {
     runtime
         .add_provider(fixture_with_timeout("slow", &[], timeout).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     runtime
         .add_provider(fixture("quick", &[]).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     let err = request
@@ -105,7 +109,7 @@ async fn a_hung_server_times_out_and_is_marked_failed() {
         .dispatch("mcp_quick_sleep", json!({"ms": 1}))
         .await
         .is_ok());
-    runtime.reload_provider("mcp/slow").await.unwrap();
+    runtime.reload_provider("mcp/slow").await.unwrap().check().unwrap();
     assert!(runtime
         .request()
         .dispatch("mcp_slow_sleep", json!({"ms": 1}))
@@ -122,6 +126,8 @@ async fn a_call_that_fails_after_a_reload_does_not_fail_the_reloaded_server() {
     runtime
         .add_provider(fixture("reloading", &["--hold"]).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -177,7 +183,7 @@ async fn a_call_that_fails_after_a_reload_does_not_fail_the_reloaded_server() {
 async fn a_removed_mcp_provider_stops_its_server_even_while_an_old_request_holds_it() {
     let provider = fixture("gone", &[]).await;
     let runtime = ToolRuntime::new();
-    runtime.add_provider(provider.clone()).await.unwrap();
+    runtime.add_provider(provider.clone()).await.unwrap().check().unwrap();
     let old = runtime.request();
     assert!(runtime.remove_provider("mcp/gone"));
     assert!(provider.is_failed(), "shut down on removal");

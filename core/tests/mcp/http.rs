@@ -21,7 +21,7 @@ async fn a_server_over_http_with_a_bearer_token_serves_the_runtime() {
     .await
     .expect("the token is accepted");
     let runtime = ToolRuntime::new();
-    runtime.add_provider(Arc::new(web)).await.unwrap();
+    runtime.add_provider(Arc::new(web)).await.unwrap().check().unwrap();
     let request = runtime.request();
     let out = request
         .dispatch("mcp_web_files_read", json!({"path": "/etc/hosts"}))
@@ -110,7 +110,7 @@ async fn a_list_change_over_http_reaches_the_runtime() {
         .await
         .expect("the server answers");
     let runtime = ToolRuntime::new();
-    runtime.add_provider(Arc::new(web)).await.unwrap();
+    runtime.add_provider(Arc::new(web)).await.unwrap().check().unwrap();
     let mut changes = runtime.tool_set_changes();
     changes.mark_unchanged();
     runtime

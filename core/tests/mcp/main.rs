@@ -63,6 +63,8 @@ async fn runtime_with(servers: &[&str]) -> ToolRuntime {
         runtime
             .add_provider(fixture(server, &[]).await)
             .await
+            .unwrap()
+            .check()
             .unwrap();
     }
     runtime

@@ -107,6 +107,8 @@ async fn a_crash_mid_call_is_explained_by_its_stderr_without_rmcp_type_names() {
     runtime
         .add_provider(fixture("crashing", &[]).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let err = runtime
         .request()

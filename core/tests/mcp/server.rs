@@ -143,6 +143,8 @@ async fn an_sdk_input_validation_error_result_is_invalid_arguments_in_the_server
     runtime
         .add_provider(fixture("sdk", &["--sdk-validation"]).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     let err = request

@@ -87,6 +87,8 @@ async fn a_list_over_a_limit_fails_only_its_own_load_naming_server_tool_and_limi
     runtime
         .add_provider(fixture("fine", &[]).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let options = |limits: McpLimits| McpOptions {
         limits,
@@ -200,6 +202,8 @@ async fn a_server_whose_tools_change_mid_conversation_never_gets_a_call_meant_fo
     runtime
         .add_provider(fixture("live", &["--extras"]).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     let mut changes = runtime.tool_set_changes();

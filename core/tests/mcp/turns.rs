@@ -62,7 +62,7 @@ async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_nam
         vec![ToolDefinition::new("mcp_srv/echo", "Clashes.", json!({}))],
         |_, _| async { Ok(json!({"tool": "the wrong one"})) },
     );
-    runtime.add_provider(Arc::new(clasher)).await.unwrap();
+    runtime.add_provider(Arc::new(clasher)).await.unwrap().check().unwrap();
     let before: Vec<String> = model.history.iter().map(|(c, _)| c.clone()).collect();
     model.run_turn(2, &runtime.request()).await;
     let (called, result) = model.history.last().unwrap();
@@ -97,6 +97,8 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
     runtime
         .add_provider(fixture("appr", &[]).await)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     request.dispatch("mcp_appr_echo", json!({})).await.unwrap();

@@ -108,14 +108,20 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
     runtime
         .add_provider(answering("files", files.clone()))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     runtime
         .add_provider(answering("web", live_names(&["mcp/web/fetch"])))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     runtime
         .add_provider(answering("bulk", live_names(&bulk_refs)))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     let mut model = ScriptedModel::default();
@@ -230,7 +236,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .lock()
         .unwrap()
         .push("mcp/files/write.file".to_owned());
-    runtime.reload_provider("files").await.unwrap();
+    runtime.reload_provider("files").await.unwrap().check().unwrap();
     let request = conversation.request();
     let carried = model.read_tools(&request);
     assert!(!carried.contains(&"mcp_files_write_file".to_owned()));
@@ -267,6 +273,8 @@ async fn a_conversation_persists_and_resumes_with_what_it_loaded() {
             live_names(&["mcp/files/read_file", "mcp/files/write_file"]),
         ))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     conversation
@@ -299,6 +307,8 @@ async fn bad_calls_to_the_meta_tools_are_typed_errors_that_name_the_argument() {
     runtime
         .add_provider(answering("files", live_names(&["mcp/files/read_file"])))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.conversation().request();
     let argument_of = |err: DispatchError| match err {
@@ -412,6 +422,8 @@ async fn every_format_carries_the_meta_tools_first_with_prepared_schemas() {
     runtime
         .add_provider(answering("files", live_names(&["mcp/files/read_file"])))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     for format in WireFormat::ALL {
@@ -451,6 +463,8 @@ async fn native_deferral_sends_the_whole_catalog_deferred_under_the_same_forms()
             live_names(&["mcp/files/read_file", "mcp/files/write_file"]),
         ))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     let list = conversation
@@ -502,6 +516,8 @@ async fn loading_stops_where_a_request_would_no_longer_fit_and_says_to_reset() {
     runtime
         .add_provider(answering("bulk", live_names(&refs)))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     for name in &bulk[..124] {

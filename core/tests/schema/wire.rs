@@ -52,7 +52,7 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
     );
     let (provider, _) = recorder(vec![free_form, plain]);
     let runtime = bare_runtime();
-    runtime.add_provider(provider).await.unwrap();
+    runtime.add_provider(provider).await.unwrap().check().unwrap();
     let request = runtime.request();
 
     let (strict, logs) = logs_during(|| request.tools(WireFormat::OpenAiStrict).unwrap());
@@ -130,6 +130,8 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
     runtime
         .add_provider(recorder((0..129).map(tool).collect()).0)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     for format in [WireFormat::OpenAi, WireFormat::OpenAiStrict] {
@@ -172,6 +174,8 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
     runtime
         .add_provider(recorder(vec![optional]).0)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let err = runtime
         .request()
@@ -204,7 +208,7 @@ async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool()
     );
     let (provider, received) = recorder(vec![search]);
     let runtime = bare_runtime();
-    runtime.add_provider(provider).await.unwrap();
+    runtime.add_provider(provider).await.unwrap().check().unwrap();
     let request = runtime.request();
     // On the wire, strict: every property required, the optional ones nullable.
     let strict = request.tools(WireFormat::OpenAiStrict).unwrap();
