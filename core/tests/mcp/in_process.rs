@@ -3,7 +3,7 @@
 use serde_json::json;
 use toolwire_core::{
     census::LeftOutReason,
-    runtime::{DispatchError, LoadStatus},
+    runtime::{DispatchError, LoadProblem, LoadStatus},
     ToolError, ToolRuntime,
 };
 // Each call answers with its provider and tool, except that a tool named `...down` reports its
@@ -61,12 +61,19 @@ async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
 #[tokio::test]
 async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_carry() {
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(echo("p", &["mcp/x", "mcp_x", "tool/search"]))
         .await
-        .unwrap()
-        .check()
         .unwrap();
+    // Its own two tools share `mcp_x` (`mcp_x` keeps it): a failed load, and said so.
+    let problems = status.check().unwrap_err().problems;
+    assert_eq!(
+        problems,
+        [LoadProblem::SharedForm {
+            form: "mcp_x".into(),
+            tools: vec!["mcp/x".into(), "mcp_x".into()],
+        }]
+    );
     let request = runtime.request();
     for name in ["mcp/x", "tool/search"] {
         // Left out: no form is handed out for it (its form reaches another tool, or a

@@ -13,6 +13,7 @@ use toolwire_core::{
     runtime::report::ReportStatus,
     runtime::{DispatchError, Route},
     tools::ToolAnnotations,
+    wire::WhyLeftOut,
     ToolDefinition, ToolError, ToolRuntime, WireFormat,
 };
 use toolwire_test_support::providers::{echo_provider, listing, live_names, tool};
@@ -54,6 +55,21 @@ async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
         .map(|t| t["name"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(carried, ["mcp_fs_read", "mcp_fs_delete"]);
+    // And says so in the list, with the reason, beside the JSON.
+    let list = request.tools(WireFormat::Anthropic).unwrap();
+    let [left_out] = list.left_out() else {
+        panic!("{:?}", list.left_out())
+    };
+    assert_eq!(
+        (left_out.name.as_str(), left_out.form.as_str(), &left_out.reason),
+        (
+            "mcp/fs/research",
+            "mcp_fs_research",
+            &WhyLeftOut::Unsupported {
+                reason: "it requires MCP tasks, which this runtime does not run".into()
+            }
+        )
+    );
     for name in ["mcp/fs/research", "mcp_fs_research"] {
         let err = request.dispatch(name, json!({})).await.unwrap_err();
         assert_eq!(

@@ -12,7 +12,7 @@ use toolwire_core::{
     Request, ToolDefinition, ToolError, ToolRuntime,
 };
 
-use crate::{fixture, runtime_with, status_of};
+use crate::{assert_search_clash, fixture, runtime_with, status_of};
 
 /// The one test double: a model that only replays scripted tool calls, one list per turn,
 /// and keeps its history exactly as it "sent" it.
@@ -94,12 +94,11 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
         })
         .build()
         .unwrap();
-    runtime
+    let status = runtime
         .add_provider(fixture("appr", &[]).await)
         .await
-        .unwrap()
-        .check()
         .unwrap();
+    assert_search_clash(&status, "appr");
     let request = runtime.request();
     request.dispatch("mcp_appr_echo", json!({})).await.unwrap();
     let err = request
