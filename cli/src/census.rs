@@ -50,7 +50,9 @@ MCP servers: --mcp-stdio 'COMMAND ARGS' starts one, --mcp-http URL reaches one (
 file and names their tools mcp/KEY/<tool>; the table then has a SERVER column and each
 --json tools entry a \"server\" key. --timeout SECONDS bounds each server's start and its
 listing. A server that cannot be listed is named on stderr with why (its last stderr
-lines, for a command); the other servers are still checked, and the exit status is 2.
+lines, for a command); the other servers are still checked, and the exit status is 2. A
+server's tool that requires MCP tasks (execution.taskSupport: required) is left out
+(reason_key \"unsupported\"), as the runtime withholds it: toolwire does not run MCP tasks.
 
 A name given more than once is one tool: it is reported under duplicates and in the
 summary, and a duplicate alone does not make the exit status 1.

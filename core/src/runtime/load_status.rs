@@ -91,6 +91,23 @@ impl fmt::Display for LoadProblem {
 /// let failed = LoadStatus::Failed { problems: vec![LoadProblem::EmptyName] };
 /// assert_eq!(failed.check().unwrap_err().to_string(), "the provider's tools did not load cleanly: a tool has an empty name");
 /// ```
+///
+/// A status dropped unread is a warning (`unused_must_use`): the `?` of `add_provider` alone
+/// would let a failed load pass.
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// # async fn load(runtime: toolwire_core::ToolRuntime, provider: std::sync::Arc<dyn toolwire_core::provider::ToolProvider>) -> Result<(), Box<dyn std::error::Error>> {
+/// runtime.add_provider(provider).await?;
+/// # Ok(()) }
+/// ```
+///
+/// ```
+/// #![deny(unused_must_use)]
+/// # async fn load(runtime: toolwire_core::ToolRuntime, provider: std::sync::Arc<dyn toolwire_core::provider::ToolProvider>) -> Result<(), Box<dyn std::error::Error>> {
+/// runtime.add_provider(provider).await?.check()?;
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[must_use = "a failed load is returned, not raised: call `.check()?` or look at the problems"]
 #[serde(tag = "state", rename_all = "snake_case")]
