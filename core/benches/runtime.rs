@@ -96,7 +96,10 @@ fn bench_turn(c: &mut Criterion) {
         .unwrap();
     let (runtime, reloaded) = loaded_runtime(&rt, CatalogPolicy::All);
     let reload = || {
-        rt.block_on(runtime.reload_provider(&reloaded)).unwrap().check().unwrap();
+        rt.block_on(runtime.reload_provider(&reloaded))
+            .unwrap()
+            .check()
+            .unwrap();
     };
 
     let mut group = c.benchmark_group("turn_2486");

@@ -165,7 +165,10 @@ fn wire_census_and_the_runtime_judge_a_tool_that_requires_tasks_alike() {
         .find(|t| t.name == NEEDS_TASKS)
         .map(|t| t.reason.to_string())
         .expect("the runtime leaves the task tool out");
-    assert!(why.starts_with("unsupported: it requires MCP tasks"), "{why}");
+    assert!(
+        why.starts_with("unsupported: it requires MCP tasks"),
+        "{why}"
+    );
 
     // `wire` prints exactly what the runtime sends, and says why the task tool is not in it.
     let (code, list, err) = wire("openai", &args, "");
@@ -173,7 +176,9 @@ fn wire_census_and_the_runtime_judge_a_tool_that_requires_tasks_alike() {
     assert_eq!(list, runtime_json);
     assert!(!wire_names(&list, WireFormat::OpenAi).contains(&"mcp_fx_needs_tasks".to_owned()));
     assert!(
-        err.contains(&format!("toolwire: left out: tool \"{NEEDS_TASKS}\": {why}")),
+        err.contains(&format!(
+            "toolwire: left out: tool \"{NEEDS_TASKS}\": {why}"
+        )),
         "{err}"
     );
 

@@ -106,6 +106,7 @@ mod request;
 mod builder;
 mod tool_runtime;
 
+pub use crate::wire::{LeftOutTool, ToolList, WhyLeftOut};
 pub use builder::ToolRuntimeBuilder;
 pub use catalog_policy::CatalogPolicy;
 pub use conversation::{Conversation, ConversationState};
@@ -115,5 +116,4 @@ pub use load_status::{LoadFailed, LoadProblem, LoadStatus};
 pub use meta_tool::{MetaCall, MetaTool};
 pub use request::{CatalogHit, Request};
 pub use route::Route;
-pub use crate::wire::{LeftOutTool, ToolList, WhyLeftOut};
 pub use tool_runtime::ToolRuntime;

@@ -379,9 +379,9 @@ impl Request {
             carried.into_iter(),
             self.snapshot.census_left_out(),
         )?;
-        let later = self
-            .snapshot
-            .list_of(format, std::iter::empty(), deferred.into_iter(), Vec::new())?;
+        let later =
+            self.snapshot
+                .list_of(format, std::iter::empty(), deferred.into_iter(), Vec::new())?;
         let mut list = vec![anthropic::native_search_tool()];
         list.extend(sent_now.as_array().into_iter().flatten().cloned());
         list.extend(

@@ -287,7 +287,11 @@ pub(crate) fn wire_list<'a>(
                 "tool left out of the {} tool list: {why}; rename it",
                 format.llm_provider()
             );
-            left_out.push(LeftOutTool::new(&def.name, form, WhyLeftOut::FormRefused(why)));
+            left_out.push(LeftOutTool::new(
+                &def.name,
+                form,
+                WhyLeftOut::FormRefused(why),
+            ));
             continue;
         }
         let prepared = prepare_schema_cached(dialect, &def.parameters_schema());

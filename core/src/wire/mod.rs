@@ -32,21 +32,21 @@ pub(crate) mod anthropic;
 pub(crate) mod converse;
 #[cfg(feature = "runtime")]
 mod format;
-#[cfg(feature = "runtime")]
-mod tool_list;
 pub(crate) mod gemini;
 mod name_rules;
 pub(crate) mod openai;
+#[cfg(feature = "runtime")]
+mod tool_list;
 
 #[cfg(feature = "runtime")]
 pub(crate) use format::wire_list;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use format::{unsupported_reason, wire_tools, RequestLimit, WireError, WireFormat};
-#[cfg(feature = "runtime")]
-#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
-pub use tool_list::{LeftOutTool, ToolList, WhyLeftOut};
 pub use name_rules::{check_definition_name, CharClass, LlmProvider, NameRejection, NameRule};
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use openai::OPENAI_MAX_TOOLS;
+#[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub use tool_list::{LeftOutTool, ToolList, WhyLeftOut};

@@ -10,7 +10,9 @@ use toolwire_core::{
     ToolError, ToolRuntime,
 };
 
-use crate::{assert_search_clash, fixture, fixture_with_timeout, runtime_with, status_of, HANG_BOUND};
+use crate::{
+    assert_search_clash, fixture, fixture_with_timeout, runtime_with, status_of, HANG_BOUND,
+};
 
 /// A `sleep` that never ends within a test: the fixture's stand-in for a server that hangs.
 const FOREVER_MS: u64 = 24 * 60 * 60 * 1000;

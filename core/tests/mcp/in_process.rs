@@ -13,8 +13,18 @@ use toolwire_test_support::providers::echo;
 #[tokio::test]
 async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(echo("a", &["x.y"])).await.unwrap().check().unwrap();
-    runtime.add_provider(echo("b", &["x_y"])).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(echo("a", &["x.y"]))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    runtime
+        .add_provider(echo("b", &["x_y"]))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let out = runtime.request().dispatch("x_y", json!({})).await.unwrap();
     assert_eq!(out.output["provider"], "b");
     runtime.set_enabled("x_y", false);

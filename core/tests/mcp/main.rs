@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use toolwire_core::{
     mcp::{McpCommand, McpProvider},
-    runtime::{LoadProblem, LoadStatus},
     runtime::report::{ToolReport, ToolsReport},
+    runtime::{LoadProblem, LoadStatus},
     ToolRuntime,
 };
 use toolwire_test_support::fixture_server::{fixture_server, HttpFixture};

@@ -55,7 +55,10 @@ async fn census_of_a_real_server_with_hard_names() {
         .map(|t| t["toolSpec"]["name"].as_str().unwrap())
         .collect();
     // Every offered tool, and none of the catalog's own: nothing is deferred.
-    assert!(names.iter().all(|n| !DEFAULT_META_TOOLS.contains(n)), "{names:?}");
+    assert!(
+        names.iter().all(|n| !DEFAULT_META_TOOLS.contains(n)),
+        "{names:?}"
+    );
     assert_eq!(names.len(), offered.len());
     // Beside the JSON, what the list left out and why: the two tools sharing a form.
     let left_out: Vec<(&str, &str)> = (converse.left_out().iter())

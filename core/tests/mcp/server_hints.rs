@@ -44,7 +44,12 @@ fn hinted() -> Arc<ProviderFn> {
 #[tokio::test]
 async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
     let runtime = ToolRuntime::builder().meta_tools([]).build().unwrap();
-    runtime.add_provider(hinted()).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(hinted())
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
     let carried: Vec<String> = request
         .tools(WireFormat::Anthropic)
@@ -61,7 +66,11 @@ async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
         panic!("{:?}", list.left_out())
     };
     assert_eq!(
-        (left_out.name.as_str(), left_out.form.as_str(), &left_out.reason),
+        (
+            left_out.name.as_str(),
+            left_out.form.as_str(),
+            &left_out.reason
+        ),
         (
             "mcp/fs/research",
             "mcp_fs_research",
@@ -139,7 +148,12 @@ async fn an_async_approval_asks_the_user_waits_and_refuses_with_a_reason() {
         })
         .build()
         .unwrap();
-    runtime.add_provider(hinted()).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(hinted())
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
 
     let out = request
@@ -186,7 +200,12 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
     let (changed, changes) = tokio::sync::watch::channel(0u64);
     let live = listing("live", names.clone(), tool).with_changes(changes);
     let runtime = ToolRuntime::new();
-    runtime.add_provider(Arc::new(live)).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(Arc::new(live))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let before = runtime.request();
     let mut seen = runtime.tool_set_changes();
     seen.mark_unchanged();

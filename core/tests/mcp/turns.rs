@@ -62,7 +62,12 @@ async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_nam
         vec![ToolDefinition::new("mcp_srv/echo", "Clashes.", json!({}))],
         |_, _| async { Ok(json!({"tool": "the wrong one"})) },
     );
-    runtime.add_provider(Arc::new(clasher)).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(Arc::new(clasher))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let before: Vec<String> = model.history.iter().map(|(c, _)| c.clone()).collect();
     model.run_turn(2, &runtime.request()).await;
     let (called, result) = model.history.last().unwrap();

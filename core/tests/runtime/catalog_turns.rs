@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use toolwire_core::{
+    census::LeftOutReason,
     provider::{provider_fn, ProviderFn, ProviderKind},
     runtime::{
         CallOutcome, CatalogPolicy, DispatchError, LoadProblem, LoadStatus, MetaTool, Route,
         RuntimeError,
     },
-    census::LeftOutReason,
     wire::{WhyLeftOut, WireError},
     Request, ToolDefinition, ToolError, ToolRuntime, WireFormat,
 };

@@ -44,7 +44,12 @@ async fn a_request_names_each_tool_it_leaves_out_with_its_typed_reason() {
     let runtime = ToolRuntime::new();
     let notes = provider_fn(
         "notes",
-        vec![plain("mcp/notes/read"), tagged(), research(), plain("3d/render")],
+        vec![
+            plain("mcp/notes/read"),
+            tagged(),
+            research(),
+            plain("3d/render"),
+        ],
         |_, args| async move { Ok(args) },
     );
     runtime
@@ -84,7 +89,10 @@ async fn a_request_names_each_tool_it_leaves_out_with_its_typed_reason() {
 
     // Not strict: the map travels; Gemini refuses the form that starts with a digit.
     let openai = request.tools(WireFormat::OpenAi).unwrap();
-    assert_eq!(keys(openai.left_out()), [("mcp/notes/research", "unsupported")]);
+    assert_eq!(
+        keys(openai.left_out()),
+        [("mcp/notes/research", "unsupported")]
+    );
     let gemini = request.tools(WireFormat::Gemini).unwrap();
     assert_eq!(
         keys(gemini.left_out()),
@@ -114,7 +122,12 @@ async fn a_request_names_each_tool_it_leaves_out_with_its_typed_reason() {
 
 #[test]
 fn wire_tools_names_what_the_census_the_dialect_and_the_runtime_leave_out() {
-    let defs = [plain("tool/search"), tagged(), research(), plain("mcp/notes/read")];
+    let defs = [
+        plain("tool/search"),
+        tagged(),
+        research(),
+        plain("mcp/notes/read"),
+    ];
     let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
     let strict = wire_tools(&census, &defs, WireFormat::AnthropicStrict).unwrap();
     assert_eq!(strict.as_array().unwrap().len(), 1, "{strict}");
@@ -130,6 +143,9 @@ fn wire_tools_names_what_the_census_the_dialect_and_the_runtime_leave_out() {
     let anthropic = wire_tools(&census, &defs, WireFormat::Anthropic).unwrap();
     assert_eq!(
         keys(anthropic.left_out()),
-        [("tool/search", "meta_tool"), ("mcp/notes/research", "unsupported")]
+        [
+            ("tool/search", "meta_tool"),
+            ("mcp/notes/research", "unsupported")
+        ]
     );
 }

@@ -55,7 +55,12 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
         }
         Ok(tools(&names))
     });
-    runtime.add_provider(Arc::new(b)).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(Arc::new(b))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     // A provider whose own tools clash: a load failure, logged once, and its form once.
     let status = runtime
         .add_provider(echo("c", &["mcp/c/a.b", "mcp/c/a_b"]))

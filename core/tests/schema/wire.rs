@@ -52,7 +52,12 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
     );
     let (provider, _) = recorder(vec![free_form, plain]);
     let runtime = bare_runtime();
-    runtime.add_provider(provider).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(provider)
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
 
     let (strict, logs) = logs_during(|| request.tools(WireFormat::OpenAiStrict).unwrap());
@@ -208,7 +213,12 @@ async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool()
     );
     let (provider, received) = recorder(vec![search]);
     let runtime = bare_runtime();
-    runtime.add_provider(provider).await.unwrap().check().unwrap();
+    runtime
+        .add_provider(provider)
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
     // On the wire, strict: every property required, the optional ones nullable.
     let strict = request.tools(WireFormat::OpenAiStrict).unwrap();
