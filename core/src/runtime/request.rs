@@ -314,7 +314,9 @@ impl Request {
     /// provider's search tool first, then the app's own meta-tools (not the client-side catalog's
     /// `tool_search`, `tool_schema`, `reset_tools`: the provider searches), the tools
     /// [`tools`](Self::tools) carries, then every other offered tool with `defer_loading: true`.
-    /// Same forms, same dispatch: the model calls a tool it found by its form.
+    /// Same forms, same dispatch: the model calls a tool it found by its form. Its
+    /// [`ToolList::left_out`] is what the census left out and what the provider refuses of
+    /// either part.
     ///
     /// Only the Messages API ([`WireFormat::Anthropic`]) has it in a shape confirmed from its
     /// documentation: `{"type": "tool_search_tool_bm25_20251119", "name":
