@@ -111,6 +111,8 @@ pub(super) struct Snapshot {
     pub(super) deferred: bool,
     /// The census positions the app withholds, sorted, each with why.
     withheld: Vec<(usize, WhyLeftOut)>,
+    /// What no request of this snapshot carries ([`Snapshot::census_left_out`]).
+    census_left_out: OnceLock<Vec<LeftOutTool>>,
     /// The lists carrying every offered tool, by format.
     lists: [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()],
 }
@@ -160,14 +162,22 @@ impl Snapshot {
             switches_version: state.switches_version(),
             census,
             withheld,
+            census_left_out: OnceLock::new(),
             lists: Default::default(),
         }
     }
 
     /// Every tool of the census that no request of this snapshot carries, and why, in census
     /// order: what the census left out, and what the app withholds (switched off, unreachable,
-    /// unsupported). The start of every list's [`ToolList::left_out`].
+    /// unsupported). The start of every list's [`ToolList::left_out`]; found once per snapshot
+    /// (a deferred request builds its own lists, and must not pass over the whole catalog).
     pub(super) fn census_left_out(&self) -> Vec<LeftOutTool> {
+        self.census_left_out
+            .get_or_init(|| self.find_census_left_out())
+            .clone()
+    }
+
+    fn find_census_left_out(&self) -> Vec<LeftOutTool> {
         (self.census.tools().iter().enumerate())
             .filter(|(_, tool)| !tool.is_offered())
             .map(|(index, tool)| {
