@@ -575,10 +575,17 @@ async fn tool_schema_for_a_shared_form_names_the_tools_that_share_it() {
         "mcp/files/write.file",
         "mcp/files/read",
     ]);
-    let _ = runtime
+    let status = runtime
         .add_provider(answering("files", names))
         .await
         .unwrap();
+    assert_eq!(
+        status.check().unwrap_err().problems,
+        [LoadProblem::SharedForm {
+            form: "mcp_files_write_file".into(),
+            tools: vec!["mcp/files/write.file".into(), "mcp/files/write_file".into()],
+        }]
+    );
     let err = runtime
         .request()
         .dispatch("tool_schema", json!({"name": "mcp_files_write_file"}))

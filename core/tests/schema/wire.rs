@@ -10,7 +10,7 @@ use toolwire_core::{
     provider::{provider_fn, ProviderFn},
     runtime::{CatalogPolicy, DispatchError},
     schema::SchemaStatus,
-    wire::{RequestLimit, WireError},
+    wire::{RequestLimit, WhyLeftOut, WireError},
     ToolDefinition, ToolRuntime, WireFormat,
 };
 use toolwire_test_support::logs::{logs_during, LogEvent};
@@ -65,6 +65,16 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
         wire_names(&strict, WireFormat::OpenAiStrict),
         ["mcp_notes_find"]
     );
+    // Returned, beside the JSON: the tool, and the dialect's refusal with where and why.
+    let [left_out] = strict.left_out() else {
+        panic!("{:?}", strict.left_out())
+    };
+    assert_eq!(left_out.name, "mcp/notes/tag");
+    let WhyLeftOut::SchemaRefused(refusal) = &left_out.reason else {
+        panic!("{left_out:?}")
+    };
+    assert_eq!(refusal.pointer, "/properties/labels");
+    // The warning is a convenience beside it.
     let log = logs.text();
     let warnings: Vec<String> = logs.warnings().iter().map(LogEvent::line).collect();
     assert_eq!(warnings.len(), 1, "{log}");
@@ -86,6 +96,11 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
             wire_names(&list, format),
             ["mcp_notes_tag", "mcp_notes_find"],
             "{format}"
+        );
+        assert!(
+            list.left_out().is_empty(),
+            "{format}: {:?}",
+            list.left_out()
         );
     }
     // Still in the census, and its names still reach it (never another tool).
