@@ -61,7 +61,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let provider = provider_fn(name, tools, |tool, arguments| async move {
             Ok(json!({"tool": tool, "arguments": arguments}))
         });
-        runtime.add_provider(Arc::new(provider)).await?;
+        runtime.add_provider(Arc::new(provider)).await?.check()?;
     }
     let conversation = runtime.conversation();
 

@@ -70,6 +70,10 @@ async fn main() {
             wire_tools(&census, &definitions, format).expect("the census is of these definitions");
         println!("\n== {title} tools (hops 2-3)");
         println!("{}", serde_json::to_string_pretty(&wire).expect("JSON"));
+        // What the list does not carry, and why (a form or a schema the provider refuses...).
+        for left_out in wire.left_out() {
+            println!("  {left_out}");
+        }
     }
 
     let state = AppState::new().with(AtomicU32::new(0));

@@ -80,6 +80,11 @@ impl Origins {
 }
 
 impl SourceArgs {
+    /// Whether the tools come from MCP servers (listed whole), not from a file.
+    pub fn is_mcp(&self) -> bool {
+        self.mcp_stdio.is_some() || self.mcp_http.is_some() || self.mcp_config.is_some()
+    }
+
     /// The tools' real names only: for a file, the fast path, which skips descriptions and
     /// schemas.
     pub fn read_names(

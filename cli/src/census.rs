@@ -5,7 +5,7 @@
 use std::io::{self, BufWriter, Write};
 
 use clap::Args;
-use toolwire_core::{schema::Dialect, Census};
+use toolwire_core::{schema::Dialect, wire::unsupported_reason, Census};
 
 use crate::args::{DialectKey, NameArgs, SourceArgs};
 use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
@@ -50,7 +50,9 @@ MCP servers: --mcp-stdio 'COMMAND ARGS' starts one, --mcp-http URL reaches one (
 file and names their tools mcp/KEY/<tool>; the table then has a SERVER column and each
 --json tools entry a \"server\" key. --timeout SECONDS bounds each server's start and its
 listing. A server that cannot be listed is named on stderr with why (its last stderr
-lines, for a command); the other servers are still checked, and the exit status is 2.
+lines, for a command); the other servers are still checked, and the exit status is 2. A
+server's tool that requires MCP tasks (execution.taskSupport: required) is left out
+(reason_key \"unsupported\"), as the runtime withholds it: toolwire does not run MCP tasks.
 
 A name given more than once is one tool: it is reported under duplicates and in the
 summary, and a duplicate alone does not make the exit status 1.
@@ -84,20 +86,32 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     let server = args.names.server.as_deref();
     let taken = args.names.taken();
     let providers: Vec<Dialect> = args.providers.iter().map(|key| key.0).collect();
-    // Schemas only when asked for: the table alone keeps the names-only reader.
+    // Schemas only when asked for: the table alone of a file keeps the names-only reader. An
+    // MCP server's listing is whole definitions anyway, and says which tools the runtime
+    // cannot run.
     let needs_schemas = args.json || !providers.is_empty();
-    let (definitions, names, origins) = if needs_schemas {
+    let (definitions, names, origins) = if needs_schemas || args.source.is_mcp() {
         let (definitions, origins) = args.source.read_definitions(server)?;
         (Some(definitions), Vec::new(), origins)
     } else {
         let (names, origins) = args.source.read_names(server)?;
         (None, names, origins)
     };
-    let census = match &definitions {
+    let mut census = match &definitions {
         Some(definitions) => Census::build(definitions.iter().map(|d| &d.name), &taken),
         None => Census::build(&names, &taken),
     };
-    let mut report = CensusReport::new(&census);
+    // What the runtime cannot run (an MCP tool that requires MCP tasks), judged by the one
+    // function the runtime and `wire` use: withheld as the runtime withholds it (its names
+    // stay taken), and left out with why.
+    let unsupported: Vec<(String, String)> = (definitions.iter().flatten().enumerate())
+        .filter_map(|(i, d)| unsupported_reason(d).map(|why| (i, d.name.clone(), why.to_owned())))
+        .map(|(i, name, why)| {
+            census.withhold(i);
+            (name, why)
+        })
+        .collect();
+    let mut report = CensusReport::new(&census).with_unsupported(&unsupported);
     if let Some(servers) = &origins.servers {
         report = report.with_servers(servers);
     }

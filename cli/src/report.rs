@@ -8,13 +8,13 @@
 //! left out. Tools listed from several MCP servers (`--mcp-config`) also say each tool's server:
 //! a `SERVER` column first in the table, a `server` key in each `tools` entry of the JSON.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use toolwire_core::{
-    census::{CensusTool, LeftOutReason},
+    census::CensusTool,
     wire::{check_definition_name, LlmProvider},
     Census,
 };
@@ -31,6 +31,9 @@ pub struct CensusReport<'a> {
     distinct: Vec<&'a CensusTool>,
     /// Each distinct tool's MCP server, in `distinct` order, when the tools come from several.
     servers: Option<Vec<&'a str>>,
+    /// Why the runtime cannot run a tool, by real name, for the tools it cannot run
+    /// (`toolwire_core::wire::unsupported_reason`); the census withholds them.
+    unsupported: HashMap<&'a str, &'a str>,
 }
 
 impl<'a> CensusReport<'a> {
@@ -41,7 +44,26 @@ impl<'a> CensusReport<'a> {
             census,
             distinct,
             servers: None,
+            unsupported: HashMap::new(),
         }
+    }
+
+    /// This report, saying of each tool in `unsupported` (real name, why) that the runtime
+    /// cannot run it: the census must withhold them.
+    pub fn with_unsupported(mut self, unsupported: &'a [(String, String)]) -> CensusReport<'a> {
+        self.unsupported = unsupported
+            .iter()
+            .map(|(name, why)| (name.as_str(), why.as_str()))
+            .collect();
+        self
+    }
+
+    /// Why `tool` is left out, in words and as a stable key, if it is.
+    fn reason(&self, tool: &CensusTool) -> Option<(String, &'static str)> {
+        if let Some(why) = self.unsupported.get(tool.name()) {
+            return Some((format!("unsupported: {why}"), "unsupported"));
+        }
+        tool.left_out_reason().map(|r| (r.to_string(), r.key()))
     }
 
     /// This report, saying each tool's MCP server: `servers` holds one per input tool, in the
@@ -88,7 +110,7 @@ impl<'a> CensusReport<'a> {
             healing: self.census.healing(),
             duplicates: self.census.duplicates(),
             tools: (self.distinct.iter().enumerate())
-                .map(|(i, t)| ToolJson::new(t, self.server(i)))
+                .map(|(i, t)| ToolJson::new(t, self.server(i), self.reason(t)))
                 .collect(),
             schemas,
         };
@@ -106,7 +128,7 @@ impl<'a> CensusReport<'a> {
         schemas: Option<&SchemaVerdicts<'_>>,
     ) -> io::Result<()> {
         let rows: Vec<Row> = (self.distinct.iter().enumerate())
-            .map(|(i, t)| Row::new(t, self.server(i)))
+            .map(|(i, t)| Row::new(t, self.server(i), self.reason(t)))
             .filter(|r| !only_problems || r.is_problem())
             .collect();
         if !rows.is_empty() {
@@ -137,7 +159,7 @@ impl<'a> CensusReport<'a> {
                     let cell = if *accepted { "yes" } else { "NO" };
                     write!(out, "  {cell:<width$}", width = header.len())?;
                 }
-                match row.reason {
+                match &row.reason {
                     None => writeln!(out, "  offered")?,
                     Some(reason) => writeln!(out, "  LEFT OUT: {reason}")?,
                 }
@@ -212,18 +234,22 @@ struct Row<'a> {
     /// Whether each provider accepts the form, in [`LlmProvider::ALL`] order.
     accepted: [bool; 4],
     /// Why the tool is left out, if it is.
-    reason: Option<&'a LeftOutReason>,
+    reason: Option<String>,
 }
 
 impl<'a> Row<'a> {
-    /// The row of `tool`, from `server` if known.
-    fn new(tool: &'a CensusTool, server: Option<&'a str>) -> Row<'a> {
+    /// The row of `tool`, from `server` if known, left out for `reason` if it is.
+    fn new(
+        tool: &'a CensusTool,
+        server: Option<&'a str>,
+        reason: Option<(String, &'static str)>,
+    ) -> Row<'a> {
         Row {
             server,
             name: tool.name(),
             form: tool.form(),
             accepted: LlmProvider::ALL.map(|p| accepts(p, tool.form())),
-            reason: tool.left_out_reason(),
+            reason: reason.map(|(text, _)| text),
         }
     }
 
@@ -308,9 +334,12 @@ struct ToolJson<'a> {
 }
 
 impl<'a> ToolJson<'a> {
-    /// The entry of `tool`, from `server` if known.
-    fn new(tool: &'a CensusTool, server: Option<&'a str>) -> ToolJson<'a> {
-        let reason = tool.left_out_reason();
+    /// The entry of `tool`, from `server` if known, left out for `reason` if it is.
+    fn new(
+        tool: &'a CensusTool,
+        server: Option<&'a str>,
+        reason: Option<(String, &'static str)>,
+    ) -> ToolJson<'a> {
         let form = tool.form();
         ToolJson {
             server,
@@ -321,8 +350,8 @@ impl<'a> ToolJson<'a> {
             } else {
                 "left_out"
             },
-            reason: reason.map(ToString::to_string),
-            reason_key: reason.map(LeftOutReason::key),
+            reason_key: reason.as_ref().map(|(_, key)| *key),
+            reason: reason.map(|(text, _)| text),
             providers: ProvidersJson(LlmProvider::ALL.map(|p| accepts(p, form))),
         }
     }

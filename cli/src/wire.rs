@@ -2,8 +2,10 @@
 //! thing that does not travel exactly, for stderr (`tool-schema-wire.md`: nothing is lost
 //! silently).
 //!
-//! Policy: the lines follow `wire_tools` step by step (census, the provider's name rule, then
-//! `prepare_schema_cached` on the schema it sends), so they describe exactly the list printed.
+//! Policy: the lines are what `wire_tools` returns: each tool its list leaves out
+//! ([`ToolList::left_out`]: the census, a tool the runtime cannot run, the provider's name
+//! rule, a refused schema, judged in core as the runtime judges them), then each loss of a
+//! schema it sends (`prepare_schema_cached`), so they describe exactly the list printed.
 //! Each line names the tool (quoted, escaped) and, for a schema, the dialect, the JSON pointer
 //! (`(root)` for the root, as core's messages write it), the keyword and what was lost or why
 //! it is refused. A line never breaks: control characters are escaped.
@@ -12,9 +14,12 @@ use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 
 use clap::Args;
+use std::collections::HashMap;
+
 use toolwire_core::{
+    census::LeftOutReason,
     schema::prepare_schema_cached,
-    wire::{check_definition_name, wire_tools, RequestLimit, WireError},
+    wire::{wire_tools, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError},
     Census, ToolDefinition, WireFormat,
 };
 
@@ -52,6 +57,8 @@ rewritten with losses carries each loss in a description the model reads.
 
 Stderr, one line per tool that does not travel exactly:
   left out: tool \"NAME\": REASON                      (the name census)
+  left out: tool \"NAME\": unsupported: WHY             (the runtime cannot run it, say an
+                                                       MCP tool that requires MCP tasks)
   left out: tool \"NAME\", FORMAT: WHY; rename it       (the provider refuses the form)
   lossy: tool \"NAME\", DIALECT, at POINTER, KEYWORD: NOTE   (one line per loss)
   refused: tool \"NAME\", DIALECT, at POINTER, KEYWORD: WHY
@@ -85,7 +92,7 @@ pub fn run(args: &WireArgs) -> Result<u8, Failure> {
         // plainly all the same.
         other => UnusableInput(format!("cannot build the tool list: {other}")),
     })?;
-    let findings = findings(&census, &definitions, format);
+    let findings = findings(&census, &definitions, format, &tools);
     let status = if findings.is_empty() {
         EXIT_OK
     } else {
@@ -107,44 +114,58 @@ pub fn run(args: &WireArgs) -> Result<u8, Failure> {
     Ok(status)
 }
 
-/// The lines for the `format` tool list of `census` (`definitions` are its input, in the same
-/// order): a tool left out by the census or by the provider's name rule, each loss of a lossy
-/// schema, a refused schema. None means every offered tool travels without loss.
-fn findings(census: &Census, definitions: &[ToolDefinition], format: WireFormat) -> Vec<String> {
+/// The lines for `tools`, the `format` tool list of `census` (`definitions` are its input, in
+/// the same order), in census order: each tool the list left out, each loss of a lossy schema
+/// it sends. None means every offered tool travels without loss.
+fn findings(
+    census: &Census,
+    definitions: &[ToolDefinition],
+    format: WireFormat,
+    tools: &ToolList,
+) -> Vec<String> {
     let dialect = format.dialect();
+    // Each left-out tool by its real name (the first entry of a name given twice).
+    let mut left_out: HashMap<&str, &LeftOutTool> = HashMap::new();
+    for tool in tools.left_out() {
+        // A repeat is skipped below; its entry must not stand for the tool's first entry.
+        if !matches!(
+            tool.reason,
+            WhyLeftOut::Census(LeftOutReason::DuplicateName { .. })
+        ) {
+            left_out.entry(tool.name.as_str()).or_insert(tool);
+        }
+    }
     let mut lines = Vec::new();
     for (tool, definition) in census.tools().iter().zip(definitions) {
         let name = tool.name();
-        if let Some(reason) = tool.left_out_reason() {
-            // A repeated name is the same tool, sent once: the census counts it, not as a loss.
-            if !is_repeat(tool) {
-                lines.push(one_line(&format!("left out: tool {name:?}: {reason}")));
-            }
+        // A repeated name is the same tool, sent once: the census counts it, not as a loss.
+        if is_repeat(tool) {
             continue;
         }
-        if let Err(why) = check_definition_name(format.llm_provider(), tool.form()) {
-            lines.push(one_line(&format!(
-                "left out: tool {name:?}, {format}: {why}; rename it"
-            )));
-            continue;
-        }
-        match &*prepare_schema_cached(dialect, &definition.parameters_schema()) {
-            Ok(prepared) => {
-                for loss in &prepared.losses {
-                    lines.push(one_line(&format!(
-                        "lossy: tool {name:?}, {dialect}, at {}, {}: {}",
-                        shown(&loss.pointer),
-                        loss.keyword,
-                        loss.note
-                    )));
+        if let Some(left) = left_out.get(name) {
+            lines.push(one_line(&match &left.reason {
+                WhyLeftOut::FormRefused(why) => {
+                    format!("left out: tool {name:?}, {format}: {why}; rename it")
                 }
+                WhyLeftOut::SchemaRefused(refusal) => format!(
+                    "refused: tool {name:?}, {dialect}, at {}, {}: {}",
+                    shown(&refusal.pointer),
+                    refusal.keyword,
+                    refusal.why
+                ),
+                other => format!("left out: tool {name:?}: {other}"),
+            }));
+            continue;
+        }
+        if let Ok(prepared) = &*prepare_schema_cached(dialect, &definition.parameters_schema()) {
+            for loss in &prepared.losses {
+                lines.push(one_line(&format!(
+                    "lossy: tool {name:?}, {dialect}, at {}, {}: {}",
+                    shown(&loss.pointer),
+                    loss.keyword,
+                    loss.note
+                )));
             }
-            Err(refusal) => lines.push(one_line(&format!(
-                "refused: tool {name:?}, {dialect}, at {}, {}: {}",
-                shown(&refusal.pointer),
-                refusal.keyword,
-                refusal.why
-            ))),
         }
     }
     lines
@@ -184,7 +205,8 @@ mod tests {
             .map(|(name, schema)| ToolDefinition::new(*name, "d", schema.clone()))
             .collect();
         let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
-        findings(&census, &defs, format)
+        let tools = wire_tools(&census, &defs, format).unwrap();
+        findings(&census, &defs, format, &tools)
     }
 
     #[test]

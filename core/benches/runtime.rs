@@ -62,7 +62,7 @@ fn loaded_runtime(rt: &tokio::runtime::Runtime, policy: CatalogPolicy) -> (ToolR
             let provider = provider_fn(format!("mcp/{server}"), definitions, |_, arguments| {
                 async move { Ok(arguments) }
             });
-            runtime.add_provider(Arc::new(provider)).await.unwrap();
+            runtime.add_provider(Arc::new(provider)).await.unwrap().check().unwrap();
         }
     });
     let request = runtime.request();
@@ -96,7 +96,10 @@ fn bench_turn(c: &mut Criterion) {
         .unwrap();
     let (runtime, reloaded) = loaded_runtime(&rt, CatalogPolicy::All);
     let reload = || {
-        rt.block_on(runtime.reload_provider(&reloaded)).unwrap();
+        rt.block_on(runtime.reload_provider(&reloaded))
+            .unwrap()
+            .check()
+            .unwrap();
     };
 
     let mut group = c.benchmark_group("turn_2486");

@@ -128,3 +128,78 @@ fn wire_lists_a_live_mcp_servers_tools_as_wire_tools_does() {
         "{err}"
     );
 }
+
+/// The fixture's tool that requires MCP tasks: the runtime cannot run it.
+const NEEDS_TASKS: &str = "mcp/fx/needs_tasks";
+
+#[test]
+fn wire_census_and_the_runtime_judge_a_tool_that_requires_tasks_alike() {
+    let command = fixture_command("--extras");
+    let args = ["--server", "fx", "--mcp-stdio", &command];
+
+    // The runtime, over the same server named `fx`: what it sends, and what it left out.
+    let runtime_list = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let server = toolwire_core::mcp::McpCommand::new(fixture_server().to_string_lossy())
+                .arg("--extras");
+            let provider = toolwire_core::mcp::McpProvider::spawn("fx", server)
+                .await
+                .unwrap();
+            let runtime = toolwire_core::ToolRuntime::new();
+            // The fixture's hard names clash on purpose: a failed load, its tools still offered.
+            let status = runtime
+                .add_provider(std::sync::Arc::new(provider))
+                .await
+                .unwrap();
+            assert!(!status.is_loaded(), "{status:?}");
+            let list = runtime.request().tools(WireFormat::OpenAi).unwrap();
+            let left_out = list.left_out().to_vec();
+            (list.into_value(), left_out)
+        });
+    let (runtime_json, runtime_left_out) = runtime_list;
+    let why = runtime_left_out
+        .iter()
+        .find(|t| t.name == NEEDS_TASKS)
+        .map(|t| t.reason.to_string())
+        .expect("the runtime leaves the task tool out");
+    assert!(
+        why.starts_with("unsupported: it requires MCP tasks"),
+        "{why}"
+    );
+
+    // `wire` prints exactly what the runtime sends, and says why the task tool is not in it.
+    let (code, list, err) = wire("openai", &args, "");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(list, runtime_json);
+    assert!(!wire_names(&list, WireFormat::OpenAi).contains(&"mcp_fx_needs_tasks".to_owned()));
+    assert!(
+        err.contains(&format!(
+            "toolwire: left out: tool \"{NEEDS_TASKS}\": {why}"
+        )),
+        "{err}"
+    );
+
+    // `census` leaves it out with the same words, its name still taken.
+    let mut census = vec!["census", "--json"];
+    census.extend_from_slice(&args);
+    let output = toolwire(&census, "");
+    let object: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let entry = tool(&object, NEEDS_TASKS);
+    assert_eq!(entry["status"], "left_out", "{entry}");
+    assert_eq!(entry["reason_key"], "unsupported");
+    assert_eq!(entry["reason"], why.as_str());
+    assert_eq!(object["healing"]["mcp_fx_needs_tasks"], NEEDS_TASKS);
+    // The table says it too.
+    let mut table = vec!["census"];
+    table.extend_from_slice(&args);
+    let output = toolwire(&table, "");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.starts_with(NEEDS_TASKS))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.ends_with(&format!("LEFT OUT: {why}")), "{row}");
+}

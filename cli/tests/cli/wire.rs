@@ -12,7 +12,9 @@ use crate::{file, messages_definitions, path, status, stderr, stdout, toolwire, 
 /// What `wire_tools` gives for `definitions` in `format`, with the default taken names.
 pub(crate) fn expected_wire(definitions: &[ToolDefinition], format: WireFormat) -> Value {
     let census = Census::build(definitions.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
-    wire_tools(&census, definitions, format).unwrap()
+    wire_tools(&census, definitions, format)
+        .unwrap()
+        .into_value()
 }
 
 /// Runs `wire --format FORMAT ARGS` and returns the status, stdout parsed as one JSON document

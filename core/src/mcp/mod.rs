@@ -29,7 +29,7 @@
 //! let files = McpCommand::new("npx").arg("-y").arg("@modelcontextprotocol/server-filesystem").arg("/tmp");
 //! let provider = McpProvider::connect("files", files).await?;
 //! let runtime = ToolRuntime::new();
-//! runtime.add_provider(Arc::new(provider)).await?;
+//! runtime.add_provider(Arc::new(provider)).await?.check()?;
 //! # Ok(()) }
 //! ```
 

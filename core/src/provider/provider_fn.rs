@@ -34,7 +34,7 @@ type CallFn = dyn Fn(String, Value) -> BoxFuture<'static, Result<Value, ToolErro
 ///     |_tool, arguments| async move { Ok(arguments) },
 /// );
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let out = runtime.request().dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
 /// assert_eq!((out.output, out.route), (json!({"x": 1}), Route::Form));
 /// # });
@@ -102,8 +102,8 @@ impl ProviderFn {
     ///         Ok((0..n).map(|i| ToolDefinition::new(format!("t{i}"), "A tool.", json!({}))).collect())
     ///     });
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(growing)).await.unwrap();
-    /// runtime.reload_provider("growing").await.unwrap();
+    /// runtime.add_provider(Arc::new(growing)).await.unwrap().check().unwrap();
+    /// runtime.reload_provider("growing").await.unwrap().check().unwrap();
     /// assert_eq!(runtime.request().census().offered().count(), 2);
     ///
     /// let down = provider_fn("down", Vec::new(), |_, _| async { Ok(json!(null)) })
@@ -133,8 +133,8 @@ impl ProviderFn {
     ///     .with_kind(ProviderKind::Static);
     /// let loaded = provider_fn("mcp", tool("search/web"), |_, _| async { Ok(json!("mcp")) });
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(loaded)).await.unwrap();
-    /// runtime.add_provider(Arc::new(app)).await.unwrap();
+    /// runtime.add_provider(Arc::new(loaded)).await.unwrap().check().unwrap();
+    /// runtime.add_provider(Arc::new(app)).await.unwrap().check().unwrap();
     /// let out = runtime.request().dispatch("search_web", json!({})).await.unwrap();
     /// assert_eq!(out.output, "app");
     /// # });
@@ -160,7 +160,7 @@ impl ProviderFn {
     ///     .with_list(move || Ok(listed.lock().unwrap().iter().map(|n| ToolDefinition::new(*n, "A tool.", json!({}))).collect()))
     ///     .with_changes(changes);
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(live)).await.unwrap();
+    /// runtime.add_provider(Arc::new(live)).await.unwrap().check().unwrap();
     /// let mut seen = runtime.tool_set_changes();
     /// seen.mark_unchanged();
     /// names.lock().unwrap().push("b");

@@ -15,7 +15,7 @@
 //!     .approval_async(|request| async move { Approval::refuse(format!("not `{}`", request.tool)) })
 //!     .build()
 //!     .unwrap();
-//! runtime.add_provider(Arc::new(shell)).await.unwrap();
+//! runtime.add_provider(Arc::new(shell)).await.unwrap().check().unwrap();
 //! let err = runtime.request().dispatch("mcp_shell_rm", json!({})).await.unwrap_err();
 //! assert_eq!(err, DispatchError::Denied { tool: "mcp/shell/rm".into(), reason: Some("not `mcp/shell/rm`".into()) });
 //! # });
@@ -43,7 +43,7 @@ use crate::tools::ToolAnnotations;
 ///     .approval(|req| req.tool == "mcp/server/echo" && req.route == Route::Form)
 ///     .build()
 ///     .unwrap();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let request = runtime.request();
 /// assert!(request.dispatch("mcp_server_echo", json!({})).await.is_ok());
 /// let by_name = request.dispatch("mcp/server/echo", json!({})).await;

@@ -117,7 +117,7 @@ impl ToolRuntimeBuilder {
     ///     .approval(|req| req.tool != "mcp/server/echo")
     ///     .build()
     ///     .unwrap();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let err = runtime.request().dispatch("mcp_server_echo", json!({})).await.unwrap_err();
     /// assert_eq!(err, DispatchError::Denied { tool: "mcp/server/echo".into(), reason: None });
     /// # });
@@ -159,7 +159,7 @@ impl ToolRuntimeBuilder {
     ///     })
     ///     .build()
     ///     .unwrap();
-    /// runtime.add_provider(Arc::new(shell)).await.unwrap();
+    /// runtime.add_provider(Arc::new(shell)).await.unwrap().check().unwrap();
     /// let err = runtime.request().dispatch("mcp_shell_rm", json!({})).await.unwrap_err();
     /// assert_eq!(err.to_string(), "the call to tool `mcp/shell/rm` was not approved: the user keeps destructive tools off");
     /// # });

@@ -2,9 +2,11 @@
 //!
 //! Policy: the census always covers the whole catalog (forms, left-out tools and the healing map
 //! never depend on what is loaded); the policy only chooses which offered tools travel. Below the
-//! threshold every offered tool travels (nothing to defer); above it a request carries the
-//! meta-tools, the pinned tools and the tools its conversation loaded, and the model finds the
-//! rest with `tool_search`.
+//! threshold every offered tool travels (nothing to defer), beside the app's own meta-tools and
+//! none of the catalog's; above it a request carries every meta-tool (`tool_search`,
+//! `tool_schema`, `reset_tools` among them), the pinned tools and the tools its conversation
+//! loaded, and the model finds the rest with `tool_search`. The catalog's names are taken
+//! either way, so no form moves when it starts deferring.
 
 use crate::wire::OPENAI_MAX_TOOLS;
 
@@ -21,7 +23,8 @@ use crate::wire::OPENAI_MAX_TOOLS;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CatalogPolicy {
-    /// Every offered tool in every request.
+    /// Every offered tool in every request (nothing deferred, so none of the catalog's own
+    /// meta-tools).
     All,
     /// Past `threshold` offered tools, a request carries the meta-tools, the `pinned` tools and
     /// the tools its conversation loaded; at or below it, every offered tool.

@@ -6,7 +6,9 @@
 //!
 //! Policy: a hit names the tool by its real name and by its form, and either one reaches exactly
 //! that tool; a tool the request cannot carry (left out, switched off, unreachable) is never
-//! handed out under a form.
+//! handed out under a form. They travel only in a request that defers part of the catalog, but
+//! they are answered in every request: a model that saw `tool_search` in an earlier turn, when
+//! the catalog deferred, reads hits (tools already in its list), not an unknown tool.
 
 use serde_json::{json, Value};
 
@@ -61,7 +63,7 @@ impl MetaTool {
     ///     ToolDefinition::new("mcp/files/move", "Rename or move a file.", json!({})),
     /// ], |_, args| async move { Ok(args) });
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(files)).await.unwrap();
+    /// runtime.add_provider(Arc::new(files)).await.unwrap().check().unwrap();
     /// let out = runtime.request().dispatch("tool_search", json!({"query": "rename a file"})).await.unwrap();
     /// assert_eq!(out.output["tools"][0]["name"], "mcp/files/move");
     /// assert_eq!(out.output["tools"][0]["form"], "mcp_files_move");
@@ -130,7 +132,7 @@ impl MetaTool {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let conversation = runtime.conversation();
     /// let out = conversation.request().dispatch("tool_schema", json!({"name": "mcp_server_echo"})).await.unwrap();
     /// assert_eq!(out.output["name"], "mcp/server/echo");

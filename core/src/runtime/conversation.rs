@@ -58,7 +58,7 @@ pub struct ConversationState {
 ///     .catalog(CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0))
 ///     .build()
 ///     .unwrap();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let conversation = runtime.conversation();
 /// assert_eq!(conversation.request().tools(WireFormat::OpenAi).unwrap().as_array().unwrap().len(), 3);
 /// conversation.request().dispatch("tool_schema", json!({"name": "mcp/server/echo"})).await.unwrap();

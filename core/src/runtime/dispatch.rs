@@ -19,6 +19,7 @@ use crate::census::Resolution;
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
 use crate::tools::ToolError;
+use crate::wire::unsupported_reason;
 
 /// A call that ran: which tool answered, how it was reached, and its output.
 ///
@@ -85,7 +86,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let request = runtime.request();
     /// let out = request.dispatch_json("mcp_server_echo", r#"{"x": 1}"#).await.unwrap();
     /// assert_eq!(out.output, json!({"x": 1}));
@@ -152,7 +153,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let request = runtime.request();
     /// let out = request.dispatch("mcp/server/echo", json!({"x": 1})).await.unwrap();
     /// assert_eq!((out.provider.as_str(), out.route), ("echo", Route::Exact));
@@ -179,7 +180,7 @@ impl Request {
         // The way back: a `null` OpenAI strict sends for an optional property the tool's own
         // schema refuses as `null` is removed, so the tool gets what its schema accepts.
         restore_arguments(&definition.parameters, &mut arguments);
-        if let Some(reason) = &definition.unsupported {
+        if let Some(reason) = unsupported_reason(definition) {
             return Err(ToolError::Unavailable {
                 tool: tool.to_owned(),
                 provider: provider_name.to_owned(),

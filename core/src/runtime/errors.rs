@@ -36,7 +36,8 @@ pub enum DispatchError {
     /// let both = provider_fn("both", tools.to_vec(), |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// let _ = runtime.add_provider(Arc::new(both)).await.unwrap();
+    /// let status = runtime.add_provider(Arc::new(both)).await.unwrap();
+    /// assert!(status.check().is_err()); // its two tools share a form: a failed load, returned
     /// let err = runtime.request().dispatch("mcp_a_b", json!({})).await.unwrap_err();
     /// let tools = vec!["mcp/a.b".to_string(), "mcp/a/b".to_string()];
     /// assert_eq!(err, DispatchError::SharedForm { called: "mcp_a_b".into(), tools });

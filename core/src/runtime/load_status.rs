@@ -1,5 +1,11 @@
 //! A provider's load status and the problems its tool list showed: what `add_provider` and
 //! `reload_provider` return, what the state records per provider, and what a Tools page shows.
+//!
+//! Policy: loud means returned. A failed load is not an error of the call (the provider stays,
+//! to be reloaded), so the status is `#[must_use]` and [`LoadStatus::check`] turns a failure
+//! into an error in one expression: `runtime.add_provider(p).await?.check()?`.
+
+use std::fmt;
 
 use serde::Serialize;
 
@@ -45,13 +51,65 @@ pub enum LoadProblem {
     },
 }
 
-/// A provider's load status, as a Tools page shows it.
+impl fmt::Display for LoadProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quoted = |names: &[String]| {
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            LoadProblem::SharedForm { form, tools } => write!(
+                f,
+                "{} travel as the one form `{form}`, so at most one of them is offered",
+                quoted(tools)
+            ),
+            LoadProblem::DuplicateName { name } => {
+                write!(f, "the tool `{name}` is listed more than once")
+            }
+            LoadProblem::EmptyName => f.write_str("a tool has an empty name"),
+            LoadProblem::MetaToolName { tool, name } => write!(
+                f,
+                "the tool `{tool}` travels as `{name}`, the name of one of the runtime's own tools; rename it"
+            ),
+            LoadProblem::Unreachable { reason } => write!(f, "unreachable: {reason}"),
+        }
+    }
+}
+
+/// A provider's load status, as a Tools page shows it. A failed load is the provider's status,
+/// not an error of the call that loaded it: check it ([`check`](Self::check),
+/// [`is_loaded`](Self::is_loaded)).
 ///
 /// ```
-/// let status = toolwire_core::runtime::LoadStatus::Loaded;
+/// use toolwire_core::runtime::{LoadProblem, LoadStatus};
+/// let status = LoadStatus::Loaded;
 /// assert_eq!(serde_json::to_value(&status).unwrap(), serde_json::json!({"state": "loaded"}));
+/// assert!(status.is_loaded() && status.check().is_ok());
+/// let failed = LoadStatus::Failed { problems: vec![LoadProblem::EmptyName] };
+/// assert_eq!(failed.check().unwrap_err().to_string(), "the provider's tools did not load cleanly: a tool has an empty name");
+/// ```
+///
+/// A status dropped unread is a warning (`unused_must_use`): the `?` of `add_provider` alone
+/// would let a failed load pass.
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// # async fn load(runtime: toolwire_core::ToolRuntime, provider: std::sync::Arc<dyn toolwire_core::provider::ToolProvider>) -> Result<(), Box<dyn std::error::Error>> {
+/// runtime.add_provider(provider).await?;
+/// # Ok(()) }
+/// ```
+///
+/// ```
+/// #![deny(unused_must_use)]
+/// # async fn load(runtime: toolwire_core::ToolRuntime, provider: std::sync::Arc<dyn toolwire_core::provider::ToolProvider>) -> Result<(), Box<dyn std::error::Error>> {
+/// runtime.add_provider(provider).await?.check()?;
+/// # Ok(()) }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[must_use = "a failed load is returned, not raised: call `.check()?` or look at the problems"]
 #[serde(tag = "state", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum LoadStatus {
@@ -66,6 +124,46 @@ pub enum LoadStatus {
 }
 
 impl LoadStatus {
+    /// Whether every tool loaded cleanly.
+    ///
+    /// ```
+    /// assert!(toolwire_core::runtime::LoadStatus::Loaded.is_loaded());
+    /// ```
+    pub fn is_loaded(&self) -> bool {
+        matches!(self, LoadStatus::Loaded)
+    }
+
+    /// `Ok` when every tool loaded cleanly, else the problems as an error, so one `?` checks
+    /// a load: `runtime.add_provider(provider).await?.check()?`.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let clashing = provider_fn("files", vec![
+    ///     ToolDefinition::new("mcp/files/read", "Reads.", json!({})),
+    ///     ToolDefinition::new("mcp/files.read", "Reads too.", json!({})),
+    /// ], |_, args| async move { Ok(args) });
+    /// let runtime = ToolRuntime::new();
+    /// let status = runtime.add_provider(Arc::new(clashing)).await.unwrap();
+    /// let err = status.check().unwrap_err();
+    /// assert_eq!(err.problems, [LoadProblem::SharedForm {
+    ///     form: "mcp_files_read".into(),
+    ///     tools: vec!["mcp/files.read".into(), "mcp/files/read".into()],
+    /// }]);
+    /// assert!(err.to_string().contains("`mcp/files.read`, `mcp/files/read` travel as the one form `mcp_files_read`"));
+    /// # });
+    /// ```
+    pub fn check(&self) -> Result<(), LoadFailed> {
+        match self {
+            LoadStatus::Loaded => Ok(()),
+            LoadStatus::Failed { problems } => Err(LoadFailed {
+                problems: problems.clone(),
+            }),
+        }
+    }
+
     pub(super) fn is_unreachable(&self) -> bool {
         matches!(self, LoadStatus::Failed { problems } if problems.iter().any(|p| matches!(p, LoadProblem::Unreachable { .. })))
     }
@@ -82,3 +180,34 @@ impl LoadStatus {
         LoadStatus::of(vec![LoadProblem::Unreachable { reason }])
     }
 }
+
+/// A load that did not go cleanly, as an error ([`LoadStatus::check`]): the provider stays in
+/// the runtime (its tools not named by a problem are offered, unless it is unreachable).
+///
+/// ```
+/// use toolwire_core::runtime::{LoadFailed, LoadProblem, LoadStatus};
+/// let status = LoadStatus::Failed { problems: vec![LoadProblem::DuplicateName { name: "a".into() }] };
+/// let err: LoadFailed = status.check().unwrap_err();
+/// assert_eq!(err.to_string(), "the provider's tools did not load cleanly: the tool `a` is listed more than once");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct LoadFailed {
+    /// What went wrong.
+    pub problems: Vec<LoadProblem>,
+}
+
+impl fmt::Display for LoadFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the provider's tools did not load cleanly: ")?;
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            problem.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadFailed {}

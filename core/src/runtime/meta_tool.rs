@@ -5,8 +5,10 @@
 //!
 //! Policy: the census's taken names are exactly the registered meta-tools' names, so there is
 //! no second list to keep in step; a meta-tool's name is sent as it is, so it must already be
-//! model-safe; every request carries the meta-tools first, their schemas prepared like any
-//! tool's.
+//! model-safe; a request carries the meta-tools first, their schemas prepared like any tool's:
+//! the app's own always, the catalog's own (`client_catalog`) only when the request defers part
+//! of the catalog, for only then is there something to search. Their names are taken either
+//! way, so no form moves when the catalog starts deferring.
 
 use std::fmt;
 use std::future::Future;
@@ -52,7 +54,8 @@ pub struct MetaCall {
 
 /// One of the runtime's own tools: answered by its handler, never by a provider. Its name is
 /// taken in every census (a provider's tool cannot travel under it) and it is first in every
-/// request's tool list.
+/// request's tool list (the catalog's own, [`MetaTool::built_ins`], only in a request that
+/// defers part of the catalog).
 ///
 /// ```
 /// use serde_json::json;
@@ -66,7 +69,8 @@ pub struct MetaCall {
 /// let runtime = ToolRuntime::builder().meta_tool(help).build().unwrap();
 /// let tools = runtime.request().tools(WireFormat::Anthropic).unwrap();
 /// let names: Vec<&str> = tools.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-/// assert_eq!(names, ["tool_search", "tool_schema", "reset_tools", "help"]);
+/// assert_eq!(names, ["help"]); // no tool to defer: the catalog's own tools stay home
+/// assert!(runtime.request().census().taken().any(|t| t == "tool_search")); // still taken
 /// ```
 #[derive(Clone)]
 pub struct MetaTool {

@@ -22,9 +22,11 @@
 //! assert_eq!(runtime.add_provider(Arc::new(files)).await, Ok(LoadStatus::Loaded));
 //!
 //! let request = runtime.request();
-//! // The runtime's own tools (tool_search, tool_schema, reset_tools) first, then each tool
-//! // under its model-safe form.
-//! assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[3]["name"], "mcp_files_read");
+//! // Each tool under its model-safe form (with one tool there is no catalog to search, so the
+//! // catalog's own tools, tool_search and the others, do not travel).
+//! let tools = request.tools(WireFormat::Anthropic).unwrap();
+//! assert_eq!(tools[0]["name"], "mcp_files_read");
+//! assert!(tools.left_out().is_empty()); // what did not travel, and why: nothing
 //! // The model calls the form; exactly that tool answers, under its real name.
 //! let out = request.dispatch("mcp_files_read", json!({"path": "a.txt"})).await.unwrap();
 //! assert_eq!((out.tool.as_str(), out.route), ("mcp/files/read", Route::Form));
@@ -47,10 +49,9 @@
 //! |---|---|---|
 //! | **types**: values, no runtime behind them | `errors.rs` | [`DispatchError`], [`RuntimeError`] |
 //! | | `route.rs` | [`Route`]: how a call reached what answered it |
-//! | | `load_status.rs` | [`LoadStatus`], [`LoadProblem`]: what a provider's tool list showed |
+//! | | `load_status.rs` | [`LoadStatus`], [`LoadProblem`], [`LoadFailed`]: what a provider's tool list showed |
 //! | | `approval.rs` | [`approval`]: the approval hook's question and answer |
 //! | | `catalog_policy.rs` | [`CatalogPolicy`]: which offered tools a request carries |
-//! | | `tool_list.rs` | [`ToolList`]: one wire list, shared |
 //! | | `report.rs` | [`report`]: what a Tools page shows |
 //! | **state**: behind the one lock, and built from it | `runtime_state.rs` | the providers as loaded and the user's switches, with the versions that say what changed |
 //! | | `tool_set.rs` | what a turn reads, built once per change: the census, the definitions, the lists, the search index; why a tool is not offered |
@@ -87,7 +88,6 @@ mod errors;
 mod load_status;
 pub mod report;
 mod route;
-mod tool_list;
 
 // state
 mod loading;
@@ -106,14 +106,14 @@ mod request;
 mod builder;
 mod tool_runtime;
 
+pub use crate::wire::{LeftOutTool, ToolList, WhyLeftOut};
 pub use builder::ToolRuntimeBuilder;
 pub use catalog_policy::CatalogPolicy;
 pub use conversation::{Conversation, ConversationState};
 pub use dispatch::CallOutcome;
 pub use errors::{DispatchError, RuntimeError};
-pub use load_status::{LoadProblem, LoadStatus};
+pub use load_status::{LoadFailed, LoadProblem, LoadStatus};
 pub use meta_tool::{MetaCall, MetaTool};
 pub use request::{CatalogHit, Request};
 pub use route::Route;
-pub use tool_list::ToolList;
 pub use tool_runtime::ToolRuntime;

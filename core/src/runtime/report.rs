@@ -15,7 +15,7 @@
 //!
 //! let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 //! let runtime = ToolRuntime::new();
-//! runtime.add_provider(Arc::new(echo)).await.unwrap();
+//! runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 //! runtime.set_enabled("mcp/server/echo", false);
 //! let report = runtime.report();
 //! assert_eq!((report.providers[0].name.as_str(), report.providers[0].tools), ("echo", 1));
@@ -41,7 +41,7 @@ use crate::tools::ToolAnnotations;
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// runtime.set_enabled("mcp/server/echo", false);
 /// let tool = &runtime.report().tools[0];
 /// assert_eq!((tool.status, tool.reason.as_deref()), (ReportStatus::Disabled, Some("switched off")));
@@ -73,7 +73,7 @@ pub enum ReportStatus {
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let report = runtime.report();
 /// let tool = &report.tools[0];
 /// assert_eq!((tool.name.as_str(), tool.provider.as_str()), ("mcp/server/echo", "echo"));
@@ -116,7 +116,7 @@ pub struct ToolReport {
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let expected = ProviderReport {
 ///     name: "echo".into(),
 ///     kind: ProviderKind::Loaded,

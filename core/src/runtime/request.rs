@@ -10,11 +10,10 @@ use serde_json::Value;
 
 use super::conversation::{Conversation, Loading};
 use super::shared::Shared;
-use super::tool_list::ToolList;
 use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, Resolution};
 use crate::tools::ToolDefinition;
-use crate::wire::{anthropic, RequestLimit, WireError, WireFormat};
+use crate::wire::{anthropic, RequestLimit, ToolList, WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool
@@ -27,10 +26,10 @@ use crate::wire::{anthropic, RequestLimit, WireError, WireFormat};
 /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let request = runtime.request();
-/// // The runtime's own tools (tool_search, tool_schema, reset_tools) first, then the offered tools.
-/// assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[3]["name"], "mcp_server_echo");
+/// // One tool: nothing to defer, so the catalog's own tools (tool_search…) do not travel.
+/// assert_eq!(request.tools(WireFormat::Anthropic).unwrap()[0]["name"], "mcp_server_echo");
 /// let out = request.dispatch("mcp_server_echo", json!({"text": "hi"})).await.unwrap();
 /// assert_eq!(out.output, json!({"text": "hi"}));
 /// # });
@@ -59,7 +58,7 @@ type OwnLists = [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()];
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let clock = provider_fn("clock", vec![ToolDefinition::new("mcp/time/get_current_time", "The time now in a timezone.", json!({}))], |_, a| async move { Ok(a) });
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(clock)).await.unwrap();
+/// runtime.add_provider(Arc::new(clock)).await.unwrap().check().unwrap();
 /// let hits = runtime.request().search("what time is it", 5);
 /// assert_eq!((hits[0].name.as_str(), hits[0].form.as_str()), ("mcp/time/get_current_time", "mcp_time_get_current_time"));
 /// assert!(hits[0].score > 0.0);
@@ -185,7 +184,7 @@ impl Request {
     ///     ToolDefinition::new("mcp/web/fetch", "Fetch a web page.", json!({})),
     /// ], |_, a| async move { Ok(a) });
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(files)).await.unwrap();
+    /// runtime.add_provider(Arc::new(files)).await.unwrap().check().unwrap();
     /// runtime.set_enabled("mcp/web/fetch", false);
     /// let hits = runtime.request().search("fetch a web page", 5);
     /// assert!(hits.iter().all(|h| h.name != "mcp/web/fetch")); // switched off: not offered
@@ -222,7 +221,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let census = runtime.request().census().clone();
     /// assert_eq!(census.healing()["mcp_server_echo"], "mcp/server/echo");
     /// # });
@@ -240,7 +239,7 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let request = runtime.request();
     /// assert_eq!(request.definitions()[0].name, "mcp/server/echo");
     /// assert_eq!(request.definitions()[0].description, "Echoes.");
@@ -250,13 +249,17 @@ impl Request {
         &self.snapshot.tool_set.definitions
     }
 
-    /// The request's tool list in `format`: offered tools only, each under its form, each schema
-    /// prepared for the format's dialect; a tool whose schema the dialect refuses is left out of
-    /// this list only (with a warning, once per tool set), and still answers to its names. An
-    /// error when the list is over the provider's per-request limits ([`WireError::OverLimit`]):
-    /// such a request would fail whole. The list is built by the first request of a tool set
-    /// that asks for `format` and shared by the next ones ([`ToolList`]). (The census was built
-    /// from these very definitions, so they always match.)
+    /// The request's tool list in `format`, and what it leaves out ([`ToolList::left_out`]):
+    /// the meta-tools first, then the offered tools it carries, each under its form, each schema
+    /// prepared for the format's dialect. The catalog's own meta-tools (`tool_search`,
+    /// `tool_schema`, `reset_tools`) travel only when the request defers part of the catalog
+    /// ([`is_deferred`](Self::is_deferred)); the app's own meta-tools always do. A tool the
+    /// request cannot carry (left out by the census, switched off, unreachable, unsupported, or
+    /// its form or schema refused by the provider) is named in `left_out` with why, and still
+    /// answers to its names. An error when the list is over the provider's per-request limits
+    /// ([`WireError::OverLimit`]): such a request would fail whole. The list is built by the
+    /// first request of a tool set that asks for `format` and shared by the next ones
+    /// ([`ToolList`]).
     ///
     /// ```
     /// # use std::sync::Arc;
@@ -265,34 +268,44 @@ impl Request {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
+    /// runtime.set_enabled("mcp/server/echo", false);
+    /// let off = runtime.request().tools(WireFormat::Gemini).unwrap();
+    /// assert_eq!(off.left_out()[0].reason, WhyLeftOut::SwitchedOff);
+    /// runtime.set_enabled("mcp/server/echo", true);
     /// let tools = runtime.request().tools(WireFormat::Gemini).unwrap();
-    /// let declarations = tools[0]["functionDeclarations"].as_array().unwrap();
-    /// assert_eq!(declarations[0]["name"], "tool_search"); // the meta-tools first
-    /// assert_eq!(declarations[3], json!({
+    /// // One tool, nothing to defer: no catalog, so none of its meta-tools.
+    /// assert_eq!(tools[0]["functionDeclarations"], json!([{
     ///     "name": "mcp_server_echo", "description": "Echoes.",
     ///     "parameters": {"type": "OBJECT", "properties": {}},
-    /// }));
+    /// }]));
+    /// assert!(tools.left_out().is_empty());
     /// # });
     /// ```
     pub fn tools(&self, format: WireFormat) -> Result<ToolList, WireError> {
-        let meta_tools = &self.shared.meta_tools;
+        // The catalog's own tools travel only when there is a catalog to search: a request
+        // that defers part of it. Their names stay taken in the census either way, so no
+        // form moves when the catalog starts deferring; the app's own meta-tools always travel.
+        let deferred = self.snapshot.deferred;
+        let meta_tools = self
+            .shared
+            .meta_tools
+            .iter()
+            .filter(move |m| deferred || !m.client_catalog)
+            .map(|m| m.definition());
         // Not deferred: every request of this tool set shares one list per format.
         let Some(own_lists) = &self.own_lists else {
-            return self
-                .snapshot
-                .full_list(format, meta_tools.iter().map(|m| m.definition()));
+            return self.snapshot.full_list(format, meta_tools);
         };
         own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {
                 let carried = self.carried();
-                self.snapshot
-                    .list_of(
-                        format,
-                        meta_tools.iter().map(|m| m.definition()),
-                        carried.into_iter(),
-                    )
-                    .map(ToolList::new)
+                self.snapshot.list_of(
+                    format,
+                    meta_tools,
+                    carried.into_iter(),
+                    self.snapshot.census_left_out(),
+                )
             })
             .clone()
     }
@@ -301,7 +314,9 @@ impl Request {
     /// provider's search tool first, then the app's own meta-tools (not the client-side catalog's
     /// `tool_search`, `tool_schema`, `reset_tools`: the provider searches), the tools
     /// [`tools`](Self::tools) carries, then every other offered tool with `defer_loading: true`.
-    /// Same forms, same dispatch: the model calls a tool it found by its form.
+    /// Same forms, same dispatch: the model calls a tool it found by its form. Its
+    /// [`ToolList::left_out`] is what the census left out and what the provider refuses of
+    /// either part.
     ///
     /// Only the Messages API ([`WireFormat::Anthropic`]) has it in a shape confirmed from its
     /// documentation: `{"type": "tool_search_tool_bm25_20251119", "name":
@@ -319,7 +334,7 @@ impl Request {
     ///     .catalog(CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0))
     ///     .build()
     ///     .unwrap();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let tools = runtime.request().tools_with_native_search(WireFormat::Anthropic).unwrap();
     /// assert_eq!(tools[0], json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}));
     /// assert_eq!((&tools[1]["name"], &tools[1]["defer_loading"]), (&json!("mcp_server_echo"), &json!(true)));
@@ -327,7 +342,7 @@ impl Request {
     /// assert!(matches!(err, WireError::NoNativeDeferral { .. }));
     /// # });
     /// ```
-    pub fn tools_with_native_search(&self, format: WireFormat) -> Result<Value, WireError> {
+    pub fn tools_with_native_search(&self, format: WireFormat) -> Result<ToolList, WireError> {
         if format != WireFormat::Anthropic {
             return Err(WireError::NoNativeDeferral { format });
         }
@@ -360,10 +375,15 @@ impl Request {
                 found: deferred.len(),
             });
         }
-        let sent_now = self.snapshot.list_of(format, metas, carried.into_iter())?;
-        let later = self
-            .snapshot
-            .list_of(format, std::iter::empty(), deferred.into_iter())?;
+        let sent_now = self.snapshot.list_of(
+            format,
+            metas,
+            carried.into_iter(),
+            self.snapshot.census_left_out(),
+        )?;
+        let later =
+            self.snapshot
+                .list_of(format, std::iter::empty(), deferred.into_iter(), Vec::new())?;
         let mut list = vec![anthropic::native_search_tool()];
         list.extend(sent_now.as_array().into_iter().flatten().cloned());
         list.extend(
@@ -377,6 +397,8 @@ impl Request {
                     tool
                 }),
         );
-        Ok(Value::Array(list))
+        let mut left_out = sent_now.left_out().to_vec();
+        left_out.extend_from_slice(later.left_out());
+        Ok(ToolList::new(Value::Array(list), left_out))
     }
 }

@@ -36,9 +36,9 @@ use crate::schema::{Dialect, SchemaReport};
 ///     |_tool, arguments| async move { Ok(arguments) },
 /// );
 /// let runtime = ToolRuntime::new();
-/// runtime.add_provider(Arc::new(echo)).await.unwrap();
+/// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let request = runtime.request();
-/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[3]["function"]["name"], "mcp_server_echo");
+/// assert_eq!(request.tools(WireFormat::OpenAi).unwrap()[0]["function"]["name"], "mcp_server_echo");
 /// let out = request.dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
 /// assert_eq!((out.tool.as_str(), out.route), ("mcp/server/echo", Route::Form));
 /// # });
@@ -169,7 +169,7 @@ impl ToolRuntime {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let request = runtime.request();
     /// assert!(runtime.remove_provider("echo"));
     /// assert!(!runtime.remove_provider("echo"));
@@ -198,7 +198,7 @@ impl ToolRuntime {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// assert_eq!(runtime.reload_provider("echo").await, Ok(LoadStatus::Loaded));
     /// let missing = runtime.reload_provider("nope").await;
     /// assert_eq!(missing, Err(RuntimeError::NoSuchProvider("nope".into())));
@@ -238,7 +238,7 @@ impl ToolRuntime {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// assert_eq!(runtime.provider_status("echo"), Some(LoadStatus::Loaded));
     /// assert_eq!(runtime.provider_status("nope"), None);
     /// # });
@@ -261,7 +261,7 @@ impl ToolRuntime {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
     /// let mut changes = runtime.tool_set_changes();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// changes.changed().await.unwrap(); // returns at once: a change was seen
     /// assert_eq!(runtime.request().census().offered().count(), 1);
     /// # });
@@ -284,10 +284,12 @@ impl ToolRuntime {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let before = runtime.request();
     /// runtime.set_enabled("mcp/server/echo", false);
-    /// assert_eq!(runtime.request().tools(WireFormat::OpenAi).unwrap().as_array().unwrap().len(), 3);
+    /// let tools = runtime.request().tools(WireFormat::OpenAi).unwrap();
+    /// assert_eq!(tools.as_array().unwrap().len(), 0);
+    /// assert_eq!(tools.left_out()[0].reason, WhyLeftOut::SwitchedOff); // and says so
     /// let err = before.dispatch("mcp_server_echo", json!({})).await.unwrap_err();
     /// assert_eq!(err, DispatchError::Disabled { tool: "mcp/server/echo".into() });
     /// // A later request no longer offers it, and still says why a call cannot reach it.
@@ -328,7 +330,7 @@ impl ToolRuntime {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
     /// let empty = runtime.request();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// assert_eq!(empty.census().tools().len(), 0);
     /// assert_eq!(runtime.request().census().offered().count(), 1);
     /// # });
@@ -375,7 +377,7 @@ impl ToolRuntime {
     /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(echo)).await.unwrap();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let report = runtime.report();
     /// assert_eq!(report.providers[0].status, LoadStatus::Loaded);
     /// assert_eq!(report.tools[0].form, "mcp_server_echo");

@@ -12,12 +12,13 @@ use std::sync::{Arc, OnceLock};
 
 use super::report::ReportStatus;
 use super::runtime_state::RuntimeState;
-use super::tool_list::ToolList;
 use crate::census::{Census, LeftOutReason};
 use crate::provider::ToolProvider;
 use crate::search::SearchIndex;
 use crate::tools::ToolDefinition;
-use crate::wire::{wire_list, WireError, WireFormat};
+use crate::wire::{
+    unsupported_reason, wire_list, LeftOutTool, ToolList, WhyLeftOut, WireError, WireFormat,
+};
 
 /// Who runs the tool at one census position.
 #[derive(Clone)]
@@ -108,6 +109,10 @@ pub(super) struct Snapshot {
     pub(super) census: Arc<Census>,
     /// Whether the catalog is deferred: more offered tools than the policy's threshold.
     pub(super) deferred: bool,
+    /// The census positions the app withholds, sorted, each with why.
+    withheld: Vec<(usize, WhyLeftOut)>,
+    /// What no request of this snapshot carries ([`Snapshot::census_left_out`]).
+    census_left_out: OnceLock<Vec<LeftOutTool>>,
     /// The lists carrying every offered tool, by format.
     lists: [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()],
 }
@@ -123,18 +128,31 @@ impl Snapshot {
         let mut withheld = Vec::new();
         for (id, range) in &tool_set.ranges {
             let unreachable = state.slot(*id).is_some_and(|s| s.status.is_unreachable());
-            withheld.extend(range.clone().filter(|&i| {
+            for i in range.clone() {
                 let def = &tool_set.definitions[i];
-                unreachable || def.unsupported.is_some() || state.is_disabled(&def.name)
-            }));
+                // The order of `tool_status`: the provider first, then the tool itself.
+                let why = if unreachable {
+                    WhyLeftOut::Unreachable
+                } else if let Some(reason) = unsupported_reason(def) {
+                    WhyLeftOut::Unsupported {
+                        reason: reason.to_owned(),
+                    }
+                } else if state.is_disabled(&def.name) {
+                    WhyLeftOut::SwitchedOff
+                } else {
+                    continue;
+                };
+                withheld.push((i, why));
+            }
         }
+        withheld.sort_unstable_by_key(|(i, _)| *i);
         let census = if withheld.is_empty() {
             tool_set.census.clone()
         } else {
             // A copy, never a rebuild: withholding changes no form, so nothing is logged again.
             let mut census = Census::clone(&tool_set.census);
-            for index in withheld {
-                census.withhold(index);
+            for (index, _) in &withheld {
+                census.withhold(*index);
             }
             Arc::new(census)
         };
@@ -143,8 +161,39 @@ impl Snapshot {
             tool_set,
             switches_version: state.switches_version(),
             census,
+            withheld,
+            census_left_out: OnceLock::new(),
             lists: Default::default(),
         }
+    }
+
+    /// Every tool of the census that no request of this snapshot carries, and why, in census
+    /// order: what the census left out, and what the app withholds (switched off, unreachable,
+    /// unsupported). The start of every list's [`ToolList::left_out`]; found once per snapshot
+    /// (a deferred request builds its own lists, and must not pass over the whole catalog).
+    pub(super) fn census_left_out(&self) -> Vec<LeftOutTool> {
+        self.census_left_out
+            .get_or_init(|| self.find_census_left_out())
+            .clone()
+    }
+
+    fn find_census_left_out(&self) -> Vec<LeftOutTool> {
+        (self.census.tools().iter().enumerate())
+            .filter(|(_, tool)| !tool.is_offered())
+            .map(|(index, tool)| {
+                let why = match tool.left_out_reason() {
+                    Some(LeftOutReason::Withheld) => self
+                        .withheld
+                        .binary_search_by_key(&index, |(i, _)| *i)
+                        .map_or(WhyLeftOut::Census(LeftOutReason::Withheld), |at| {
+                            self.withheld[at].1.clone()
+                        }),
+                    Some(reason) => WhyLeftOut::Census(reason.clone()),
+                    None => WhyLeftOut::Census(LeftOutReason::Withheld),
+                };
+                LeftOutTool::new(tool.name(), tool.form(), why)
+            })
+            .collect()
     }
 
     /// Whether nothing this snapshot depends on changed in `state`.
@@ -163,7 +212,7 @@ impl Snapshot {
         self.lists[list_slot(format)]
             .get_or_init(|| {
                 let offered = self.offered_positions();
-                self.list_of(format, metas, offered).map(ToolList::new)
+                self.list_of(format, metas, offered, self.census_left_out())
             })
             .clone()
     }
@@ -185,8 +234,8 @@ impl Snapshot {
                 ReportStatus::Unavailable,
                 Some("its provider is unreachable".to_owned()),
             )
-        } else if let Some(reason) = &def.unsupported {
-            (ReportStatus::Unsupported, Some(reason.clone()))
+        } else if let Some(reason) = unsupported_reason(def) {
+            (ReportStatus::Unsupported, Some(reason.to_owned()))
         } else if state.is_disabled(&def.name) {
             (ReportStatus::Disabled, Some("switched off".to_owned()))
         } else {
@@ -211,13 +260,15 @@ impl Snapshot {
     }
 
     /// The list in `format` of `metas` (sent as they are named) and then the tools at census
-    /// `positions`, each under its form.
+    /// `positions`, each under its form, with `left_out` (what the caller already left out)
+    /// and what the list itself refuses.
     pub(super) fn list_of<'a>(
         &'a self,
         format: WireFormat,
         metas: impl Iterator<Item = &'a ToolDefinition>,
         positions: impl Iterator<Item = usize>,
-    ) -> Result<serde_json::Value, WireError> {
+        left_out: Vec<LeftOutTool>,
+    ) -> Result<ToolList, WireError> {
         let tools = self.census.tools();
         let defs = &self.tool_set.definitions;
         wire_list(
@@ -225,6 +276,7 @@ impl Snapshot {
             metas
                 .map(|d| (d.name.as_str(), d))
                 .chain(positions.map(|i| (tools[i].form(), &defs[i]))),
+            left_out,
         )
     }
 }

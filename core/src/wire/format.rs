@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
 use super::{anthropic, converse, gemini, openai};
 use crate::census::Census;
 use crate::schema::{prepare_schema_cached, Dialect};
@@ -167,28 +168,35 @@ impl fmt::Display for WireFormat {
     }
 }
 
-/// The value of a request's tool list in `format`: the offered tools of `census`, each under its
+/// The tool list of one request in `format`: the offered tools of `census`, each under its
 /// model-safe form with its schema prepared for the format's dialect ([`prepare_schema_cached`]),
-/// in census order. A tool whose form the provider refuses (Gemini wants a letter or `_`
-/// first), or whose schema the dialect refuses, is left out of this list only, with one warning
-/// naming tool, provider and reason; it stays in the census, so its names still reach it and
-/// never another tool. `definitions` are the census input, in the same order. Gemini's list is
-/// one `{"functionDeclarations":[…]}` object (an empty list when nothing is offered).
+/// in census order, and beside it every tool it leaves out with why ([`ToolList::left_out`]):
+/// what the census left out, a tool the runtime cannot run ([`unsupported_reason`]), a form
+/// the provider refuses (Gemini wants a letter or `_` first), a schema the dialect refuses. A
+/// tool left out of this list stays in the census, so its names still reach it and never
+/// another tool. `definitions` are the census input, in the same order. Gemini's list is one
+/// `{"functionDeclarations":[…]}` object (an empty list when nothing is offered).
 ///
 /// A list over the provider's per-request limits (OpenAI: 128 tools; strict Messages API and
 /// Converse: 20 strict tools, 24 optional and 16 union parameters) is an error, not a request.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::{Census, ToolDefinition, WireFormat, names::DEFAULT_META_TOOLS, wire::wire_tools};
+/// use toolwire_core::{Census, ToolDefinition, WireFormat, names::DEFAULT_META_TOOLS, wire::{wire_tools, WhyLeftOut}};
 ///
-/// let defs = [ToolDefinition::new("mcp/server/echo", "Echoes.", json!(null))];
+/// let defs = [
+///     ToolDefinition::new("mcp/server/echo", "Echoes.", json!(null)),
+///     ToolDefinition::new("mcp/server/research", "Researches.", json!(null))
+///         .unsupported_because("it requires MCP tasks"),
+/// ];
 /// let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
 /// let tools = wire_tools(&census, &defs, WireFormat::Anthropic).unwrap();
 /// assert_eq!(tools, json!([{
 ///     "name": "mcp_server_echo", "description": "Echoes.",
 ///     "input_schema": {"type": "object", "properties": {}},
 /// }]));
+/// assert_eq!(tools.left_out()[0].name, "mcp/server/research");
+/// assert_eq!(tools.left_out()[0].reason, WhyLeftOut::Unsupported { reason: "it requires MCP tasks".into() });
 /// let strict = wire_tools(&census, &defs, WireFormat::OpenAiStrict).unwrap();
 /// assert_eq!(strict[0]["function"]["strict"], true);
 /// assert_eq!(strict[0]["function"]["parameters"]["additionalProperties"], false);
@@ -197,7 +205,7 @@ pub fn wire_tools(
     census: &Census,
     definitions: &[ToolDefinition],
     format: WireFormat,
-) -> Result<Value, WireError> {
+) -> Result<ToolList, WireError> {
     if census.tools().len() != definitions.len() {
         return Err(WireError::Count {
             census: census.tools().len(),
@@ -205,6 +213,7 @@ pub fn wire_tools(
         });
     }
     let mut offered = Vec::new();
+    let mut left_out = Vec::new();
     for (index, (tool, def)) in census.tools().iter().zip(definitions).enumerate() {
         if tool.name() != def.name {
             return Err(WireError::Name {
@@ -213,25 +222,62 @@ pub fn wire_tools(
                 definition: def.name.clone(),
             });
         }
-        if tool.is_offered() {
-            offered.push((tool.form(), def));
+        match tool.left_out_reason() {
+            None => offered.push((tool.form(), def)),
+            Some(reason) => left_out.push(LeftOutTool::new(
+                tool.name(),
+                tool.form(),
+                WhyLeftOut::Census(reason.clone()),
+            )),
         }
     }
-    wire_list(format, offered)
+    wire_list(format, offered, left_out)
 }
 
-/// The value of a tool list in `format` of `entries` (each a form and the definition that
-/// travels under it), in their order: the one place a list is shaped, for [`wire_tools`] and
-/// for the runtime's requests (its meta-tools first, then the tools a request carries). What a
-/// provider refuses is left out with a warning; a list over its limits is an error.
+/// Why the runtime cannot run `definition` at all, if it cannot: then no request carries it,
+/// under any provider, and a call to it fails with this reason. The one judgement
+/// [`wire_tools`] (so `toolwire wire`), `toolwire census` and the runtime (its tool lists, its
+/// Tools page, its dispatch) share. Today that is an MCP tool whose `execution.taskSupport` is
+/// `required` (the MCP client marks it so when it lists the server's tools): toolwire does not
+/// run MCP tasks.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{ToolDefinition, wire::unsupported_reason};
+/// let echo = ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}));
+/// assert_eq!(unsupported_reason(&echo), None);
+/// let research = echo.unsupported_because("it requires MCP tasks");
+/// assert_eq!(unsupported_reason(&research), Some("it requires MCP tasks"));
+/// ```
+pub fn unsupported_reason(definition: &ToolDefinition) -> Option<&str> {
+    definition.unsupported.as_deref()
+}
+
+/// The tool list in `format` of `entries` (each a form and the definition that travels under
+/// it), in their order, with `left_out` (what the caller already left out) and what this list
+/// refuses: the one place a list is shaped, for [`wire_tools`] and for the runtime's requests
+/// (its meta-tools first, then the tools a request carries). A tool the runtime cannot run,
+/// a form the provider refuses and a schema the dialect refuses are left out (with a warning,
+/// a convenience: the list says it); a list over its limits is an error.
 pub(crate) fn wire_list<'a>(
     format: WireFormat,
     entries: impl IntoIterator<Item = (&'a str, &'a ToolDefinition)>,
-) -> Result<Value, WireError> {
+    mut left_out: Vec<LeftOutTool>,
+) -> Result<ToolList, WireError> {
     let dialect = format.dialect();
     let mut list = Vec::new();
     let mut prepared_schemas = Vec::new();
     for (form, def) in entries {
+        if let Some(reason) = unsupported_reason(def) {
+            left_out.push(LeftOutTool::new(
+                &def.name,
+                form,
+                WhyLeftOut::Unsupported {
+                    reason: reason.to_owned(),
+                },
+            ));
+            continue;
+        }
         // One refused name fails the whole request: a form this provider refuses (Gemini
         // wants a letter or `_` first) stays out of its list, loudly.
         if let Err(why) = check_definition_name(format.llm_provider(), form) {
@@ -241,6 +287,11 @@ pub(crate) fn wire_list<'a>(
                 "tool left out of the {} tool list: {why}; rename it",
                 format.llm_provider()
             );
+            left_out.push(LeftOutTool::new(
+                &def.name,
+                form,
+                WhyLeftOut::FormRefused(why),
+            ));
             continue;
         }
         let prepared = prepare_schema_cached(dialect, &def.parameters_schema());
@@ -250,15 +301,22 @@ pub(crate) fn wire_list<'a>(
                 prepared_schemas.push(prepared.clone());
             }
             // Likewise a schema the dialect refuses: the tool is left out of this list only.
-            Err(refusal) => tracing::warn!(
-                tool = def.name.as_str(),
-                provider = format.key(),
-                "tool left out of the {format} tool list: {refusal}"
-            ),
+            Err(refusal) => {
+                tracing::warn!(
+                    tool = def.name.as_str(),
+                    provider = format.key(),
+                    "tool left out of the {format} tool list: {refusal}"
+                );
+                left_out.push(LeftOutTool::new(
+                    &def.name,
+                    form,
+                    WhyLeftOut::SchemaRefused(refusal.clone()),
+                ));
+            }
         }
     }
     check_request_limits(format, &prepared_schemas)?;
-    Ok(format.list(list))
+    Ok(ToolList::new(format.list(list), left_out))
 }
 
 /// The per-request limits of `format`, over the schemas about to be sent.
@@ -390,8 +448,8 @@ impl RequestLimit {
 /// ```
 /// use toolwire_core::{Census, ToolDefinition, WireFormat, wire::wire_tools};
 /// let census = Census::build(["a"], &[]);
-/// let err = wire_tools(&census, &[ToolDefinition::new("b", "d", serde_json::json!({}))], WireFormat::OpenAi);
-/// assert!(err.unwrap_err().to_string().contains("`b`"));
+/// let err = wire_tools(&census, &[ToolDefinition::new("b", "d", serde_json::json!({}))], WireFormat::OpenAi).unwrap_err();
+/// assert!(err.to_string().contains("`b`"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

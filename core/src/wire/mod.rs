@@ -1,6 +1,7 @@
 //! The wire: what toolwire sends to an LLM API and what each API accepts. That is the name a
 //! tool definition may carry ([`check_definition_name`], per [`LlmProvider`]), the tool list as
-//! each API receives it ([`WireFormat`], [`wire_tools`]) and the limits of one request
+//! each API receives it ([`WireFormat`], [`wire_tools`], a [`ToolList`] saying what it left out
+//! and why, [`LeftOutTool`]) and the limits of one request
 //! ([`RequestLimit`], [`OPENAI_MAX_TOOLS`]). The schema dialect a format's parameters follow is
 //! [`Dialect`](crate::schema::Dialect), in [`schema::dialect`](crate::schema::dialect).
 //!
@@ -34,13 +35,18 @@ mod format;
 pub(crate) mod gemini;
 mod name_rules;
 pub(crate) mod openai;
+#[cfg(feature = "runtime")]
+mod tool_list;
 
 #[cfg(feature = "runtime")]
 pub(crate) use format::wire_list;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
-pub use format::{wire_tools, RequestLimit, WireError, WireFormat};
+pub use format::{unsupported_reason, wire_tools, RequestLimit, WireError, WireFormat};
 pub use name_rules::{check_definition_name, CharClass, LlmProvider, NameRejection, NameRule};
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use openai::OPENAI_MAX_TOOLS;
+#[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub use tool_list::{LeftOutTool, ToolList, WhyLeftOut};

@@ -10,7 +10,9 @@ use toolwire_core::{
     ToolError, ToolRuntime,
 };
 
-use crate::{fixture, fixture_with_timeout, runtime_with, status_of, HANG_BOUND};
+use crate::{
+    assert_search_clash, fixture, fixture_with_timeout, runtime_with, status_of, HANG_BOUND,
+};
 
 /// A `sleep` that never ends within a test: the fixture's stand-in for a server that hangs.
 const FOREVER_MS: u64 = 24 * 60 * 60 * 1000;
@@ -70,14 +72,16 @@ async fn a_hung_server_times_out_and_is_marked_failed() {
     // after the reload answer at once, so for them it is still a generous bound on a hang.
     let timeout = Duration::from_secs(5);
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(fixture_with_timeout("slow", &[], timeout).await)
         .await
         .unwrap();
-    runtime
+    assert_search_clash(&status, "slow");
+    let status = runtime
         .add_provider(fixture("quick", &[]).await)
         .await
         .unwrap();
+    assert_search_clash(&status, "quick");
     let request = runtime.request();
     let err = request
         .dispatch("mcp_slow_sleep", json!({"ms": FOREVER_MS}))
@@ -105,7 +109,8 @@ async fn a_hung_server_times_out_and_is_marked_failed() {
         .dispatch("mcp_quick_sleep", json!({"ms": 1}))
         .await
         .is_ok());
-    runtime.reload_provider("mcp/slow").await.unwrap();
+    let status = runtime.reload_provider("mcp/slow").await.unwrap();
+    assert_search_clash(&status, "slow");
     assert!(runtime
         .request()
         .dispatch("mcp_slow_sleep", json!({"ms": 1}))
@@ -119,10 +124,11 @@ async fn a_call_that_fails_after_a_reload_does_not_fail_the_reloaded_server() {
     // old server has the call, and that server exits mid-call only when the test closes the
     // connection, after the reload.
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(fixture("reloading", &["--hold"]).await)
         .await
         .unwrap();
+    assert_search_clash(&status, "reloading");
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
     let request = runtime.request();
@@ -177,7 +183,8 @@ async fn a_call_that_fails_after_a_reload_does_not_fail_the_reloaded_server() {
 async fn a_removed_mcp_provider_stops_its_server_even_while_an_old_request_holds_it() {
     let provider = fixture("gone", &[]).await;
     let runtime = ToolRuntime::new();
-    runtime.add_provider(provider.clone()).await.unwrap();
+    let status = runtime.add_provider(provider.clone()).await.unwrap();
+    assert_search_clash(&status, "gone");
     let old = runtime.request();
     assert!(runtime.remove_provider("mcp/gone"));
     assert!(provider.is_failed(), "shut down on removal");

@@ -9,7 +9,7 @@ use toolwire_core::{
     ToolError, ToolRuntime,
 };
 
-use crate::HttpFixture;
+use crate::{assert_search_clash, HttpFixture};
 
 #[tokio::test]
 async fn a_server_over_http_with_a_bearer_token_serves_the_runtime() {
@@ -21,7 +21,8 @@ async fn a_server_over_http_with_a_bearer_token_serves_the_runtime() {
     .await
     .expect("the token is accepted");
     let runtime = ToolRuntime::new();
-    runtime.add_provider(Arc::new(web)).await.unwrap();
+    let status = runtime.add_provider(Arc::new(web)).await.unwrap();
+    assert_search_clash(&status, "web");
     let request = runtime.request();
     let out = request
         .dispatch("mcp_web_files_read", json!({"path": "/etc/hosts"}))
@@ -110,7 +111,8 @@ async fn a_list_change_over_http_reaches_the_runtime() {
         .await
         .expect("the server answers");
     let runtime = ToolRuntime::new();
-    runtime.add_provider(Arc::new(web)).await.unwrap();
+    let status = runtime.add_provider(Arc::new(web)).await.unwrap();
+    assert_search_clash(&status, "web");
     let mut changes = runtime.tool_set_changes();
     changes.mark_unchanged();
     runtime

@@ -3,7 +3,7 @@
 use serde_json::json;
 use toolwire_core::{
     census::LeftOutReason,
-    runtime::{DispatchError, LoadStatus},
+    runtime::{DispatchError, LoadProblem, LoadStatus},
     ToolError, ToolRuntime,
 };
 // Each call answers with its provider and tool, except that a tool named `...down` reports its
@@ -13,8 +13,18 @@ use toolwire_test_support::providers::echo;
 #[tokio::test]
 async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() {
     let runtime = ToolRuntime::new();
-    runtime.add_provider(echo("a", &["x.y"])).await.unwrap();
-    runtime.add_provider(echo("b", &["x_y"])).await.unwrap();
+    runtime
+        .add_provider(echo("a", &["x.y"]))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    runtime
+        .add_provider(echo("b", &["x_y"]))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let out = runtime.request().dispatch("x_y", json!({})).await.unwrap();
     assert_eq!(out.output["provider"], "b");
     runtime.set_enabled("x_y", false);
@@ -45,6 +55,8 @@ async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
     runtime
         .add_provider(echo("app", &["api_down", "fine"]))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     let err = request.dispatch("api_down", json!({})).await.unwrap_err();
@@ -59,10 +71,19 @@ async fn a_tool_error_of_its_own_does_not_take_its_provider_down() {
 #[tokio::test]
 async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_carry() {
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(echo("p", &["mcp/x", "mcp_x", "tool/search"]))
         .await
         .unwrap();
+    // Its own two tools share `mcp_x` (`mcp_x` keeps it): a failed load, and said so.
+    let problems = status.check().unwrap_err().problems;
+    assert_eq!(
+        problems,
+        [LoadProblem::SharedForm {
+            form: "mcp_x".into(),
+            tools: vec!["mcp/x".into(), "mcp_x".into()],
+        }]
+    );
     let request = runtime.request();
     for name in ["mcp/x", "tool/search"] {
         // Left out: no form is handed out for it (its form reaches another tool, or a

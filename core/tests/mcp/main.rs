@@ -23,6 +23,7 @@ use std::time::Duration;
 use toolwire_core::{
     mcp::{McpCommand, McpProvider},
     runtime::report::{ToolReport, ToolsReport},
+    runtime::{LoadProblem, LoadStatus},
     ToolRuntime,
 };
 use toolwire_test_support::fixture_server::{fixture_server, HttpFixture};
@@ -56,14 +57,31 @@ async fn fixture_with_timeout(server: &str, args: &[&str], timeout: Duration) ->
     )
 }
 
+/// Asserts the load of the fixture server named `server` failed with exactly its one clash:
+/// under the server's prefix, `search.web` and `search_web` share a form (the fixture's hard
+/// names are on purpose), so neither is offered; every other tool is.
+fn assert_search_clash(status: &LoadStatus, server: &str) {
+    let expected = LoadStatus::Failed {
+        problems: vec![LoadProblem::SharedForm {
+            form: format!("mcp_{server}_search_web"),
+            tools: vec![
+                format!("mcp/{server}/search.web"),
+                format!("mcp/{server}/search_web"),
+            ],
+        }],
+    };
+    assert_eq!(status, &expected);
+}
+
 /// A runtime with one fixture server per name (`mcp/<name>/...`).
 async fn runtime_with(servers: &[&str]) -> ToolRuntime {
     let runtime = ToolRuntime::new();
     for server in servers {
-        runtime
+        let status = runtime
             .add_provider(fixture(server, &[]).await)
             .await
             .unwrap();
+        assert_search_clash(&status, server);
     }
     runtime
 }

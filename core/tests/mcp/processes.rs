@@ -15,7 +15,7 @@ use toolwire_core::{
 };
 use toolwire_test_support::grandchild::{exits_within, grandchild_listener};
 
-use crate::{fixture, fixture_command, HANG_BOUND};
+use crate::{assert_search_clash, fixture, fixture_command, HANG_BOUND};
 
 async fn grandchild(pid: std::sync::mpsc::Receiver<i32>) -> i32 {
     let pid = tokio::task::spawn_blocking(move || pid.recv_timeout(HANG_BOUND))
@@ -104,10 +104,11 @@ async fn a_server_that_exits_at_start_is_explained_by_its_stderr() {
 #[tokio::test]
 async fn a_crash_mid_call_is_explained_by_its_stderr_without_rmcp_type_names() {
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(fixture("crashing", &[]).await)
         .await
         .unwrap();
+    assert_search_clash(&status, "crashing");
     let err = runtime
         .request()
         .dispatch("mcp_crashing_crash", json!({}))

@@ -13,7 +13,7 @@ use toolwire_core::{
     ToolError, ToolRuntime, WireFormat,
 };
 
-use crate::{fixture, fixture_server, runtime_with, status_of, LONG};
+use crate::{assert_search_clash, fixture, fixture_server, runtime_with, status_of, LONG};
 
 #[tokio::test]
 async fn census_of_a_real_server_with_hard_names() {
@@ -54,9 +54,23 @@ async fn census_of_a_real_server_with_hard_names() {
         .iter()
         .map(|t| t["toolSpec"]["name"].as_str().unwrap())
         .collect();
-    // The runtime's own tools first, then every offered tool.
-    assert_eq!(names[..3], DEFAULT_META_TOOLS);
-    assert_eq!(names.len(), offered.len() + DEFAULT_META_TOOLS.len());
+    // Every offered tool, and none of the catalog's own: nothing is deferred.
+    assert!(
+        names.iter().all(|n| !DEFAULT_META_TOOLS.contains(n)),
+        "{names:?}"
+    );
+    assert_eq!(names.len(), offered.len());
+    // Beside the JSON, what the list left out and why: the two tools sharing a form.
+    let left_out: Vec<(&str, &str)> = (converse.left_out().iter())
+        .map(|t| (t.name.as_str(), t.reason.key()))
+        .collect();
+    assert_eq!(
+        left_out,
+        [
+            ("mcp/hard/search.web", "shares_form"),
+            ("mcp/hard/search_web", "shares_form")
+        ]
+    );
     for name in names {
         assert_eq!(check_definition_name(LlmProvider::Converse, name), Ok(()));
     }
@@ -140,10 +154,11 @@ async fn an_sdk_input_validation_error_result_is_invalid_arguments_in_the_server
     // Issue 17, point 8: the TypeScript and Python SDKs answer bad arguments with an isError
     // result, not a JSON-RPC error; both public servers' bad-argument calls came back Failed.
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(fixture("sdk", &["--sdk-validation"]).await)
         .await
         .unwrap();
+    assert_search_clash(&status, "sdk");
     let request = runtime.request();
     let err = request
         .dispatch("mcp_sdk_validated", json!({"count": "three"}))

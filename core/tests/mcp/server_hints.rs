@@ -13,6 +13,7 @@ use toolwire_core::{
     runtime::report::ReportStatus,
     runtime::{DispatchError, Route},
     tools::ToolAnnotations,
+    wire::WhyLeftOut,
     ToolDefinition, ToolError, ToolRuntime, WireFormat,
 };
 use toolwire_test_support::providers::{echo_provider, listing, live_names, tool};
@@ -43,7 +44,12 @@ fn hinted() -> Arc<ProviderFn> {
 #[tokio::test]
 async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
     let runtime = ToolRuntime::builder().meta_tools([]).build().unwrap();
-    runtime.add_provider(hinted()).await.unwrap();
+    runtime
+        .add_provider(hinted())
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
     let carried: Vec<String> = request
         .tools(WireFormat::Anthropic)
@@ -54,6 +60,25 @@ async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
         .map(|t| t["name"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(carried, ["mcp_fs_read", "mcp_fs_delete"]);
+    // And says so in the list, with the reason, beside the JSON.
+    let list = request.tools(WireFormat::Anthropic).unwrap();
+    let [left_out] = list.left_out() else {
+        panic!("{:?}", list.left_out())
+    };
+    assert_eq!(
+        (
+            left_out.name.as_str(),
+            left_out.form.as_str(),
+            &left_out.reason
+        ),
+        (
+            "mcp/fs/research",
+            "mcp_fs_research",
+            &WhyLeftOut::Unsupported {
+                reason: "it requires MCP tasks, which this runtime does not run".into()
+            }
+        )
+    );
     for name in ["mcp/fs/research", "mcp_fs_research"] {
         let err = request.dispatch(name, json!({})).await.unwrap_err();
         assert_eq!(
@@ -123,7 +148,12 @@ async fn an_async_approval_asks_the_user_waits_and_refuses_with_a_reason() {
         })
         .build()
         .unwrap();
-    runtime.add_provider(hinted()).await.unwrap();
+    runtime
+        .add_provider(hinted())
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
 
     let out = request
@@ -170,7 +200,12 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
     let (changed, changes) = tokio::sync::watch::channel(0u64);
     let live = listing("live", names.clone(), tool).with_changes(changes);
     let runtime = ToolRuntime::new();
-    runtime.add_provider(Arc::new(live)).await.unwrap();
+    runtime
+        .add_provider(Arc::new(live))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let before = runtime.request();
     let mut seen = runtime.tool_set_changes();
     seen.mark_unchanged();

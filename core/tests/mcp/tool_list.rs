@@ -12,7 +12,7 @@ use toolwire_core::{
     ToolDefinition, ToolError, ToolRuntime,
 };
 
-use crate::{fixture, fixture_command, HANG_BOUND};
+use crate::{assert_search_clash, fixture, fixture_command, HANG_BOUND};
 
 #[tokio::test]
 async fn titles_and_annotations_arrive_with_the_definitions() {
@@ -84,10 +84,11 @@ async fn a_list_changed_notification_bumps_tools_changed_and_the_new_list_shows(
 #[tokio::test]
 async fn a_list_over_a_limit_fails_only_its_own_load_naming_server_tool_and_limit() {
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(fixture("fine", &[]).await)
         .await
         .unwrap();
+    assert_search_clash(&status, "fine");
     let options = |limits: McpLimits| McpOptions {
         limits,
         ..McpOptions::default()
@@ -197,10 +198,11 @@ async fn a_server_invalid_params_error_is_invalid_arguments_with_its_message() {
 #[tokio::test]
 async fn a_server_whose_tools_change_mid_conversation_never_gets_a_call_meant_for_another() {
     let runtime = ToolRuntime::new();
-    runtime
+    let status = runtime
         .add_provider(fixture("live", &["--extras"]).await)
         .await
         .unwrap();
+    assert_search_clash(&status, "live");
     let conversation = runtime.conversation();
     let mut changes = runtime.tool_set_changes();
     changes.mark_unchanged();

@@ -12,7 +12,7 @@ use toolwire_core::{
     Request, ToolDefinition, ToolError, ToolRuntime,
 };
 
-use crate::{fixture, runtime_with, status_of};
+use crate::{assert_search_clash, fixture, runtime_with, status_of};
 
 /// The one test double: a model that only replays scripted tool calls, one list per turn,
 /// and keeps its history exactly as it "sent" it.
@@ -62,7 +62,12 @@ async fn a_scripted_model_over_turns_reaches_the_same_tool_and_a_later_clash_nam
         vec![ToolDefinition::new("mcp_srv/echo", "Clashes.", json!({}))],
         |_, _| async { Ok(json!({"tool": "the wrong one"})) },
     );
-    runtime.add_provider(Arc::new(clasher)).await.unwrap();
+    runtime
+        .add_provider(Arc::new(clasher))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let before: Vec<String> = model.history.iter().map(|(c, _)| c.clone()).collect();
     model.run_turn(2, &runtime.request()).await;
     let (called, result) = model.history.last().unwrap();
@@ -94,10 +99,11 @@ async fn the_approval_hook_and_switches_see_the_real_name() {
         })
         .build()
         .unwrap();
-    runtime
+    let status = runtime
         .add_provider(fixture("appr", &[]).await)
         .await
         .unwrap();
+    assert_search_clash(&status, "appr");
     let request = runtime.request();
     request.dispatch("mcp_appr_echo", json!({})).await.unwrap();
     let err = request

@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use toolwire_core::{
+    census::LeftOutReason,
     provider::{provider_fn, ProviderFn, ProviderKind},
     runtime::{
         CallOutcome, CatalogPolicy, DispatchError, LoadProblem, LoadStatus, MetaTool, Route,
         RuntimeError,
     },
-    wire::WireError,
+    wire::{WhyLeftOut, WireError},
     Request, ToolDefinition, ToolError, ToolRuntime, WireFormat,
 };
 use toolwire_test_support::providers::{listing, live_names, LiveNames};
@@ -108,14 +109,20 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
     runtime
         .add_provider(answering("files", files.clone()))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     runtime
         .add_provider(answering("web", live_names(&["mcp/web/fetch"])))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     runtime
         .add_provider(answering("bulk", live_names(&bulk_refs)))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     let mut model = ScriptedModel::default();
@@ -230,7 +237,14 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .lock()
         .unwrap()
         .push("mcp/files/write.file".to_owned());
-    runtime.reload_provider("files").await.unwrap();
+    let status = runtime.reload_provider("files").await.unwrap();
+    assert_eq!(
+        status.check().unwrap_err().problems,
+        [LoadProblem::SharedForm {
+            form: "mcp_files_write_file".into(),
+            tools: vec!["mcp/files/write.file".into(), "mcp/files/write_file".into()],
+        }]
+    );
     let request = conversation.request();
     let carried = model.read_tools(&request);
     assert!(!carried.contains(&"mcp_files_write_file".to_owned()));
@@ -267,6 +281,8 @@ async fn a_conversation_persists_and_resumes_with_what_it_loaded() {
             live_names(&["mcp/files/read_file", "mcp/files/write_file"]),
         ))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     conversation
@@ -299,6 +315,8 @@ async fn bad_calls_to_the_meta_tools_are_typed_errors_that_name_the_argument() {
     runtime
         .add_provider(answering("files", live_names(&["mcp/files/read_file"])))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.conversation().request();
     let argument_of = |err: DispatchError| match err {
@@ -408,10 +426,16 @@ async fn an_app_tool_that_travels_as_a_meta_tool_name_is_a_load_problem_and_neve
 
 #[tokio::test]
 async fn every_format_carries_the_meta_tools_first_with_prepared_schemas() {
-    let runtime = ToolRuntime::new();
+    // Deferred (the catalog's own tools travel), the one tool pinned (it travels too).
+    let runtime = ToolRuntime::builder()
+        .catalog(CatalogPolicy::deferred(["mcp/files/read_file"]).with_threshold(0))
+        .build()
+        .unwrap();
     runtime
         .add_provider(answering("files", live_names(&["mcp/files/read_file"])))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     for format in WireFormat::ALL {
@@ -451,6 +475,8 @@ async fn native_deferral_sends_the_whole_catalog_deferred_under_the_same_forms()
             live_names(&["mcp/files/read_file", "mcp/files/write_file"]),
         ))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     let list = conversation
@@ -502,6 +528,8 @@ async fn loading_stops_where_a_request_would_no_longer_fit_and_says_to_reset() {
     runtime
         .add_provider(answering("bulk", live_names(&refs)))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let conversation = runtime.conversation();
     for name in &bulk[..124] {
@@ -547,10 +575,17 @@ async fn tool_schema_for_a_shared_form_names_the_tools_that_share_it() {
         "mcp/files/write.file",
         "mcp/files/read",
     ]);
-    let _ = runtime
+    let status = runtime
         .add_provider(answering("files", names))
         .await
         .unwrap();
+    assert_eq!(
+        status.check().unwrap_err().problems,
+        [LoadProblem::SharedForm {
+            form: "mcp_files_write_file".into(),
+            tools: vec!["mcp/files/write.file".into(), "mcp/files/write_file".into()],
+        }]
+    );
     let err = runtime
         .request()
         .dispatch("tool_schema", json!({"name": "mcp_files_write_file"}))
@@ -563,4 +598,89 @@ async fn tool_schema_for_a_shared_form_names_the_tools_that_share_it() {
         reason.contains("by its real name: `mcp/files/write.file`, `mcp/files/write_file`"),
         "{reason}"
     );
+}
+
+/// The names a list carries, in order.
+fn names_in(list: &Value, format: WireFormat) -> Vec<String> {
+    toolwire_test_support::wire_lists::wire_names(list, format)
+}
+
+#[tokio::test]
+async fn the_catalogs_own_tools_travel_only_when_the_request_defers_and_no_form_moves() {
+    let help = MetaTool::new("help", "How to use the tools.", json!({}), |_| async {
+        Ok(json!("search, then call"))
+    });
+    // Deferred past 2 offered tools.
+    let runtime = ToolRuntime::builder()
+        .meta_tool(help)
+        .catalog(CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(2))
+        .build()
+        .unwrap();
+    // `tool/search` travels as `tool_search`, the catalog's own tool's name.
+    let files = live_names(&["mcp/files/read_file", "tool/search"]);
+    runtime
+        .add_provider(answering("files", files))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+
+    // Under the threshold: nothing to search, so none of the catalog's own tools travels; the
+    // app's own meta-tool does.
+    let under = runtime.request();
+    assert!(!under.is_deferred());
+    let list = under.tools(WireFormat::OpenAi).unwrap();
+    assert_eq!(
+        names_in(&list, WireFormat::OpenAi),
+        ["help", "mcp_files_read_file"]
+    );
+    // The name stays taken all the same: the tool that travels as it is left out, and says so.
+    let taken_away = |list: &toolwire_core::runtime::ToolList| {
+        list.left_out()
+            .iter()
+            .map(|t| (t.name.clone(), t.form.clone(), t.reason.clone()))
+            .collect::<Vec<_>>()
+    };
+    let meta_clash = vec![(
+        "tool/search".to_owned(),
+        "tool_search".to_owned(),
+        WhyLeftOut::Census(LeftOutReason::MetaTool {
+            meta: "tool_search".into(),
+        }),
+    )];
+    assert_eq!(taken_away(&list), meta_clash);
+    // A call to `tool_search` (a model that saw it when the catalog deferred) is still served,
+    // an answer it can read: the catalog's search over every offered tool.
+    let out = under
+        .dispatch("tool_search", json!({"query": "read a file"}))
+        .await
+        .unwrap();
+    assert_eq!(out.route, Route::Meta);
+    assert_eq!(out.output["tools"][0]["name"], "mcp/files/read_file");
+    let forms_under: Vec<(String, String)> = (under.census().tools().iter())
+        .map(|t| (t.name().to_owned(), t.form().to_owned()))
+        .collect();
+
+    // Over the threshold: the catalog defers, and its own tools travel, first.
+    let more = live_names(&["mcp/web/fetch", "mcp/web/search"]);
+    runtime
+        .add_provider(answering("web", more))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    let over = runtime.request();
+    assert!(over.is_deferred());
+    let list = over.tools(WireFormat::OpenAi).unwrap();
+    assert_eq!(
+        names_in(&list, WireFormat::OpenAi),
+        ["tool_search", "tool_schema", "reset_tools", "help"]
+    );
+    // Left out the same way, and no form moved.
+    assert_eq!(taken_away(&list), meta_clash);
+    let forms_over: Vec<(String, String)> = (over.census().tools().iter())
+        .filter(|t| !t.name().starts_with("mcp/web/"))
+        .map(|t| (t.name().to_owned(), t.form().to_owned()))
+        .collect();
+    assert_eq!(forms_over, forms_under);
 }

@@ -5,5 +5,6 @@
 //! One test binary (one link) with a module per concern.
 
 mod catalog_turns;
+mod left_out;
 mod search_quality;
 mod turns;

@@ -24,8 +24,10 @@ fn per_form(logs: &Logs) -> Vec<(String, usize)> {
 /// One turn as an app runs it: a request, its tool lists, a call, and the Tools page.
 async fn turn(runtime: &ToolRuntime) {
     let request = runtime.request();
-    request.tools(WireFormat::OpenAi).unwrap();
-    request.tools(WireFormat::Anthropic).unwrap();
+    let openai = request.tools(WireFormat::OpenAi).unwrap();
+    let anthropic = request.tools(WireFormat::Anthropic).unwrap();
+    // What the census leaves out is the same in every format that takes every form.
+    assert_eq!(openai.left_out(), anthropic.left_out());
     let out = request.dispatch("mcp_a_ok", json!({})).await.unwrap();
     assert_eq!(out.output["tool"], "mcp/a/ok");
     runtime.report();
@@ -41,6 +43,8 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
     runtime
         .add_provider(echo("a", &["mcp/a/ok", "mcp/x/echo", "search.web"]))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let grown = Arc::new(AtomicBool::new(false));
     let b_lists = grown.clone();
@@ -51,7 +55,12 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
         }
         Ok(tools(&names))
     });
-    runtime.add_provider(Arc::new(b)).await.unwrap();
+    runtime
+        .add_provider(Arc::new(b))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     // A provider whose own tools clash: a load failure, logged once, and its form once.
     let status = runtime
         .add_provider(echo("c", &["mcp/c/a.b", "mcp/c/a_b"]))
@@ -105,7 +114,7 @@ async fn each_shared_form_is_logged_once_per_change_of_the_tool_set_not_per_turn
 
     // A reload that changes the tool set: each shared form is logged once more, then not again.
     grown.store(true, Ordering::SeqCst);
-    runtime.reload_provider("b").await.unwrap();
+    runtime.reload_provider("b").await.unwrap().check().unwrap();
     assert!(runtime
         .request()
         .census()
@@ -125,6 +134,8 @@ async fn a_turn_with_nothing_changed_shares_the_census_the_definitions_and_each_
     runtime
         .add_provider(echo("a", &["mcp/a/ok", "mcp/a/other"]))
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let list = |r: &toolwire_core::Request| r.tools(WireFormat::OpenAi).unwrap();
     let (first, second) = (runtime.request(), runtime.request());
@@ -142,7 +153,7 @@ async fn a_turn_with_nothing_changed_shares_the_census_the_definitions_and_each_
     assert_eq!(list(&first).as_array().unwrap().len(), 2);
 
     // A reload: everything is built again, once.
-    runtime.reload_provider("a").await.unwrap();
+    runtime.reload_provider("a").await.unwrap().check().unwrap();
     let (reloaded, again) = (runtime.request(), runtime.request());
     assert!(!std::ptr::eq(
         switched.definitions(),

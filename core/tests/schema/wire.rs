@@ -10,7 +10,7 @@ use toolwire_core::{
     provider::{provider_fn, ProviderFn},
     runtime::{CatalogPolicy, DispatchError},
     schema::SchemaStatus,
-    wire::{RequestLimit, WireError},
+    wire::{RequestLimit, WhyLeftOut, WireError},
     ToolDefinition, ToolRuntime, WireFormat,
 };
 use toolwire_test_support::logs::{logs_during, LogEvent};
@@ -52,7 +52,12 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
     );
     let (provider, _) = recorder(vec![free_form, plain]);
     let runtime = bare_runtime();
-    runtime.add_provider(provider).await.unwrap();
+    runtime
+        .add_provider(provider)
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
 
     let (strict, logs) = logs_during(|| request.tools(WireFormat::OpenAiStrict).unwrap());
@@ -60,6 +65,16 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
         wire_names(&strict, WireFormat::OpenAiStrict),
         ["mcp_notes_find"]
     );
+    // Returned, beside the JSON: the tool, and the dialect's refusal with where and why.
+    let [left_out] = strict.left_out() else {
+        panic!("{:?}", strict.left_out())
+    };
+    assert_eq!(left_out.name, "mcp/notes/tag");
+    let WhyLeftOut::SchemaRefused(refusal) = &left_out.reason else {
+        panic!("{left_out:?}")
+    };
+    assert_eq!(refusal.pointer, "/properties/labels");
+    // The warning is a convenience beside it.
     let log = logs.text();
     let warnings: Vec<String> = logs.warnings().iter().map(LogEvent::line).collect();
     assert_eq!(warnings.len(), 1, "{log}");
@@ -81,6 +96,11 @@ async fn a_tool_refused_by_one_dialect_leaves_only_that_list_and_keeps_its_names
             wire_names(&list, format),
             ["mcp_notes_tag", "mcp_notes_find"],
             "{format}"
+        );
+        assert!(
+            list.left_out().is_empty(),
+            "{format}: {:?}",
+            list.left_out()
         );
     }
     // Still in the census, and its names still reach it (never another tool).
@@ -130,6 +150,8 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
     runtime
         .add_provider(recorder((0..129).map(tool).collect()).0)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let request = runtime.request();
     for format in [WireFormat::OpenAi, WireFormat::OpenAiStrict] {
@@ -172,6 +194,8 @@ async fn lists_over_the_providers_request_limits_are_typed_errors() {
     runtime
         .add_provider(recorder(vec![optional]).0)
         .await
+        .unwrap()
+        .check()
         .unwrap();
     let err = runtime
         .request()
@@ -204,7 +228,12 @@ async fn the_nulls_strict_mode_sends_for_left_out_options_never_reach_the_tool()
     );
     let (provider, received) = recorder(vec![search]);
     let runtime = bare_runtime();
-    runtime.add_provider(provider).await.unwrap();
+    runtime
+        .add_provider(provider)
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
     let request = runtime.request();
     // On the wire, strict: every property required, the optional ones nullable.
     let strict = request.tools(WireFormat::OpenAiStrict).unwrap();
