@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use toolwire_core::{
-    schema::{prepare_schema_cached, Dialect, Preparation, SchemaReport, SchemaStatus},
+    schema::{prepare_definition_cached, Dialect, Preparation, SchemaReport, SchemaStatus},
     Census, ToolDefinition,
 };
 
@@ -44,10 +44,9 @@ impl<'a> SchemaVerdicts<'a> {
             .zip(definitions)
             .filter(|(tool, _)| !is_repeat(tool))
             .map(|(tool, definition)| {
-                let schema = definition.parameters_schema();
                 let verdicts = dialects
                     .iter()
-                    .map(|d| prepare_schema_cached(*d, &schema))
+                    .map(|d| prepare_definition_cached(*d, definition))
                     .collect();
                 (tool.name(), verdicts)
             })

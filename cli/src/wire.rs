@@ -13,7 +13,7 @@ use std::io::{self, BufWriter, Write};
 
 use clap::Args;
 use toolwire_core::{
-    schema::prepare_schema_cached,
+    schema::prepare_definition_cached,
     wire::{check_definition_name, wire_tools, RequestLimit, WireError},
     Census, ToolDefinition, WireFormat,
 };
@@ -128,7 +128,7 @@ fn findings(census: &Census, definitions: &[ToolDefinition], format: WireFormat)
             )));
             continue;
         }
-        match &*prepare_schema_cached(dialect, &definition.parameters_schema()) {
+        match &*prepare_definition_cached(dialect, definition) {
             Ok(prepared) => {
                 for loss in &prepared.losses {
                     lines.push(one_line(&format!(

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::{anthropic, converse, gemini, openai};
 use crate::census::Census;
-use crate::schema::{prepare_schema_cached, Dialect};
+use crate::schema::{prepare_definition_cached, Dialect};
 use crate::tools::ToolDefinition;
 use crate::wire::{check_definition_name, LlmProvider};
 
@@ -168,7 +168,7 @@ impl fmt::Display for WireFormat {
 }
 
 /// The value of a request's tool list in `format`: the offered tools of `census`, each under its
-/// model-safe form with its schema prepared for the format's dialect ([`prepare_schema_cached`]),
+/// model-safe form with its schema prepared for the format's dialect ([`prepare_definition_cached`]),
 /// in census order. A tool whose form the provider refuses (Gemini wants a letter or `_`
 /// first), or whose schema the dialect refuses, is left out of this list only, with one warning
 /// naming tool, provider and reason; it stays in the census, so its names still reach it and
@@ -243,7 +243,7 @@ pub(crate) fn wire_list<'a>(
             );
             continue;
         }
-        let prepared = prepare_schema_cached(dialect, &def.parameters_schema());
+        let prepared = prepare_definition_cached(dialect, def);
         match &*prepared {
             Ok(ready) => {
                 list.push(format.one(form, def, &ready.schema));
