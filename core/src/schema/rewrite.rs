@@ -156,10 +156,11 @@ impl Rewriter {
         self.format(map, pointer, &mut notes);
         self.min_items(map, pointer, &mut notes);
         self.pattern(map, pointer, &mut notes);
+        // (Before `typed`: the `items` it leaves is what a strict array needs.)
+        self.prefix_items(map, pointer, &mut notes);
         self.objects(map, pointer, place, &mut notes)?;
         self.typed(map, pointer, &mut notes)?;
         self.all_required(map, pointer)?;
-        self.prefix_items(map, pointer, &mut notes);
         self.unknown_keywords(map, pointer, &mut notes);
         self.children(map, pointer, depth)?;
 
@@ -734,13 +735,27 @@ impl Rewriter {
             "Items in order: {}.",
             super::keywords::shown_value(&Value::Array(prefix.clone()))
         );
-        match map.remove("items") {
+        // A tuple as schemars writes it: no rule for the rest, but `maxItems` leaves none.
+        let no_rest = map
+            .get("maxItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|max| max <= prefix.len() as u64);
+        let rest = match map.remove("items") {
+            None if no_rest => Some(Value::Bool(false)),
+            rest => rest,
+        };
+        match rest {
             // No rule for the rest: any item is valid somewhere, so no `items` at all.
             None | Some(Value::Bool(true)) => {}
             Some(rest) => {
                 let mut branches = prefix;
                 if rest != Value::Bool(false) {
                     branches.push(rest);
+                }
+                if branches.is_empty() {
+                    // `prefixItems: []` and no rest: only `[]`; without `items`, a widening.
+                    self.lose(notes, pointer, "prefixItems", note);
+                    return;
                 }
                 map.insert(
                     "items".to_owned(),

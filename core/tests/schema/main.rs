@@ -4,5 +4,6 @@
 //! One test binary (one link) with a module per kind of test.
 
 mod properties;
+mod rust_shapes;
 mod spec_cases;
 mod wire;

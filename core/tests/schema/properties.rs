@@ -504,7 +504,7 @@ fn tool_schema() -> impl Strategy<Value = Value> {
 // Instances
 
 /// A small deterministic generator (splitmix64): instances follow from the case's seed.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -779,7 +779,7 @@ impl Instances<'_> {
 }
 
 /// A copy of `value` with one part changed to something that probably breaks the schema.
-fn mutate(rng: &mut Rng, value: &Value) -> Value {
+pub(super) fn mutate(rng: &mut Rng, value: &Value) -> Value {
     let mut out = value.clone();
     let mut at = &mut out;
     // Walk down a few steps at random.
@@ -836,7 +836,13 @@ fn mutate(rng: &mut Rng, value: &Value) -> Value {
 
 /// Instances for `schema`: `count` aimed at it, then (with `broken`) as many broken on purpose;
 /// deduplicated.
-fn instances(schema: &Value, seed: u64, count: usize, extras: bool, broken: bool) -> Vec<Value> {
+pub(super) fn instances(
+    schema: &Value,
+    seed: u64,
+    count: usize,
+    extras: bool,
+    broken: bool,
+) -> Vec<Value> {
     let mut gen = Instances {
         root: schema,
         rng: Rng(seed),
@@ -868,7 +874,7 @@ fn instances(schema: &Value, seed: u64, count: usize, extras: bool, broken: bool
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-fn validator(schema: &Value) -> jsonschema::Validator {
+pub(super) fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
@@ -920,7 +926,7 @@ fn from_openapi(schema: &Value) -> Value {
 }
 
 /// The schema a dialect's prepared schema means, as JSON Schema.
-fn meaning(dialect: Dialect, prepared: &Value) -> Value {
+pub(super) fn meaning(dialect: Dialect, prepared: &Value) -> Value {
     if dialect == Dialect::Gemini {
         from_openapi(prepared)
     } else {
@@ -928,7 +934,7 @@ fn meaning(dialect: Dialect, prepared: &Value) -> Value {
     }
 }
 
-fn config(cases: u32) -> Config {
+pub(super) fn config(cases: u32) -> Config {
     Config {
         cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
@@ -992,7 +998,7 @@ fn matching_branch<'a>(root: &Value, branches: &'a [Value], instance: &Value) ->
 /// cannot tell "left out" from "null" there, and the tool takes both). Returns whether every
 /// object's keys were declared (strict closes every object: an instance that needs an open
 /// one is a loss the spec names, not a fault of the way back).
-fn strictly(
+pub(super) fn strictly(
     root: &Value,
     schema: &Value,
     instance: &mut Value,
@@ -1063,7 +1069,7 @@ fn strictly(
 
 /// Whether `restored` is `instance`, but for some of the `null`s `expected` adds to it (at
 /// absent properties whose schema takes `null`, where either answer is right).
-fn between(instance: &Value, restored: &Value, expected: &Value) -> bool {
+pub(super) fn between(instance: &Value, restored: &Value, expected: &Value) -> bool {
     match (instance, restored, expected) {
         (Value::Object(i), Value::Object(r), Value::Object(e)) => {
             i.keys().all(|k| r.contains_key(k))
