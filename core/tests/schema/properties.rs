@@ -23,6 +23,10 @@
 //! for the first property, 600 for each other; the seed is fixed (set `PROPTEST_RNG_SEED` for others)
 //! and no failure file is written.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
 use serde_json::{json, Map, Value};
@@ -874,12 +878,32 @@ pub(super) fn instances(
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-pub(super) fn validator(schema: &Value) -> jsonschema::Validator {
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(schema)
-        .unwrap_or_else(|e| panic!("the validator refuses {schema}: {e}"))
+/// The reference validator for `schema`, compiled once per thread (the strict writing asks
+/// for the same branches again and again).
+pub(super) fn validator(schema: &Value) -> Rc<jsonschema::Validator> {
+    thread_local! {
+        static COMPILED: RefCell<HashMap<String, Rc<jsonschema::Validator>>> =
+            RefCell::new(HashMap::new());
+    }
+    let key = schema.to_string();
+    if let Some(hit) = COMPILED.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let compiled = Rc::new(
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(schema)
+            .unwrap_or_else(|e| panic!("the validator refuses {schema}: {e}")),
+    );
+    COMPILED.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() > 4_096 {
+            c.clear();
+        }
+        c.insert(key, compiled.clone());
+    });
+    compiled
 }
 
 /// A Gemini (OpenAPI 3.0 subset) schema read back as JSON Schema: type names in lower case,

@@ -21,6 +21,7 @@
 //! proptest seed; which are valid is always the validator's word.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
@@ -68,9 +69,9 @@ enum External {
     Struct { name: String, flag: Option<bool> },
 }
 
-/// An internally tagged enum.
+/// An internally tagged enum, closed (its variants refuse unknown fields).
 #[derive(Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum Internal {
     /// A circle.
     Circle {
@@ -104,6 +105,7 @@ enum Untagged {
 
 /// Bounded numbers and strings, a tuple.
 #[derive(Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 struct Bounded {
     #[schemars(range(min = 1, max = 10))]
     quantity: u32,
@@ -120,6 +122,7 @@ struct Bounded {
 
 /// A recursive type.
 #[derive(Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 struct Node {
     name: String,
     children: Vec<Node>,
@@ -131,6 +134,14 @@ struct Node {
 #[derive(Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Holder<T> {
+    value: T,
+    maybe: Option<T>,
+    list: Vec<T>,
+}
+
+/// [`Holder`], open: what it takes beyond its fields is ignored.
+#[derive(Clone, Serialize, Deserialize, JsonSchema)]
+struct OpenHolder<T> {
     value: T,
     maybe: Option<T>,
     list: Vec<T>,
@@ -217,11 +228,19 @@ fn held<T: Clone + Serialize + JsonSchema>(
     inline: bool,
     samples: &[T],
     recursive: bool,
-) -> [Shape; 2] {
+) -> [Shape; 3] {
     [
         Shape {
             name,
             schema: schema_of::<Holder<T>>(inline),
+            values: holders(samples),
+            recursive,
+            map: false,
+        },
+        // (The same values: the two differ only in what else they take.)
+        Shape {
+            name,
+            schema: schema_of::<OpenHolder<T>>(inline),
             values: holders(samples),
             recursive,
             map: false,
@@ -411,8 +430,8 @@ struct Ready {
     schema: Value,
     exact: bool,
     losses: String,
-    original: jsonschema::Validator,
-    rewritten: jsonschema::Validator,
+    original: Rc<jsonschema::Validator>,
+    rewritten: Rc<jsonschema::Validator>,
 }
 
 impl Case<'_> {
@@ -585,7 +604,7 @@ fn check_case(case: &Case<'_>, candidates: &[Candidate]) -> Result<(), TestCaseE
 #[test]
 fn schemars_shapes_travel_exactly_where_exact_exists() {
     let shapes = shapes();
-    let originals: Vec<jsonschema::Validator> = shapes
+    let originals: Vec<Rc<jsonschema::Validator>> = shapes
         .iter()
         .map(|shape| validator(&shape.schema))
         .collect();
