@@ -445,7 +445,7 @@ impl Rewriter {
         if matches!(self.rules.keywords, crate::schema::dialect::Keywords::Any) {
             return;
         }
-        let Some(found) = constant_union(&Value::Object(map.clone())) else {
+        let Some(found) = constant_union(map) else {
             return;
         };
         let others: Vec<&Value> = found.values.iter().filter(|v| !v.is_null()).collect();

@@ -360,13 +360,12 @@ pub(crate) fn admits_type(name: &str, instance: &Value) -> bool {
 /// allows is a finite list (`schemars` writes a documented enum as `oneOf` of `const`s, and an
 /// `Option` of it as `anyOf: [that, {type: null}]`). `None` when anything else constrains it,
 /// when it has no union, or when it would allow nothing.
-pub(crate) fn constant_union(schema: &Value) -> Option<ConstantUnion> {
-    let map = schema.as_object()?;
+pub(crate) fn constant_union(map: &Map<String, Value>) -> Option<ConstantUnion> {
     if !map.contains_key("anyOf") && !map.contains_key("oneOf") {
         return None;
     }
     let mut found = ConstantUnion::default();
-    let values = constants(schema, 0, true, &mut found)?;
+    let values = constants(map, 0, true, &mut found)?;
     if values.is_empty() {
         return None;
     }
@@ -376,7 +375,7 @@ pub(crate) fn constant_union(schema: &Value) -> Option<ConstantUnion> {
 
 /// The values a node allows, if finitely many (see [`constant_union`]).
 fn constants(
-    schema: &Value,
+    map: &Map<String, Value>,
     depth: usize,
     outermost: bool,
     found: &mut ConstantUnion,
@@ -384,7 +383,6 @@ fn constants(
     if depth > 32 {
         return None;
     }
-    let map = schema.as_object()?;
     let known = ["type", "const", "enum", "anyOf", "oneOf"];
     if map
         .keys()
@@ -417,7 +415,7 @@ fn constants(
         let mut each = Vec::new();
         for branch in branches.as_array()? {
             let mut inner = ConstantUnion::default();
-            each.push(constants(branch, depth + 1, false, &mut inner)?);
+            each.push(constants(branch.as_object()?, depth + 1, false, &mut inner)?);
             branch_docs.push(inner);
         }
         let mut union_values: Vec<Value> = Vec::new();

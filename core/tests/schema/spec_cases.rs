@@ -296,6 +296,24 @@ fn a_union_of_constants_travels_as_an_enum_of_its_values() {
 }
 
 #[test]
+fn a_union_of_one_value_enums_and_nested_unions_is_one_enum() {
+    let mut schema = with_property(
+        "v",
+        json!({"anyOf": [
+            {"type": "string", "enum": ["a"]},
+            {"enum": ["b"], "description": "B."},
+            {"oneOf": [{"const": "c"}, {"const": "d", "description": "D."}]},
+        ]}),
+    );
+    schema["required"] = json!(["v"]);
+    for dialect in [Dialect::Gemini, Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+        let v = &prepared(dialect, &schema).schema["properties"]["v"];
+        assert_eq!(v["enum"], json!(["a", "b", "c", "d"]), "{dialect}");
+        assert_eq!(v["description"], "- \"b\": B.\n- \"d\": D.", "{dialect}");
+    }
+}
+
+#[test]
 fn a_union_of_constants_gemini_cannot_list_travels_branch_by_branch() {
     // Gemini's `enum` takes strings only: numbers stay a union of typed branches.
     let schema = with_property(
