@@ -620,10 +620,57 @@ impl Rewriter {
         if !map.contains_key("type") {
             if let Some(kind) = common_type(&values) {
                 map.insert("type".to_owned(), Value::from(self.type_name(kind)));
+            } else if !map.contains_key("anyOf") && self.allows("anyOf") {
+                // Values of several types: a branch per type, the strings still listed where
+                // the dialect lists strings (a widening that keeps every value typed).
+                self.typed_branches(map, &values);
             }
         }
         self.lose(notes, pointer, "enum", note_for("enum", &dropped));
         Ok(())
+    }
+
+    /// `anyOf` of one branch per JSON type among `values` (`null` aside where the dialect has
+    /// `nullable`: the node says it already), for an `enum` the dialect cannot list.
+    fn typed_branches(&mut self, map: &mut Map<String, Value>, values: &[Value]) {
+        let mut kinds: Vec<&'static str> = Vec::new();
+        for value in values
+            .iter()
+            .filter(|v| !(v.is_null() && self.rules.nullable))
+        {
+            let Some(kind) = common_type(std::slice::from_ref(value)) else {
+                continue;
+            };
+            // An integer is a number: one `number` branch holds both.
+            let kind = if kind == "integer" && values.iter().any(|v| v.is_f64()) {
+                "number"
+            } else {
+                kind
+            };
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        if kinds.len() < 2 {
+            if let Some(kind) = kinds.first() {
+                map.insert("type".to_owned(), Value::from(self.type_name(kind)));
+            }
+            return;
+        }
+        let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
+        let branches = kinds
+            .into_iter()
+            .map(|kind| {
+                let mut branch = Map::new();
+                branch.insert("type".to_owned(), Value::from(self.type_name(kind)));
+                if kind == "string" {
+                    // Every dialect that lists values lists strings.
+                    branch.insert("enum".to_owned(), Value::Array(strings.clone()));
+                }
+                Value::Object(branch)
+            })
+            .collect();
+        map.insert("anyOf".to_owned(), Value::Array(branches));
     }
 
     fn type_name(&self, name: &str) -> String {

@@ -415,7 +415,12 @@ fn constants(
         let mut each = Vec::new();
         for branch in branches.as_array()? {
             let mut inner = ConstantUnion::default();
-            each.push(constants(branch.as_object()?, depth + 1, false, &mut inner)?);
+            each.push(constants(
+                branch.as_object()?,
+                depth + 1,
+                false,
+                &mut inner,
+            )?);
             branch_docs.push(inner);
         }
         let mut union_values: Vec<Value> = Vec::new();

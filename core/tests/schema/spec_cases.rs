@@ -306,7 +306,11 @@ fn a_union_of_one_value_enums_and_nested_unions_is_one_enum() {
         ]}),
     );
     schema["required"] = json!(["v"]);
-    for dialect in [Dialect::Gemini, Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+    for dialect in [
+        Dialect::Gemini,
+        Dialect::OpenAiStrict,
+        Dialect::AnthropicStrict,
+    ] {
         let v = &prepared(dialect, &schema).schema["properties"]["v"];
         assert_eq!(v["enum"], json!(["a", "b", "c", "d"]), "{dialect}");
         assert_eq!(v["description"], "- \"b\": B.\n- \"d\": D.", "{dialect}");
@@ -577,6 +581,15 @@ fn a_non_string_enum_is_dropped_for_gemini() {
     let p = prepared(Dialect::Gemini, &schema);
     assert_loss(&p, "/properties/level", "enum", "One of: 1, 2, 3.");
     assert_eq!(p.schema["properties"]["level"]["type"], "INTEGER");
+    // Values of several types keep a type each (issue 17: never neither a type nor values).
+    let schema = with_property("level", json!({"enum": [1, "high", 2.5, null]}));
+    let p = prepared(Dialect::Gemini, &schema);
+    let level = &p.schema["properties"]["level"];
+    assert_eq!(
+        level["anyOf"],
+        json!([{"type": "NUMBER"}, {"type": "STRING", "enum": ["high"]}])
+    );
+    assert_eq!(level["nullable"], true);
 }
 
 #[test]
