@@ -7,9 +7,13 @@
 //! - exact means exact: a `Rewritten` schema accepts exactly the instances the original does
 //!   (Gemini's OpenAPI style read back as JSON Schema first); a `Lossy` one in a non-strict
 //!   dialect accepts every instance the original does (a lossy rewrite only widens);
-//! - the way back (`openai-strict`): an instance valid under the original, written the strict
-//!   way (`null` for every absent optional property), passes the prepared schema, and
-//!   `restore_arguments` gives the original instance back.
+//! - the way back (`openai-strict`, whose required-or-null changes every instance that leaves
+//!   a property out): an instance valid under the original, written the strict way (`null` for
+//!   every absent optional property), passes the prepared schema, and `restore_arguments` gives
+//!   the original instance back; where preparing lost nothing, whatever the prepared schema
+//!   accepts comes back as something the original accepts.
+//!
+//! `rust_shapes.rs` holds the same properties over schemars' own output.
 //!
 //! Instances come from a seed, with a small generator that aims at the schema (valid ones) and
 //! then breaks them (probably invalid ones); which are valid is always the validator's word.
