@@ -28,7 +28,8 @@ use crate::tools::ToolDefinition;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PrepareOptions {
     /// Write each loss into the description of the node it stood on, so the model still reads
-    /// it (default: yes).
+    /// it, and OpenAI strict's "Send null to leave it out." on each property it made
+    /// required-or-null, lost or not (default: yes).
     pub notes_in_descriptions: bool,
     /// The tool reads an explicit `null` for an optional property as the property's absence
     /// ([`crate::ToolDefinition::null_is_absent`]; default: no). Then OpenAI strict's
