@@ -157,12 +157,13 @@ pub(crate) fn provably_exclusive(branches: &[Value]) -> bool {
     if branches.len() < 2 {
         return true;
     }
-    if disjoint_types(branches) || discriminated(branches) {
+    let all: Vec<&Value> = branches.iter().collect();
+    if disjoint_types(&all) || discriminated(&all) {
         return true;
     }
     branches.iter().enumerate().all(|(i, a)| {
         branches[i + 1..].iter().all(|b| {
-            let pair = [a.clone(), b.clone()];
+            let pair = [a, b];
             disjoint_types(&pair)
                 || discriminated(&pair)
                 || disjoint_values(a, b)
@@ -230,7 +231,7 @@ fn closed_refuses_required(a: &Value, b: &Value) -> bool {
         .any(|name| !declared.is_some_and(|d| d.contains_key(name)))
 }
 
-fn disjoint_types(branches: &[Value]) -> bool {
+fn disjoint_types(branches: &[&Value]) -> bool {
     let mut seen: Vec<String> = Vec::new();
     for branch in branches {
         let Some(names) = branch.get("type").and_then(type_names) else {
@@ -252,14 +253,14 @@ fn disjoint_types(branches: &[Value]) -> bool {
     true
 }
 
-fn discriminated(branches: &[Value]) -> bool {
+fn discriminated(branches: &[&Value]) -> bool {
     // A required property constrains objects only: every non-object would match every branch.
     let objects_only = |b: &Value| {
         b.get("type")
             .and_then(type_names)
             .is_some_and(|names| names.iter().all(|n| n.eq_ignore_ascii_case("object")))
     };
-    if !branches.iter().all(objects_only) {
+    if !branches.iter().all(|b| objects_only(b)) {
         return false;
     }
     let Some(first) = branches[0].get("properties").and_then(Value::as_object) else {
