@@ -140,10 +140,11 @@ impl Rewriter {
 
         if place != Place::Root {
             self.constant_union(map);
+            // Before `oneOf` is judged: the branch `null_branch` lifts may carry one (an
+            // `Option<Enum>` whose enum is a `oneOf`). (A root takes no `null`: arguments are
+            // an object, and `root` drops the union.)
+            self.null_branch(map);
         }
-        // Before `oneOf` is judged: the branch `null_branch` lifts may carry one (an
-        // `Option<Enum>` whose enum is a `oneOf`).
-        self.null_branch(map);
         self.flatten_all_of(map, pointer, place, &mut notes)?;
         self.one_of(map, pointer, &mut notes)?;
         if place == Place::Root {
