@@ -1,6 +1,7 @@
 //! The schema half of the wire (`tool-schema-wire.md`): what each dialect refuses in a tool's
 //! parameter schema ([`check_schema`]), the schema made ready for it ([`prepare_schema`]; a
-//! tool's, cached, in [`prepare_definition_cached`]), and the way back for the arguments ([`restore_arguments`]).
+//! tool's, cached, in [`prepare_definition_cached`]), and the way back for the arguments
+//! ([`restore_arguments`]).
 //!
 //! The dialects themselves are data ([`dialect`]): one [`Dialect`] per request field that
 //! carries a schema.
