@@ -1,7 +1,7 @@
 //! How each tool's parameter schema travels in each dialect (`tool-schema-wire.md`): the
 //! `schemas` key of `census --json`, the summary of `census --provider`, and its exit status.
 //!
-//! Policy: every verdict is `prepare_schema_cached` on the schema `wire_tools` would send
+//! Policy: every verdict is `prepare_definition_cached` on the definition `wire_tools` would send
 //! (`ToolDefinition::parameters_schema`), so what the census says about a schema is what the
 //! wire does with it. One tool per distinct real name, judged at its first occurrence, as the
 //! rest of the census report.
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use toolwire_core::{
-    schema::{prepare_schema_cached, Dialect, Preparation, SchemaReport, SchemaStatus},
+    schema::{prepare_definition_cached, Dialect, Preparation, SchemaReport, SchemaStatus},
     Census, ToolDefinition,
 };
 
@@ -44,10 +44,9 @@ impl<'a> SchemaVerdicts<'a> {
             .zip(definitions)
             .filter(|(tool, _)| !is_repeat(tool))
             .map(|(tool, definition)| {
-                let schema = definition.parameters_schema();
                 let verdicts = dialects
                     .iter()
-                    .map(|d| prepare_schema_cached(*d, &schema))
+                    .map(|d| prepare_definition_cached(*d, definition))
                     .collect();
                 (tool.name(), verdicts)
             })

@@ -5,7 +5,7 @@
 //! Policy: the lines are what `wire_tools` returns: each tool its list leaves out
 //! ([`ToolList::left_out`]: the census, a tool the runtime cannot run, the provider's name
 //! rule, a refused schema, judged in core as the runtime judges them), then each loss of a
-//! schema it sends (`prepare_schema_cached`), so they describe exactly the list printed.
+//! schema it sends (`prepare_definition_cached`), so they describe exactly the list printed.
 //! Each line names the tool (quoted, escaped) and, for a schema, the dialect, the JSON pointer
 //! (`(root)` for the root, as core's messages write it), the keyword and what was lost or why
 //! it is refused. A line never breaks: control characters are escaped.
@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use toolwire_core::{
     census::LeftOutReason,
-    schema::prepare_schema_cached,
+    schema::prepare_definition_cached,
     wire::{wire_tools, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError},
     Census, ToolDefinition, WireFormat,
 };
@@ -157,7 +157,7 @@ fn findings(
             }));
             continue;
         }
-        if let Ok(prepared) = &*prepare_schema_cached(dialect, &definition.parameters_schema()) {
+        if let Ok(prepared) = &*prepare_definition_cached(dialect, definition) {
             for loss in &prepared.losses {
                 lines.push(one_line(&format!(
                     "lossy: tool {name:?}, {dialect}, at {}, {}: {}",

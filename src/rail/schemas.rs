@@ -9,7 +9,7 @@ use std::fmt;
 
 use toolwire_core::{
     registered_tools,
-    schema::{prepare_schema, Dialect, RefusalReason, SchemaStatus},
+    schema::{prepare_definition_cached, Dialect, RefusalReason, SchemaStatus},
     tools::ToolRegistration,
 };
 
@@ -70,9 +70,12 @@ pub fn check_schemas<'a>(
 ) -> Result<(), SchemaFindings> {
     let mut findings = Vec::new();
     for tool in tools {
-        let schema = tool.definition().parameters_schema();
+        let definition = tool.definition();
         for &dialect in dialects {
-            match prepare_schema(dialect, &schema) {
+            match prepare_definition_cached(dialect, &definition)
+                .as_ref()
+                .clone()
+            {
                 Ok(prepared) if prepared.status == SchemaStatus::Lossy => {
                     findings.extend(prepared.losses.into_iter().map(|loss| SchemaFinding {
                         tool: tool.name.to_owned(),

@@ -403,7 +403,6 @@ impl ToolRuntime {
                 let def = &tool_set.definitions[index];
                 let entry = &snapshot.census.tools()[index];
                 let (status, reason) = snapshot.tool_status(&state, index);
-                let schema = def.parameters_schema();
                 tools.push(ToolReport {
                     name: def.name.clone(),
                     provider: slot.provider.name().to_owned(),
@@ -414,7 +413,7 @@ impl ToolRuntime {
                     reason,
                     schemas: Dialect::ALL
                         .into_iter()
-                        .map(|d| (d.key(), SchemaReport::of(d, &schema)))
+                        .map(|d| (d.key(), SchemaReport::of_definition(d, def)))
                         .collect(),
                 });
             }

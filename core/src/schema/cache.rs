@@ -1,9 +1,10 @@
-//! Preparation, cached per schema and dialect: a request never rewrites a schema it rewrote
-//! before (`tool-schema-wire.md`: "Preparation is pure and cached").
+//! Preparation, cached per schema, dialect and options: a request never rewrites a schema it
+//! rewrote before (`tool-schema-wire.md`: "Preparation is pure and cached").
 //!
-//! Policy: the key is the schema's content (a hash, then equality), so every definition with
-//! the same schema shares one preparation, whoever built it. The cache is process-wide and
-//! bounded: past [`CAPACITY`] schemas it starts again empty rather than grow.
+//! Policy: the key is the schema's content (a hash, then equality) with the dialect and the
+//! options that change the answer (a definition's `null_is_absent`), so every definition with
+//! the same schema and the same options shares one preparation, whoever built it. The cache is
+//! process-wide and bounded: past [`CAPACITY`] schemas it starts again empty rather than grow.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -11,25 +12,27 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
 
-use super::prepare::{prepare_schema, Prepared};
+use super::prepare::{prepare_schema_with, PrepareOptions, Prepared};
 use super::report::SchemaRefusal;
 use crate::schema::Dialect;
+use crate::tools::ToolDefinition;
 
 /// What preparing one schema for one dialect gave.
 pub type Preparation = Result<Prepared, SchemaRefusal>;
 
-/// Distinct (schema, dialect) pairs kept before the cache starts again.
+/// Distinct (schema, dialect, options) triples kept before the cache starts again.
 const CAPACITY: usize = 16_384;
 
-type Entries = HashMap<(Dialect, u64), Vec<(Value, Arc<Preparation>)>>;
+type Entries = HashMap<(Dialect, PrepareOptions, u64), Vec<(Value, Arc<Preparation>)>>;
 
 fn cache() -> &'static Mutex<(Entries, usize)> {
     static CACHE: OnceLock<Mutex<(Entries, usize)>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new((HashMap::new(), 0)))
 }
 
-/// [`prepare_schema`], cached: the first call for a schema's content and a dialect prepares it,
-/// every later one shares that answer.
+/// [`crate::schema::prepare_schema`], cached: the first call for a schema's content and a
+/// dialect prepares it, every later one shares that answer. A tool's schema is prepared with
+/// [`prepare_definition_cached`], which also knows what the tool makes of `null`.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -41,7 +44,40 @@ fn cache() -> &'static Mutex<(Entries, usize)> {
 /// assert!(Arc::ptr_eq(&first, &again));
 /// ```
 pub fn prepare_schema_cached(dialect: Dialect, schema: &Value) -> Arc<Preparation> {
-    let key = (dialect, fingerprint(schema));
+    cached(dialect, schema, PrepareOptions::default())
+}
+
+/// A tool's parameter schema ([`ToolDefinition::parameters_schema`]) prepared for `dialect`
+/// with the options its definition calls for ([`PrepareOptions::for_definition`]: a tool that
+/// reads `null` as absent loses nothing to OpenAI strict's required-or-null), cached. What the
+/// wire formats, the rail and the command all send and judge.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{schema::{Dialect, prepare_definition_cached}, ToolDefinition};
+/// let schema = json!({"type": "object", "additionalProperties": false,
+///     "properties": {"limit": {"type": ["integer", "null"]}}});
+/// let mcp = ToolDefinition::new("search", "Searches.", schema);
+/// let own = mcp.clone().with_null_is_absent(true);
+/// // An MCP server may read `"limit": null` apart from no `limit`: a loss. A `#[tool]` does not.
+/// let lost = prepare_definition_cached(Dialect::OpenAiStrict, &mcp);
+/// assert_eq!(lost.as_ref().as_ref().unwrap().losses.len(), 1);
+/// let exact = prepare_definition_cached(Dialect::OpenAiStrict, &own);
+/// assert!(exact.as_ref().as_ref().unwrap().losses.is_empty());
+/// ```
+pub fn prepare_definition_cached(
+    dialect: Dialect,
+    definition: &ToolDefinition,
+) -> Arc<Preparation> {
+    cached(
+        dialect,
+        &definition.parameters_schema(),
+        PrepareOptions::for_definition(definition),
+    )
+}
+
+fn cached(dialect: Dialect, schema: &Value, options: PrepareOptions) -> Arc<Preparation> {
+    let key = (dialect, options, fingerprint(schema));
     {
         let guard = cache().lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(hit) = guard
@@ -53,7 +89,7 @@ pub fn prepare_schema_cached(dialect: Dialect, schema: &Value) -> Arc<Preparatio
         }
     }
     // Prepared outside the lock: a large schema never holds up the other requests.
-    let prepared = Arc::new(prepare_schema(dialect, schema));
+    let prepared = Arc::new(prepare_schema_with(dialect, schema, options));
     let mut guard = cache().lock().unwrap_or_else(PoisonError::into_inner);
     let (entries, count) = &mut *guard;
     if *count >= CAPACITY {

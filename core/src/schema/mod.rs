@@ -1,6 +1,7 @@
 //! The schema half of the wire (`tool-schema-wire.md`): what each dialect refuses in a tool's
-//! parameter schema ([`check_schema`]), the schema made ready for it ([`prepare_schema`], cached
-//! in [`prepare_schema_cached`]), and the way back for the arguments ([`restore_arguments`]).
+//! parameter schema ([`check_schema`]), the schema made ready for it ([`prepare_schema`]; a
+//! tool's, cached, in [`prepare_definition_cached`]), and the way back for the arguments
+//! ([`restore_arguments`]).
 //!
 //! The dialects themselves are data ([`dialect`]): one [`Dialect`] per request field that
 //! carries a schema.
@@ -38,7 +39,7 @@ mod restore;
 mod rewrite;
 mod shape;
 
-pub use cache::{prepare_schema_cached, Preparation};
+pub use cache::{prepare_definition_cached, prepare_schema_cached, Preparation};
 pub use check::check_schema;
 pub use dialect::Dialect;
 pub use prepare::{prepare_schema, prepare_schema_with, PrepareOptions, Prepared};

@@ -16,24 +16,51 @@ use super::report::{Loss, RefusalReason, SchemaRefusal, SchemaStatus};
 use super::rewrite::{Place, Rewriter};
 use crate::schema::dialect::RefSupport;
 use crate::schema::Dialect;
+use crate::tools::ToolDefinition;
 
 /// How to prepare.
 ///
 /// ```
 /// use toolwire_core::schema::PrepareOptions;
 /// assert!(PrepareOptions::default().notes_in_descriptions);
+/// assert!(!PrepareOptions::default().null_is_absent);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PrepareOptions {
     /// Write each loss into the description of the node it stood on, so the model still reads
-    /// it (default: yes).
+    /// it, and OpenAI strict's "Send null to leave it out." on each property it made
+    /// required-or-null, lost or not (default: yes).
     pub notes_in_descriptions: bool,
+    /// The tool reads an explicit `null` for an optional property as the property's absence
+    /// ([`crate::ToolDefinition::null_is_absent`]; default: no). Then OpenAI strict's
+    /// required-or-null is exact for every optional property; without it, only for those whose
+    /// own schema refuses `null` (the way back removes it), and a loss where the schema takes
+    /// both `null` and absence (`tool-schema-wire.md`, "Strict, revised").
+    pub null_is_absent: bool,
 }
 
 impl Default for PrepareOptions {
     fn default() -> Self {
         PrepareOptions {
             notes_in_descriptions: true,
+            null_is_absent: false,
+        }
+    }
+}
+
+impl PrepareOptions {
+    /// The options a tool's definition calls for: the defaults, with the definition's
+    /// [`null_is_absent`](crate::ToolDefinition::null_is_absent).
+    ///
+    /// ```
+    /// use toolwire_core::{schema::PrepareOptions, ToolDefinition};
+    /// let def = ToolDefinition::new("t", "d", serde_json::json!({})).with_null_is_absent(true);
+    /// assert!(PrepareOptions::for_definition(&def).null_is_absent);
+    /// ```
+    pub fn for_definition(definition: &ToolDefinition) -> PrepareOptions {
+        PrepareOptions {
+            null_is_absent: definition.null_is_absent,
+            ..PrepareOptions::default()
         }
     }
 }
@@ -84,7 +111,7 @@ pub fn prepare_schema(dialect: Dialect, schema: &Value) -> Result<Prepared, Sche
 /// use serde_json::json;
 /// use toolwire_core::schema::{Dialect, PrepareOptions, SchemaStatus, prepare_schema_with};
 /// let schema = json!({"type": "object", "properties": {"tag": {"type": "string", "pattern": "^[a-z]+$"}}});
-/// let quiet = PrepareOptions { notes_in_descriptions: false };
+/// let quiet = PrepareOptions { notes_in_descriptions: false, ..PrepareOptions::default() };
 /// let prepared = prepare_schema_with(Dialect::AnthropicStrict, &schema, quiet).unwrap();
 /// assert_eq!(prepared.status, SchemaStatus::Lossy);
 /// assert_eq!(prepared.schema["properties"]["tag"], json!({"type": "string", "pattern": "^[a-z]+$"}));
@@ -158,7 +185,11 @@ pub fn prepare_schema_with(
             inliner.inline(schema, "", &mut Vec::new())?
         }
     };
-    let mut rewriter = Rewriter::new(dialect, options.notes_in_descriptions);
+    let mut rewriter = Rewriter::new(dialect, options);
+    if recursive.is_some() {
+        // References stay: what a property refuses is read through them.
+        rewriter.references = working.clone();
+    }
     rewriter.node(&mut working, "", Place::Root, 0)?;
     // What the rewrites could not mend (a size limit, or a case they do not know) is refused
     // here rather than sent to fail the request.

@@ -255,6 +255,27 @@ impl SchemaReport {
     pub fn of(dialect: crate::schema::Dialect, schema: &serde_json::Value) -> SchemaReport {
         SchemaReport::from(&*crate::schema::prepare_schema_cached(dialect, schema))
     }
+
+    /// The report of a tool's definition in `dialect`: what the wire sends for it
+    /// ([`crate::schema::prepare_definition_cached`], so a tool that reads `null` as absent
+    /// loses nothing to strict's required-or-null).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::{schema::{Dialect, SchemaReport, SchemaStatus}, ToolDefinition};
+    /// let schema = json!({"type": "object", "additionalProperties": false,
+    ///     "properties": {"days": {"type": ["integer", "null"]}}});
+    /// let own = ToolDefinition::new("t", "d", schema).with_null_is_absent(true);
+    /// assert_eq!(SchemaReport::of_definition(Dialect::OpenAiStrict, &own).status, SchemaStatus::Rewritten);
+    /// ```
+    pub fn of_definition(
+        dialect: crate::schema::Dialect,
+        definition: &crate::tools::ToolDefinition,
+    ) -> SchemaReport {
+        SchemaReport::from(&*crate::schema::prepare_definition_cached(
+            dialect, definition,
+        ))
+    }
 }
 
 impl From<&crate::schema::Preparation> for SchemaReport {

@@ -357,8 +357,10 @@ fn takes_null(root: &Value, schema: &Value, depth: usize) -> bool {
             .is_none_or(|values| values.contains(&Value::Null))
 }
 
-/// Whether `schema` certainly refuses `null`.
-fn rejects_null(root: &Value, schema: &Value, depth: usize) -> bool {
+/// Whether `schema` certainly refuses `null` (references followed in `root`). Preparing asks
+/// this too: strict's required-or-null is exact where it holds, because the way back then
+/// removes the `null`.
+pub(crate) fn rejects_null(root: &Value, schema: &Value, depth: usize) -> bool {
     if depth > 32 {
         return false;
     }

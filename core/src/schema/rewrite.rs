@@ -16,11 +16,13 @@ use super::keywords::{
     child, holds, is_annotation, is_validation, note_for, Holds, TOLD_ANNOTATIONS,
 };
 use super::merge::merge_into;
+use super::prepare::PrepareOptions;
 use super::refs::MAX_DEPTH;
 use super::report::{Loss, RefusalReason, SchemaRefusal};
+use super::restore::rejects_null;
 use super::shape::{
-    accepts_null, common_type, format_fits, is_null_schema, is_simple_pattern, provably_exclusive,
-    type_is, type_names, values_take_null,
+    accepts_null, common_type, constant_union, format_fits, is_null_schema, is_simple_pattern,
+    provably_exclusive, type_is, type_names, values_take_null,
 };
 use crate::schema::dialect::{DialectRules, EnumValues};
 use crate::schema::Dialect;
@@ -40,6 +42,10 @@ pub(crate) struct Rewriter {
     pub rules: DialectRules,
     /// Write each loss's note into the description of the node it stood on.
     pub notes_in_descriptions: bool,
+    /// The tool reads `null` for an optional property as its absence.
+    pub null_is_absent: bool,
+    /// The schema the references that stay point into (`Null` when every one was inlined).
+    pub references: Value,
     pub losses: Vec<Loss>,
     pub changed: bool,
 }
@@ -49,11 +55,13 @@ const JSON_TYPES: &[&str] = &[
 ];
 
 impl Rewriter {
-    pub(crate) fn new(dialect: Dialect, notes_in_descriptions: bool) -> Rewriter {
+    pub(crate) fn new(dialect: Dialect, options: PrepareOptions) -> Rewriter {
         Rewriter {
             dialect,
             rules: dialect.rules(),
-            notes_in_descriptions,
+            notes_in_descriptions: options.notes_in_descriptions,
+            null_is_absent: options.null_is_absent,
+            references: Value::Null,
             losses: Vec::new(),
             changed: false,
         }
@@ -130,12 +138,18 @@ impl Rewriter {
         let had_validation = map.keys().any(|k| is_validation(k));
         let mut notes = Vec::new();
 
+        if place != Place::Root {
+            self.constant_union(map);
+            // Before `oneOf` is judged: the branch `null_branch` lifts may carry one (an
+            // `Option<Enum>` whose enum is a `oneOf`). (A root takes no `null`: arguments are
+            // an object, and `root` drops the union.)
+            self.null_branch(map);
+        }
         self.flatten_all_of(map, pointer, place, &mut notes)?;
         self.one_of(map, pointer, &mut notes)?;
         if place == Place::Root {
             self.root(map, pointer, &mut notes)?;
         }
-        self.null_branch(map);
         self.types(map, pointer, &mut notes)?;
         self.constant(map, pointer)?;
         self.enumeration(map, pointer, &mut notes)?;
@@ -143,10 +157,11 @@ impl Rewriter {
         self.format(map, pointer, &mut notes);
         self.min_items(map, pointer, &mut notes);
         self.pattern(map, pointer, &mut notes);
+        // (Before `typed`: the `items` it leaves is what a strict array needs.)
+        self.prefix_items(map, pointer, &mut notes);
         self.objects(map, pointer, place, &mut notes)?;
         self.typed(map, pointer, &mut notes)?;
         self.all_required(map, pointer)?;
-        self.prefix_items(map, pointer, &mut notes);
         self.unknown_keywords(map, pointer, &mut notes);
         self.children(map, pointer, depth)?;
 
@@ -422,6 +437,59 @@ impl Rewriter {
         Ok(())
     }
 
+    /// A union of constants (`oneOf`/`anyOf` of `const`s, however nested, `{type: null}`
+    /// among them) where the dialect names its keywords: one `enum` of the values it allows
+    /// (exact), each branch's description kept in the node's, a line per value. Only where the
+    /// dialect takes every value in an `enum` (Gemini: strings, and `null` as `nullable`);
+    /// otherwise the branches travel one by one.
+    fn constant_union(&mut self, map: &mut Map<String, Value>) {
+        if matches!(self.rules.keywords, crate::schema::dialect::Keywords::Any) {
+            return;
+        }
+        let Some(found) = constant_union(map) else {
+            return;
+        };
+        let others: Vec<&Value> = found.values.iter().filter(|v| !v.is_null()).collect();
+        let fits = match self.rules.enum_values {
+            EnumValues::Any => true,
+            EnumValues::Primitives => others.iter().all(|v| !v.is_object() && !v.is_array()),
+            EnumValues::Strings => others.iter().all(|v| v.is_string()),
+        };
+        let null = found.values.len() > others.len();
+        if others.is_empty() || !fits {
+            return;
+        }
+        let kind = common_type(&others.iter().map(|v| (*v).clone()).collect::<Vec<_>>());
+        let mut text: Vec<String> = map
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .or_else(|| found.inner_descriptions.first().map(String::as_str))
+            .map(|t| vec![t.to_owned()])
+            .unwrap_or_default();
+        for (values, doc) in &found.documented {
+            let shown: Vec<String> = values.iter().map(Value::to_string).collect();
+            text.push(format!("- {}: {doc}", shown.join(", ")));
+        }
+        for key in ["anyOf", "oneOf", "const", "enum", "type", "description"] {
+            map.remove(key);
+        }
+        if let Some(kind) = kind {
+            let t = if null {
+                Value::from(vec![Value::from(kind), Value::from("null")])
+            } else {
+                Value::from(kind)
+            };
+            map.insert("type".to_owned(), t);
+        }
+        map.insert("enum".to_owned(), Value::Array(found.values));
+        if !text.is_empty() {
+            map.insert("description".to_owned(), Value::from(text.join("\n")));
+        }
+        self.changed = true;
+    }
+
     /// Gemini: `anyOf: [X, {type: null}]` is X with `nullable: true` (exact), when nothing but
     /// annotations stands beside the `anyOf`.
     fn null_branch(&mut self, map: &mut Map<String, Value>) {
@@ -553,10 +621,57 @@ impl Rewriter {
         if !map.contains_key("type") {
             if let Some(kind) = common_type(&values) {
                 map.insert("type".to_owned(), Value::from(self.type_name(kind)));
+            } else if !map.contains_key("anyOf") && self.allows("anyOf") {
+                // Values of several types: a branch per type, the strings still listed where
+                // the dialect lists strings (a widening that keeps every value typed).
+                self.typed_branches(map, &values);
             }
         }
         self.lose(notes, pointer, "enum", note_for("enum", &dropped));
         Ok(())
+    }
+
+    /// `anyOf` of one branch per JSON type among `values` (`null` aside where the dialect has
+    /// `nullable`: the node says it already), for an `enum` the dialect cannot list.
+    fn typed_branches(&mut self, map: &mut Map<String, Value>, values: &[Value]) {
+        let mut kinds: Vec<&'static str> = Vec::new();
+        for value in values
+            .iter()
+            .filter(|v| !(v.is_null() && self.rules.nullable))
+        {
+            let Some(kind) = common_type(std::slice::from_ref(value)) else {
+                continue;
+            };
+            // An integer is a number: one `number` branch holds both.
+            let kind = if kind == "integer" && values.iter().any(|v| v.is_f64()) {
+                "number"
+            } else {
+                kind
+            };
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        if kinds.len() < 2 {
+            if let Some(kind) = kinds.first() {
+                map.insert("type".to_owned(), Value::from(self.type_name(kind)));
+            }
+            return;
+        }
+        let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
+        let branches = kinds
+            .into_iter()
+            .map(|kind| {
+                let mut branch = Map::new();
+                branch.insert("type".to_owned(), Value::from(self.type_name(kind)));
+                if kind == "string" {
+                    // Every dialect that lists values lists strings.
+                    branch.insert("enum".to_owned(), Value::Array(strings.clone()));
+                }
+                Value::Object(branch)
+            })
+            .collect();
+        map.insert("anyOf".to_owned(), Value::Array(branches));
     }
 
     fn type_name(&self, name: &str) -> String {
@@ -668,13 +783,27 @@ impl Rewriter {
             "Items in order: {}.",
             super::keywords::shown_value(&Value::Array(prefix.clone()))
         );
-        match map.remove("items") {
+        // A tuple as schemars writes it: no rule for the rest, but `maxItems` leaves none.
+        let no_rest = map
+            .get("maxItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|max| max <= prefix.len() as u64);
+        let rest = match map.remove("items") {
+            None if no_rest => Some(Value::Bool(false)),
+            rest => rest,
+        };
+        match rest {
             // No rule for the rest: any item is valid somewhere, so no `items` at all.
             None | Some(Value::Bool(true)) => {}
             Some(rest) => {
                 let mut branches = prefix;
                 if rest != Value::Bool(false) {
                     branches.push(rest);
+                }
+                if branches.is_empty() {
+                    // `prefixItems: []` and no rest: only `[]`; without `items`, a widening.
+                    self.lose(notes, pointer, "prefixItems", note);
+                    return;
                 }
                 map.insert(
                     "items".to_owned(),
@@ -815,7 +944,11 @@ impl Rewriter {
     }
 
     /// OpenAI strict: every property required; an optional one takes `null` instead (the way
-    /// back removes that `null` before the tool sees it).
+    /// back removes that `null` before the tool sees it). Exact where the tool's own schema
+    /// refuses `null` there (the way back removes it) or the tool reads `null` as absent; a
+    /// loss only where the schema takes both and the tool may treat them apart
+    /// (`tool-schema-wire.md`, "Strict, revised"). The note that says how to leave it out is
+    /// written either way: it is how the model must now say "absent".
     fn all_required(
         &mut self,
         map: &mut Map<String, Value>,
@@ -866,6 +999,7 @@ impl Rewriter {
             // on it (`typed`): name it here (in union branches too), so the `null` that means
             // "left out" survives.
             let at = child(pointer, &["properties", &name]);
+            let exact = self.null_is_absent || rejects_null(&self.references, schema, 0);
             type_untyped_objects(schema, &at, &mut typed_objects, 0);
             make_nullable(schema);
             let note = note_for("required", &Value::Null);
@@ -875,11 +1009,13 @@ impl Rewriter {
                 }
             }
             self.changed = true;
-            self.losses.push(Loss {
-                pointer: child(pointer, &["properties", &name]),
-                keyword: "required".to_owned(),
-                note,
-            });
+            if !exact {
+                self.losses.push(Loss {
+                    pointer: at,
+                    keyword: "required".to_owned(),
+                    note,
+                });
+            }
         }
         for at in typed_objects {
             self.losses.push(Loss {
@@ -1056,9 +1192,12 @@ pub(crate) fn add_notes(map: &mut Map<String, Value>, notes: &[String]) {
         .unwrap_or_default()
         .trim_end()
         .to_owned();
+    // A description written a line per value (a union of constants) takes its notes on a line
+    // of their own.
+    let separator = if text.contains('\n') { '\n' } else { ' ' };
     for note in notes {
         if !text.is_empty() {
-            text.push(' ');
+            text.push(separator);
         }
         text.push_str(note);
     }

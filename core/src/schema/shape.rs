@@ -147,14 +147,91 @@ pub(crate) fn is_simple_pattern(pattern: &str) -> bool {
 
 /// Whether no value can match two of `branches`: their types are disjoint, or each requires
 /// one property whose allowed values (`const`/`enum`) are disjoint across the branches.
+///
+/// Judged pair by pair too: two branches exclude each other when their types are disjoint,
+/// when the values they allow (`const`/`enum`, an upper bound of what they take) are, when the
+/// values one allows are all outside the other's type, when both require one property with
+/// disjoint values, or when one is a closed object and the other an object that requires a
+/// property the first does not declare (the shape of an externally tagged enum).
 pub(crate) fn provably_exclusive(branches: &[Value]) -> bool {
     if branches.len() < 2 {
         return true;
     }
-    disjoint_types(branches) || discriminated(branches)
+    let all: Vec<&Value> = branches.iter().collect();
+    if disjoint_types(&all) || discriminated(&all) {
+        return true;
+    }
+    branches.iter().enumerate().all(|(i, a)| {
+        branches[i + 1..].iter().all(|b| {
+            let pair = [a, b];
+            disjoint_types(&pair)
+                || discriminated(&pair)
+                || disjoint_values(a, b)
+                || values_outside_type(a, b)
+                || values_outside_type(b, a)
+                || closed_refuses_required(a, b)
+                || closed_refuses_required(b, a)
+        })
+    })
 }
 
-fn disjoint_types(branches: &[Value]) -> bool {
+/// The values `schema` may take at most, from its own `const` and `enum` (other keywords only
+/// narrow them further); `None` when it names none.
+fn value_bound(schema: &Value) -> Option<Vec<&Value>> {
+    let mut bound: Option<Vec<&Value>> = schema.get("const").map(|v| vec![v]);
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        bound = Some(match bound {
+            None => values.iter().collect(),
+            Some(have) => have
+                .into_iter()
+                .filter(|v| contains_value(values, v))
+                .collect(),
+        });
+    }
+    bound
+}
+
+fn disjoint_values(a: &Value, b: &Value) -> bool {
+    match (value_bound(a), value_bound(b)) {
+        (Some(x), Some(y)) => !x.iter().any(|v| y.iter().any(|w| same_value(v, w))),
+        _ => false,
+    }
+}
+
+/// Whether every value `a` may take is outside `b`'s type.
+fn values_outside_type(a: &Value, b: &Value) -> bool {
+    let (Some(values), Some(names)) = (value_bound(a), b.get("type").and_then(type_names)) else {
+        return false;
+    };
+    values
+        .iter()
+        .all(|v| !names.iter().any(|n| admits_type(n, v)))
+}
+
+/// Whether `a` is a closed object (nothing but its declared properties) and `b` takes only
+/// objects that carry a property `a` does not declare: no value matches both.
+fn closed_refuses_required(a: &Value, b: &Value) -> bool {
+    let closed = a.get("additionalProperties") == Some(&Value::Bool(false))
+        && !["patternProperties", "unevaluatedProperties"]
+            .iter()
+            .any(|k| a.get(*k).is_some());
+    let b_objects = b
+        .get("type")
+        .and_then(type_names)
+        .is_some_and(|names| names.iter().all(|n| n.eq_ignore_ascii_case("object")));
+    if !closed || !b_objects {
+        return false;
+    }
+    let declared = a.get("properties").and_then(Value::as_object);
+    b.get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .any(|name| !declared.is_some_and(|d| d.contains_key(name)))
+}
+
+fn disjoint_types(branches: &[&Value]) -> bool {
     let mut seen: Vec<String> = Vec::new();
     for branch in branches {
         let Some(names) = branch.get("type").and_then(type_names) else {
@@ -176,14 +253,14 @@ fn disjoint_types(branches: &[Value]) -> bool {
     true
 }
 
-fn discriminated(branches: &[Value]) -> bool {
+fn discriminated(branches: &[&Value]) -> bool {
     // A required property constrains objects only: every non-object would match every branch.
     let objects_only = |b: &Value| {
         b.get("type")
             .and_then(type_names)
             .is_some_and(|names| names.iter().all(|n| n.eq_ignore_ascii_case("object")))
     };
-    if !branches.iter().all(objects_only) {
+    if !branches.iter().all(|b| objects_only(b)) {
         return false;
     }
     let Some(first) = branches[0].get("properties").and_then(Value::as_object) else {
@@ -207,7 +284,7 @@ fn discriminated(branches: &[Value]) -> bool {
                 continue 'candidate;
             }
             for value in values {
-                if seen.contains(&value) {
+                if seen.iter().any(|s| same_value(s, value)) {
                     continue 'candidate;
                 }
                 seen.push(value);
@@ -226,4 +303,182 @@ fn allowed_values(schema: &Value) -> Option<Vec<&Value>> {
         .get("enum")
         .and_then(Value::as_array)
         .map(|v| v.iter().collect())
+}
+
+/// The values a union of constants allows, found by [`constant_union`], with the descriptions
+/// that stood on its branches.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct ConstantUnion {
+    /// Every value the node allows, in the order its branches list them, each once.
+    pub values: Vec<Value>,
+    /// A branch's own description (or title), with the values that branch stood for.
+    pub documented: Vec<(Vec<Value>, String)>,
+    /// The description of a union nested inside (an `Option<Enum>`'s enum), outermost first.
+    pub inner_descriptions: Vec<String>,
+}
+
+/// Whether two JSON values are the same JSON Schema value (`1` and `1.0` are).
+pub(crate) fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64() && x.as_f64().is_some(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn contains_value(values: &[Value], value: &Value) -> bool {
+    values.iter().any(|v| same_value(v, value))
+}
+
+/// Whether `instance` is of the JSON Schema type `name` (any case).
+pub(crate) fn admits_type(name: &str, instance: &Value) -> bool {
+    match (name.to_ascii_lowercase().as_str(), instance) {
+        ("null", Value::Null)
+        | ("boolean", Value::Bool(_))
+        | ("string", Value::String(_))
+        | ("number", Value::Number(_))
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_)) => true,
+        ("integer", Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    }
+}
+
+/// The exact values `schema` allows, when it is a union (`anyOf`/`oneOf`, however nested) of
+/// constants: every node in it says only `const`, `enum`, `type` and annotations, so what it
+/// allows is a finite list (`schemars` writes a documented enum as `oneOf` of `const`s, and an
+/// `Option` of it as `anyOf: [that, {type: null}]`). `None` when anything else constrains it,
+/// when it has no union, or when it would allow nothing.
+pub(crate) fn constant_union(map: &Map<String, Value>) -> Option<ConstantUnion> {
+    if !map.contains_key("anyOf") && !map.contains_key("oneOf") {
+        return None;
+    }
+    let mut found = ConstantUnion::default();
+    let values = constants(map, 0, true, &mut found)?;
+    if values.is_empty() {
+        return None;
+    }
+    found.values = values;
+    Some(found)
+}
+
+/// The values a node allows, if finitely many (see [`constant_union`]).
+fn constants(
+    map: &Map<String, Value>,
+    depth: usize,
+    outermost: bool,
+    found: &mut ConstantUnion,
+) -> Option<Vec<Value>> {
+    if depth > 32 {
+        return None;
+    }
+    let known = ["type", "const", "enum", "anyOf", "oneOf"];
+    if map
+        .keys()
+        .any(|k| !known.contains(&k.as_str()) && !is_annotation(k))
+    {
+        return None;
+    }
+    // `None`: not constrained to a list (yet).
+    let mut allowed: Option<Vec<Value>> = None;
+    let narrow = |allowed: &mut Option<Vec<Value>>, more: Vec<Value>| {
+        *allowed = Some(match allowed.take() {
+            None => more,
+            Some(have) => have
+                .into_iter()
+                .filter(|v| contains_value(&more, v))
+                .collect(),
+        });
+    };
+    if let Some(value) = map.get("const") {
+        narrow(&mut allowed, vec![value.clone()]);
+    }
+    if let Some(values) = map.get("enum") {
+        narrow(&mut allowed, values.as_array()?.clone());
+    }
+    let mut branch_docs = Vec::new();
+    for union in ["anyOf", "oneOf"] {
+        let Some(branches) = map.get(union) else {
+            continue;
+        };
+        let mut each = Vec::new();
+        for branch in branches.as_array()? {
+            let mut inner = ConstantUnion::default();
+            each.push(constants(
+                branch.as_object()?,
+                depth + 1,
+                false,
+                &mut inner,
+            )?);
+            branch_docs.push(inner);
+        }
+        let mut union_values: Vec<Value> = Vec::new();
+        for (i, values) in each.iter().enumerate() {
+            for value in values {
+                // `oneOf`: a value two branches allow matches both, so it is refused.
+                let elsewhere = union == "oneOf"
+                    && each
+                        .iter()
+                        .enumerate()
+                        .any(|(j, other)| j != i && contains_value(other, value));
+                if !elsewhere && !contains_value(&union_values, value) {
+                    union_values.push(value.clone());
+                }
+            }
+        }
+        narrow(&mut allowed, union_values);
+    }
+    if let Some(t) = map.get("type") {
+        let names = type_names(t)?;
+        match &mut allowed {
+            Some(values) => values.retain(|v| names.iter().any(|n| admits_type(n, v))),
+            // A type alone is a finite list only for `null`.
+            None if names.iter().all(|n| n.eq_ignore_ascii_case("null")) => {
+                allowed = Some(vec![Value::Null]);
+            }
+            None => return None,
+        }
+    }
+    let allowed = allowed?;
+    let text = map
+        .get("description")
+        .or_else(|| map.get("title"))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let is_union = map.contains_key("anyOf") || map.contains_key("oneOf");
+    for inner in branch_docs {
+        found.inner_descriptions.extend(inner.inner_descriptions);
+        for (values, text) in inner.documented {
+            let kept: Vec<Value> = values
+                .into_iter()
+                .filter(|v| contains_value(&allowed, v))
+                .collect();
+            if !kept.is_empty() {
+                found.documented.push((kept, text));
+            }
+        }
+    }
+    match text {
+        Some(text) if !outermost && is_union => {
+            found.inner_descriptions.insert(0, text.to_owned());
+        }
+        Some(text) if !outermost && !allowed.is_empty() => {
+            found.documented.push((allowed.clone(), text.to_owned()));
+        }
+        _ => {}
+    }
+    Some(allowed)
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
 use super::{anthropic, converse, gemini, openai};
 use crate::census::Census;
-use crate::schema::{prepare_schema_cached, Dialect};
+use crate::schema::{prepare_definition_cached, Dialect};
 use crate::tools::ToolDefinition;
 use crate::wire::{check_definition_name, LlmProvider};
 
@@ -169,7 +169,7 @@ impl fmt::Display for WireFormat {
 }
 
 /// The tool list of one request in `format`: the offered tools of `census`, each under its
-/// model-safe form with its schema prepared for the format's dialect ([`prepare_schema_cached`]),
+/// model-safe form with its schema prepared for the format's dialect ([`prepare_definition_cached`]),
 /// in census order, and beside it every tool it leaves out with why ([`ToolList::left_out`]):
 /// what the census left out, a tool the runtime cannot run ([`unsupported_reason`]), a form
 /// the provider refuses (Gemini wants a letter or `_` first), a schema the dialect refuses. A
@@ -294,7 +294,7 @@ pub(crate) fn wire_list<'a>(
             ));
             continue;
         }
-        let prepared = prepare_schema_cached(dialect, &def.parameters_schema());
+        let prepared = prepare_definition_cached(dialect, def);
         match &*prepared {
             Ok(ready) => {
                 list.push(format.one(form, def, &ready.schema));

@@ -5,5 +5,6 @@
 
 mod properties;
 mod recursion;
+mod rust_shapes;
 mod spec_cases;
 mod wire;

@@ -7,9 +7,13 @@
 //! - exact means exact: a `Rewritten` schema accepts exactly the instances the original does
 //!   (Gemini's OpenAPI style read back as JSON Schema first); a `Lossy` one in a non-strict
 //!   dialect accepts every instance the original does (a lossy rewrite only widens);
-//! - the way back (`openai-strict`): an instance valid under the original, written the strict
-//!   way (`null` for every absent optional property), passes the prepared schema, and
-//!   `restore_arguments` gives the original instance back.
+//! - the way back (`openai-strict`, whose required-or-null changes every instance that leaves
+//!   a property out): an instance valid under the original, written the strict way (`null` for
+//!   every absent optional property), passes the prepared schema, and `restore_arguments` gives
+//!   the original instance back; where preparing lost nothing, whatever the prepared schema
+//!   accepts comes back as something the original accepts.
+//!
+//! `rust_shapes.rs` holds the same properties over schemars' own output.
 //!
 //! Instances come from a seed, with a small generator that aims at the schema (valid ones) and
 //! then breaks them (probably invalid ones); which are valid is always the validator's word.
@@ -22,6 +26,10 @@
 //! pinned by a `finding_*` test with its minimal schema in `spec_cases.rs`. Cases: 1,500
 //! for the first property, 600 for each other; the seed is fixed (set `PROPTEST_RNG_SEED` for others)
 //! and no failure file is written.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
@@ -504,7 +512,7 @@ fn tool_schema() -> impl Strategy<Value = Value> {
 // Instances
 
 /// A small deterministic generator (splitmix64): instances follow from the case's seed.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -779,7 +787,7 @@ impl Instances<'_> {
 }
 
 /// A copy of `value` with one part changed to something that probably breaks the schema.
-fn mutate(rng: &mut Rng, value: &Value) -> Value {
+pub(super) fn mutate(rng: &mut Rng, value: &Value) -> Value {
     let mut out = value.clone();
     let mut at = &mut out;
     // Walk down a few steps at random.
@@ -836,7 +844,13 @@ fn mutate(rng: &mut Rng, value: &Value) -> Value {
 
 /// Instances for `schema`: `count` aimed at it, then (with `broken`) as many broken on purpose;
 /// deduplicated.
-fn instances(schema: &Value, seed: u64, count: usize, extras: bool, broken: bool) -> Vec<Value> {
+pub(super) fn instances(
+    schema: &Value,
+    seed: u64,
+    count: usize,
+    extras: bool,
+    broken: bool,
+) -> Vec<Value> {
     let mut gen = Instances {
         root: schema,
         rng: Rng(seed),
@@ -868,12 +882,32 @@ fn instances(schema: &Value, seed: u64, count: usize, extras: bool, broken: bool
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-fn validator(schema: &Value) -> jsonschema::Validator {
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(schema)
-        .unwrap_or_else(|e| panic!("the validator refuses {schema}: {e}"))
+/// The reference validator for `schema`, compiled once per thread (the strict writing asks
+/// for the same branches again and again).
+pub(super) fn validator(schema: &Value) -> Rc<jsonschema::Validator> {
+    thread_local! {
+        static COMPILED: RefCell<HashMap<String, Rc<jsonschema::Validator>>> =
+            RefCell::new(HashMap::new());
+    }
+    let key = schema.to_string();
+    if let Some(hit) = COMPILED.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let compiled = Rc::new(
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(schema)
+            .unwrap_or_else(|e| panic!("the validator refuses {schema}: {e}")),
+    );
+    COMPILED.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() > 4_096 {
+            c.clear();
+        }
+        c.insert(key, compiled.clone());
+    });
+    compiled
 }
 
 /// A Gemini (OpenAPI 3.0 subset) schema read back as JSON Schema: type names in lower case,
@@ -920,7 +954,7 @@ fn from_openapi(schema: &Value) -> Value {
 }
 
 /// The schema a dialect's prepared schema means, as JSON Schema.
-fn meaning(dialect: Dialect, prepared: &Value) -> Value {
+pub(super) fn meaning(dialect: Dialect, prepared: &Value) -> Value {
     if dialect == Dialect::Gemini {
         from_openapi(prepared)
     } else {
@@ -928,7 +962,7 @@ fn meaning(dialect: Dialect, prepared: &Value) -> Value {
     }
 }
 
-fn config(cases: u32) -> Config {
+pub(super) fn config(cases: u32) -> Config {
     Config {
         cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
@@ -992,7 +1026,7 @@ fn matching_branch<'a>(root: &Value, branches: &'a [Value], instance: &Value) ->
 /// cannot tell "left out" from "null" there, and the tool takes both). Returns whether every
 /// object's keys were declared (strict closes every object: an instance that needs an open
 /// one is a loss the spec names, not a fault of the way back).
-fn strictly(
+pub(super) fn strictly(
     root: &Value,
     schema: &Value,
     instance: &mut Value,
@@ -1063,7 +1097,7 @@ fn strictly(
 
 /// Whether `restored` is `instance`, but for some of the `null`s `expected` adds to it (at
 /// absent properties whose schema takes `null`, where either answer is right).
-fn between(instance: &Value, restored: &Value, expected: &Value) -> bool {
+pub(super) fn between(instance: &Value, restored: &Value, expected: &Value) -> bool {
     match (instance, restored, expected) {
         (Value::Object(i), Value::Object(r), Value::Object(e)) => {
             i.keys().all(|k| r.contains_key(k))
@@ -1128,6 +1162,11 @@ proptest! {
         let cases = instances(&schema, seed, 10, true, true);
         let verdicts: Vec<bool> = cases.iter().map(|i| original.is_valid(i)).collect();
         for dialect in Dialect::ALL {
+            // Required-or-null changes every instance that leaves a property out: judged on the
+            // strict form of each instance, in (c).
+            if dialect.rules().all_required {
+                continue;
+            }
             let Ok(prepared) = prepare_schema(dialect, &schema) else { continue };
             let exact = match prepared.status {
                 SchemaStatus::AsIs => continue,
@@ -1153,15 +1192,32 @@ proptest! {
     }
 
     /// (c) The way back under `openai-strict`: a valid instance written the strict way passes
-    /// the prepared schema, and `restore_arguments` gives the instance back.
+    /// the prepared schema, and `restore_arguments` gives the instance back. Where preparing
+    /// lost nothing, whatever the prepared schema accepts comes back as something the original
+    /// accepts (required-or-null is exact where the way back removes the `null`).
     #[test]
     fn strict_nulls_come_back_out(schema in tool_schema(), seed in any::<u64>()) {
         let original = validator(&schema);
         // The way back runs only for a tool sent strict.
-        let Ok(prepared) = prepare_schema(Dialect::OpenAiStrict, &schema) else {
+        let Ok(ready) = prepare_schema(Dialect::OpenAiStrict, &schema) else {
             return Ok(());
         };
-        let prepared = validator(&prepared.schema);
+        let prepared = validator(&ready.schema);
+        if ready.losses.is_empty() {
+            for instance in instances(&schema, seed, 8, false, true) {
+                let mut written = instance.clone();
+                strictly(&schema, &schema, &mut written, 0, false);
+                for candidate in [instance, written] {
+                    if !prepared.is_valid(&candidate) {
+                        continue;
+                    }
+                    let mut restored = candidate.clone();
+                    restore_arguments(&schema, &mut restored);
+                    prop_assert!(original.is_valid(&restored),
+                        "no loss, yet the prepared schema takes {candidate}, which comes back as {restored}, which the original refuses\noriginal {schema}\nprepared {}", ready.schema);
+                }
+            }
+        }
         for instance in instances(&schema, seed, 8, false, false) {
             if !original.is_valid(&instance) {
                 continue;

@@ -9,9 +9,11 @@
 
 use serde_json::{json, Value};
 use toolwire_core::schema::{
-    check_schema, prepare_schema, prepare_schema_cached, prepare_schema_with, restore_arguments,
-    Dialect, PrepareOptions, Prepared, RefusalReason, SchemaRefusal, SchemaStatus,
+    check_schema, prepare_definition_cached, prepare_schema, prepare_schema_cached,
+    prepare_schema_with, restore_arguments, Dialect, PrepareOptions, Prepared, RefusalReason,
+    SchemaRefusal, SchemaStatus,
 };
+use toolwire_core::ToolDefinition;
 use toolwire_test_support::corpus::corpus;
 
 fn prepared(dialect: Dialect, schema: &Value) -> Prepared {
@@ -228,6 +230,210 @@ fn a_schema_a_dialect_takes_travels_as_is() {
     }
 }
 
+/// What schemars writes for `category: Option<Category>` and `plain: Category`, where
+/// `Category`'s variants have doc comments (issue 17, point 1).
+fn documented_enum_arguments() -> Value {
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Args",
+        "type": "object",
+        "properties": {
+            "category": {
+                "description": "The category.",
+                "anyOf": [{"$ref": "#/$defs/Category"}, {"type": "null"}],
+            },
+            "plain": {"$ref": "#/$defs/Category"},
+        },
+        "required": ["plain"],
+        "$defs": {"Category": {"description": "A category.", "oneOf": [
+            {"const": "books", "type": "string", "description": "Books and magazines."},
+            {"const": "movies", "type": "string", "description": "Films."},
+        ]}},
+    })
+}
+
+#[test]
+fn a_union_of_constants_travels_as_an_enum_of_its_values() {
+    let schema = documented_enum_arguments();
+    let gemini = prepared(Dialect::Gemini, &schema);
+    assert_eq!(
+        gemini.status,
+        SchemaStatus::Rewritten,
+        "{:?}",
+        gemini.losses
+    );
+    assert_eq!(
+        gemini.schema["properties"]["category"],
+        json!({
+            "type": "STRING", "enum": ["books", "movies"], "nullable": true,
+            "description": "The category.\n- \"books\": Books and magazines.\n- \"movies\": Films.",
+        })
+    );
+    assert_eq!(
+        gemini.schema["properties"]["plain"],
+        json!({
+            "type": "STRING", "enum": ["books", "movies"],
+            "description": "A category.\n- \"books\": Books and magazines.\n- \"movies\": Films.",
+        })
+    );
+    // The strict dialects: one `enum` too, and no `oneOf` lost.
+    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+        let p = prepared(dialect, &schema);
+        assert!(
+            p.losses.iter().all(|l| l.keyword != "oneOf"),
+            "{dialect}: {:?}",
+            p.losses
+        );
+        assert_eq!(
+            p.schema["properties"]["plain"]["enum"],
+            json!(["books", "movies"])
+        );
+        assert_eq!(
+            p.schema["properties"]["category"]["enum"],
+            json!(["books", "movies", null])
+        );
+    }
+}
+
+#[test]
+fn a_union_of_one_value_enums_and_nested_unions_is_one_enum() {
+    let mut schema = with_property(
+        "v",
+        json!({"anyOf": [
+            {"type": "string", "enum": ["a"]},
+            {"enum": ["b"], "description": "B."},
+            {"oneOf": [{"const": "c"}, {"const": "d", "description": "D."}]},
+        ]}),
+    );
+    schema["required"] = json!(["v"]);
+    for dialect in [
+        Dialect::Gemini,
+        Dialect::OpenAiStrict,
+        Dialect::AnthropicStrict,
+    ] {
+        let v = &prepared(dialect, &schema).schema["properties"]["v"];
+        assert_eq!(v["enum"], json!(["a", "b", "c", "d"]), "{dialect}");
+        assert_eq!(v["description"], "- \"b\": B.\n- \"d\": D.", "{dialect}");
+    }
+}
+
+#[test]
+fn a_union_of_constants_gemini_cannot_list_travels_branch_by_branch() {
+    // Gemini's `enum` takes strings only: numbers stay a union of typed branches.
+    let schema = with_property(
+        "n",
+        json!({"oneOf": [{"const": 1, "type": "integer"}, {"const": "x", "type": "string"}]}),
+    );
+    let gemini = prepared(Dialect::Gemini, &schema);
+    let n = &gemini.schema["properties"]["n"];
+    assert_eq!(n["anyOf"][0]["type"], "INTEGER");
+    assert_eq!(n["anyOf"][1], json!({"type": "STRING", "enum": ["x"]}));
+    assert!(gemini.losses.iter().all(|l| l.keyword != "oneOf"));
+}
+
+#[test]
+fn a_one_of_whose_branches_allow_distinct_values_is_exact() {
+    // Two documented unit variants and a struct variant (externally tagged), then struct
+    // variants only: each pair of branches provably excludes the other.
+    let mixed = json!({"oneOf": [
+        {"type": "string", "const": "a", "description": "A."},
+        {"type": "string", "const": "b", "description": "B."},
+        {"type": "object", "properties": {"c": {"type": "integer"}}, "required": ["c"],
+         "additionalProperties": false},
+    ]});
+    let tagged = json!({"oneOf": [
+        {"type": "object", "properties": {"c": {"type": "integer"}}, "required": ["c"],
+         "additionalProperties": false},
+        {"type": "object", "properties": {"d": {"type": "string"}}, "required": ["d"],
+         "additionalProperties": false},
+    ]});
+    for union in [mixed, tagged] {
+        let mut schema = with_property("v", union);
+        schema["required"] = json!(["v"]);
+        schema["additionalProperties"] = json!(false);
+        for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+            let p = prepared(dialect, &schema);
+            assert!(p.losses.is_empty(), "{dialect}: {:?}", p.losses);
+            assert_eq!(p.status, SchemaStatus::Rewritten, "{dialect}");
+        }
+        // (Gemini drops `additionalProperties`, a loss of its own, but not "exactly one".)
+        let gemini = prepared(Dialect::Gemini, &schema);
+        assert!(gemini.losses.iter().all(|l| l.keyword != "oneOf"));
+    }
+    // Two branches that both take "a" are no such union: exactly-one is lost, loudly.
+    let overlapping = with_property(
+        "v",
+        json!({"oneOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "string", "const": "a"}]}),
+    );
+    let p = prepared(Dialect::OpenAiStrict, &overlapping);
+    assert_eq!(p.schema["properties"]["v"]["enum"], json!(["b", null]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strict, revised: the strict dialects' own changes lose only what the tool could receive
+
+#[test]
+fn closing_an_object_the_schema_already_closes_is_no_loss() {
+    let schema = json!({"type": "object", "additionalProperties": false,
+        "properties": {"inner": {"type": "object", "additionalProperties": false,
+            "properties": {"x": {"type": "string"}}, "required": ["x"]}},
+        "required": ["inner"]});
+    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+        let p = prepared(dialect, &schema);
+        assert!(p.losses.is_empty(), "{dialect}: {:?}", p.losses);
+        assert_ne!(p.status, SchemaStatus::Lossy, "{dialect}");
+    }
+}
+
+/// A closed object with an optional property that refuses `null` (`limit`) and two that take
+/// it (`tag`, `pick`: an `Option` as schemars writes it).
+fn optional_arguments() -> Value {
+    json!({"type": "object", "additionalProperties": false, "properties": {
+        "q": {"type": "string"},
+        "limit": {"type": "integer", "minimum": 0},
+        "tag": {"type": ["string", "null"]},
+        "pick": {"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]},
+    }, "required": ["q"]})
+}
+
+#[test]
+fn required_or_null_is_a_loss_only_where_null_and_absence_may_differ() {
+    let schema = optional_arguments();
+    let p = prepared(Dialect::OpenAiStrict, &schema);
+    let lost: Vec<&str> = p.losses.iter().map(|l| l.pointer.as_str()).collect();
+    assert_eq!(lost, ["/properties/pick", "/properties/tag"]);
+    assert!(p.losses.iter().all(|l| l.keyword == "required"));
+    // The way back removes `limit`'s `null`: the tool never sees it.
+    let mut args = json!({"q": "x", "limit": null, "tag": null, "pick": null});
+    restore_arguments(&schema, &mut args);
+    assert_eq!(args, json!({"q": "x", "tag": null, "pick": null}));
+    // A tool that reads `null` as absent loses nothing.
+    let same = PrepareOptions {
+        null_is_absent: true,
+        ..PrepareOptions::default()
+    };
+    let p = prepare_schema_with(Dialect::OpenAiStrict, &schema, same).expect("prepared");
+    assert!(p.losses.is_empty(), "{:?}", p.losses);
+    assert_eq!(p.status, SchemaStatus::Rewritten);
+    assert_eq!(p.schema["required"], json!(["q", "limit", "pick", "tag"]));
+}
+
+#[test]
+fn a_definition_that_reads_null_as_absent_prepares_for_openai_strict_without_loss() {
+    let own = ToolDefinition::new("find", "Finds.", optional_arguments()).with_null_is_absent(true);
+    let mcp = ToolDefinition::new("find", "Finds.", optional_arguments());
+    let exact = prepare_definition_cached(Dialect::OpenAiStrict, &own);
+    let exact = exact.as_ref().as_ref().expect("prepared");
+    assert!(exact.losses.is_empty(), "{:?}", exact.losses);
+    assert_eq!(exact.status, SchemaStatus::Rewritten);
+    // The same schema from a tool that may read them apart: the cache keeps the two apart.
+    let lossy = prepare_definition_cached(Dialect::OpenAiStrict, &mcp);
+    let lossy = lossy.as_ref().as_ref().expect("prepared");
+    assert_eq!(lossy.status, SchemaStatus::Lossy);
+    assert_eq!(lossy.losses.len(), 2, "{:?}", lossy.losses);
+    assert_eq!(exact.schema, lossy.schema);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lossy rewrites: recorded, and written into the node's description
 
@@ -375,6 +581,15 @@ fn a_non_string_enum_is_dropped_for_gemini() {
     let p = prepared(Dialect::Gemini, &schema);
     assert_loss(&p, "/properties/level", "enum", "One of: 1, 2, 3.");
     assert_eq!(p.schema["properties"]["level"]["type"], "INTEGER");
+    // Values of several types keep a type each (issue 17: never neither a type nor values).
+    let schema = with_property("level", json!({"enum": [1, "high", 2.5, null]}));
+    let p = prepared(Dialect::Gemini, &schema);
+    let level = &p.schema["properties"]["level"];
+    assert_eq!(
+        level["anyOf"],
+        json!([{"type": "NUMBER"}, {"type": "STRING", "enum": ["high"]}])
+    );
+    assert_eq!(level["nullable"], true);
 }
 
 #[test]
@@ -420,11 +635,16 @@ fn openai_strict_closes_objects_and_makes_optional_properties_nullable() {
         "additionalProperties",
         "Closed for strict mode; the tool takes other properties too.",
     );
-    assert_loss(
-        &p,
-        "/properties/limit",
-        "required",
-        "Send null to leave it out.",
+    // `limit` refuses `null`: the way back removes the `null` strict sends for it, so making
+    // it required-or-null is exact ("Strict, revised"); the note still says how to leave it out.
+    assert!(
+        p.losses.iter().all(|l| l.keyword != "required"),
+        "{:?}",
+        p.losses
+    );
+    assert_eq!(
+        p.schema["properties"]["limit"]["description"],
+        "Send null to leave it out."
     );
     assert_eq!(p.schema["additionalProperties"], false);
     assert_eq!(p.schema["required"], json!(["q", "limit"]));
@@ -443,6 +663,7 @@ fn notes_stay_out_of_descriptions_when_asked() {
     let schema = with_property("home", json!({"type": "string", "format": "uri"}));
     let quiet = PrepareOptions {
         notes_in_descriptions: false,
+        ..PrepareOptions::default()
     };
     let p = prepare_schema_with(Dialect::Gemini, &schema, quiet).expect("prepared");
     assert_eq!(p.status, SchemaStatus::Lossy);
