@@ -8,6 +8,12 @@
 //! Sources, read 2026-11: the Bedrock API reference (`ToolSpecification`, `ToolInputSchema`)
 //! and the Bedrock user guide ("Get validated JSON results from models", strict tool use).
 
+// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+#[cfg(feature = "runtime")]
+pub(crate) mod calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod stream;
+
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};
 

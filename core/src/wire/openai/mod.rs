@@ -10,6 +10,16 @@
 //! `tool-schema-wire.md` ("Real refusals"). Facts a source marks as unconfirmed are not rules
 //! (the 1,024-character description limit OpenAI once reported is not here).
 
+// The return leg: the calls of a body and a stream, for Chat Completions and the Responses API.
+#[cfg(feature = "runtime")]
+pub(crate) mod chat_calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod chat_stream;
+#[cfg(feature = "runtime")]
+pub(crate) mod responses_calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod responses_stream;
+
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};
 

@@ -10,6 +10,12 @@
 //! (platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool), and the spec
 //! `tool-name-wire.md`.
 
+// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+#[cfg(feature = "runtime")]
+pub(crate) mod calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod stream;
+
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};
 

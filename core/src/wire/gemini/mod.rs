@@ -9,6 +9,12 @@
 //! v1beta and Vertex AI v1), and the refusals quoted in `tool-schema-wire.md` ("Real
 //! refusals").
 
+// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+#[cfg(feature = "runtime")]
+pub(crate) mod calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod stream;
+
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};
 
