@@ -186,6 +186,20 @@ mod tests {
     }
 
     #[test]
+    fn a_crlf_cut_between_chunks_does_not_end_the_event() {
+        // Two data lines of one event, CRLF framed: every cut gives the one event (an LF
+        // read as a second line end would dispatch `{"a":` alone).
+        let text = b"data: {\"a\":\r\ndata: 1}\r\n\r\n";
+        for cut in 0..=text.len() {
+            let mut decoder = SseDecoder::new();
+            let mut events = decoder.push(&text[..cut]);
+            events.extend(decoder.push(&text[cut..]));
+            assert_eq!(events.len(), 1, "cut at {cut}");
+            assert_eq!(events[0].data, "{\"a\":\n1}", "cut at {cut}");
+        }
+    }
+
+    #[test]
     fn a_multibyte_character_cut_between_chunks_survives() {
         let text = "data: Zürich\n\n".as_bytes();
         let cut = text.iter().position(|&b| b == 0xC3).unwrap() + 1;
