@@ -1,7 +1,8 @@
 //! The Anthropic Messages API, as toolwire knows it: its name rule, its `anthropic` and
 //! `anthropic-strict` schema dialects, the shape of one tool in `tools`, its request limits and
-//! its native tool search. The return leg joins here: parsing the `tool_use` blocks of an
-//! answer, the `tool_result` blocks sent back, and the stream's events.
+//! its native tool search. Its return leg sits beside this file: the `tool_use` blocks of a
+//! body (`calls.rs`) and of a stream (`stream.rs`); the `tool_result` blocks sent back join
+//! them.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //!

@@ -1,7 +1,8 @@
 //! Google Gemini (Generative Language API and Vertex AI), as toolwire knows it: its name rule,
 //! its `gemini` schema dialect (an OpenAPI 3.0 subset) and the shape of its tool list, one
-//! `functionDeclarations` object. The return leg joins here: parsing the `functionCall` parts
-//! of an answer, the `functionResponse` parts sent back, and the stream's chunks.
+//! `functionDeclarations` object. Its return leg sits beside this file: the `functionCall`
+//! parts of a body (`calls.rs`) and of the stream's chunks (`stream.rs`); the
+//! `functionResponse` parts sent back join them.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //!

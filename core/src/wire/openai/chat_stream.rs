@@ -18,8 +18,10 @@
 //!
 //! Our own rules: only choice 0 is the turn (as in bodies); a delta without `index` continues
 //! the last call; a new header (a different `id` with a `name`) at an index whose call already
-//! has both starts a new call there (a server that reuses index 0 for each parallel call); a
-//! `name` arriving in pieces is concatenated.
+//! has both starts a new call there (a server that reuses index 0 for each parallel call). A
+//! `name` arriving in pieces is concatenated, as the SDK's own accumulator does with every
+//! string but `index` and `type` (openai-python `lib/streaming/_deltas.py`,
+//! `accumulate_delta`); a delta repeating the whole name is not doubled (our caution).
 
 use serde_json::{Map, Value};
 
@@ -49,10 +51,16 @@ impl ChatStream {
     /// Reads one chunk.
     pub(crate) fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
         let event = shape::object(event, "", "a chat.completion.chunk object")?;
-        // The last chunk with usage has `choices: []`.
-        let Some(choices) = shape::opt_array(event, "choices", "")? else {
-            return Ok(());
-        };
+        // An error in the stream is an object with `error` and no `choices` (openai-python
+        // `_streaming.py` raises `APIError` on `sse.data` holding `error`).
+        if let Some(error) = shape::member(event, "error") {
+            let message = error.get("message").and_then(Value::as_str);
+            return Err(Fault::Provider {
+                message: message.map_or_else(|| error.to_string(), str::to_owned),
+            });
+        }
+        // `ChatCompletionChunk.choices` is required; the last chunk, with usage, has `[]`.
+        let choices = shape::array(event, "choices", "")?;
         for (position, choice) in choices.iter().enumerate() {
             let parent = if position == 0 {
                 "/choices/0".to_owned()
@@ -221,6 +229,24 @@ mod tests {
             .push(&chunk(rest, json!("tool_calls")), &mut turn)
             .unwrap();
         assert_eq!(turn.take()[0].arguments.as_ref().unwrap()["a"], 1);
+    }
+
+    #[test]
+    fn a_chunk_without_choices_is_not_a_chunk_and_an_error_is_the_providers() {
+        let mut stream = ChatStream::default();
+        let mut turn = Turn::new(64);
+        let message_start = json!({"type": "message_start", "message": {}});
+        assert_eq!(
+            stream.push(&message_start, &mut turn),
+            Err(Fault::shape("/choices", "an array"))
+        );
+        let error = json!({"error": {"message": "Rate limit reached", "type": "requests"}});
+        assert_eq!(
+            stream.push(&error, &mut turn),
+            Err(Fault::Provider {
+                message: "Rate limit reached".into()
+            })
+        );
     }
 
     #[test]
