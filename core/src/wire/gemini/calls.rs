@@ -14,8 +14,8 @@
 //!   echoes back) and every part's `thoughtSignature` are the provider's: not calls, kept in
 //!   the body for the replay (a Gemini 3 signature must come back on its very part).
 //!
-//! Our own rules: only `candidates[0]` is the turn (with `candidateCount` > 1 the others are
-//! alternatives); a body with neither `candidates` nor `promptFeedback` (a blocked prompt has
+//! Our own rules: only the candidate of `index` 0 is the turn (with `candidateCount` > 1 the
+//! others are alternatives); a body with neither `candidates` nor `promptFeedback` (a blocked prompt has
 //! only the latter) is not a Gemini response; an empty `name` is no name (the API refuses a
 //! `functionResponse` with one: googleapis/js-genai #607).
 
@@ -34,26 +34,32 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         }
         return Err(Fault::shape("/candidates", "an array (or promptFeedback)"));
     };
-    let Some(parts) = parts(candidates)? else {
+    let Some((candidate, parts)) = parts(candidates)? else {
         return Ok(());
     };
     for (position, part) in parts.iter().enumerate() {
-        let pointer = format!("/candidates/0/content/parts/{position}");
+        let pointer = format!("/candidates/{candidate}/content/parts/{position}");
         read_part(part, &pointer, || pointer.clone(), turn)?;
     }
     Ok(())
 }
 
-/// The parts of the first candidate, if it has content.
-pub(super) fn parts(candidates: &[Value]) -> Result<Option<&[Value]>, Fault> {
-    let Some(candidate) = candidates.first() else {
-        return Ok(None);
-    };
-    let candidate = shape::object(candidate, "/candidates/0", "a Candidate object")?;
-    let Some(content) = shape::opt_object(candidate, "content", "/candidates/0")? else {
-        return Ok(None);
-    };
-    shape::opt_array(content, "parts", "/candidates/0/content")
+/// The first candidate's position and parts, if it has content: the one whose `index` is 0
+/// (or absent, as a single candidate may be sent).
+pub(super) fn parts(candidates: &[Value]) -> Result<Option<(usize, &[Value])>, Fault> {
+    for (position, candidate) in candidates.iter().enumerate() {
+        let pointer = format!("/candidates/{position}");
+        let candidate = shape::object(candidate, &pointer, "a Candidate object")?;
+        if shape::opt_index(candidate, "index", &pointer)?.unwrap_or(0) != 0 {
+            continue;
+        }
+        let Some(content) = shape::opt_object(candidate, "content", &pointer)? else {
+            return Ok(None);
+        };
+        let parts = shape::opt_array(content, "parts", &format!("{pointer}/content"))?;
+        return Ok(parts.map(|parts| (position, parts)));
+    }
+    Ok(None)
 }
 
 /// One part: a call if it holds a `functionCall`. `pointer` is the part's in the value being
@@ -93,6 +99,19 @@ mod tests {
             parse(&json!({"choices": []}), &mut turn),
             Err(Fault::shape("/candidates", "an array (or promptFeedback)"))
         );
+    }
+
+    #[test]
+    fn only_candidate_0_is_the_turn() {
+        let body = json!({"candidates": [
+            {"index": 1, "content": {"parts": [{"functionCall": {"name": "other"}}]}},
+            {"index": 0, "content": {"parts": [{"functionCall": {"name": "f"}}]}},
+        ]});
+        let mut turn = Turn::new(64);
+        parse(&body, &mut turn).unwrap();
+        let calls = turn.take();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].pointer, "/candidates/1/content/parts/0");
     }
 
     #[test]

@@ -32,11 +32,11 @@ impl GeminiStream {
         let Some(candidates) = shape::opt_array(event, "candidates", "")? else {
             return Ok(());
         };
-        let Some(parts) = parts(candidates)? else {
+        let Some((candidate, parts)) = parts(candidates)? else {
             return Ok(());
         };
         for (position, part) in parts.iter().enumerate() {
-            let pointer = format!("/candidates/0/content/parts/{position}");
+            let pointer = format!("/candidates/{candidate}/content/parts/{position}");
             if let Some(function_call) = part.get("functionCall").and_then(Value::as_object) {
                 let continues = function_call.get("willContinue") == Some(&Value::Bool(true));
                 if continues || shape::member(function_call, "partialArgs").is_some() {

@@ -11,7 +11,7 @@
 //!   model generated it, so possibly not JSON ("the model does not always generate valid
 //!   JSON": the `Function.arguments` docstring).
 //!
-//! Our own rules: only `choices[0]` is the turn (with `n` > 1 the other choices are
+//! Our own rules: only the choice of `index` 0 is the turn (with `n` > 1 the other choices are
 //! alternatives the app picks between, not more calls); a tool call of another `type` (a
 //! `custom` tool's, `chat_completion_message_custom_tool_call.py`) answers a tool toolwire never
 //! sends, so it stays in the body for the app; `arguments` sent as an object (some
@@ -27,17 +27,18 @@ use crate::wire::calls::{arguments_from_text, Arguments, ArgumentsError, Fault, 
 pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
     let body = shape::object(body, "", "a chat.completion object")?;
     let choices = shape::array(body, "choices", "")?;
-    let Some(choice) = choices.first() else {
+    let Some((choice_position, choice)) = first_choice(choices)? else {
         return Ok(());
     };
-    let choice = shape::object(choice, "/choices/0", "a choice object")?;
-    let message = shape::opt_object(choice, "message", "/choices/0")?
-        .ok_or_else(|| Fault::shape("/choices/0/message", "an object"))?;
-    let Some(tool_calls) = shape::opt_array(message, "tool_calls", "/choices/0/message")? else {
+    let choice_pointer = format!("/choices/{choice_position}");
+    let message_pointer = format!("{choice_pointer}/message");
+    let message = shape::opt_object(choice, "message", &choice_pointer)?
+        .ok_or_else(|| Fault::shape(message_pointer.clone(), "an object"))?;
+    let Some(tool_calls) = shape::opt_array(message, "tool_calls", &message_pointer)? else {
         return Ok(());
     };
     for (position, call) in tool_calls.iter().enumerate() {
-        let pointer = format!("/choices/0/message/tool_calls/{position}");
+        let pointer = format!("{message_pointer}/tool_calls/{position}");
         let call = shape::object(call, &pointer, "a tool call object")?;
         if !is_function_call(call, &pointer)? {
             continue;
@@ -51,6 +52,20 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())
+}
+
+/// The choice of `index` 0 (or the first, if it has no `index`), with its position.
+fn first_choice(
+    choices: &[Value],
+) -> Result<Option<(usize, &serde_json::Map<String, Value>)>, Fault> {
+    for (position, choice) in choices.iter().enumerate() {
+        let pointer = format!("/choices/{position}");
+        let choice = shape::object(choice, &pointer, "a choice object")?;
+        if shape::opt_index(choice, "index", &pointer)?.unwrap_or(position as u64) == 0 {
+            return Ok(Some((position, choice)));
+        }
+    }
+    Ok(None)
 }
 
 /// Whether a tool call is a function's: `type: "function"`, or no type (older servers).
