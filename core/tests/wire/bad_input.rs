@@ -251,23 +251,64 @@ fn unknown_event(format: CallFormat) -> Value {
     }
 }
 
+/// A stream fixture's events, parsed.
+fn events_of(file: &str) -> Vec<Value> {
+    let text = bytes(file);
+    if file.ends_with(".jsonl") {
+        text.split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .filter_map(|line| serde_json::from_slice(line).ok())
+            .collect()
+    } else {
+        toolwire_core::wire::calls::SseDecoder::new()
+            .push(&text)
+            .into_iter()
+            .filter_map(|event| serde_json::from_str(&event.data).ok())
+            .collect()
+    }
+}
+
+#[test]
+fn another_formats_stream_is_an_error_never_a_quiet_end() {
+    for entry in entries("stream") {
+        let events = events_of(&entry.file);
+        for format in CallFormat::ALL {
+            if format == entry.format() {
+                continue;
+            }
+            let mut stream = CallStream::new(format);
+            let mut calls = Vec::new();
+            let mut end = Ok(());
+            for event in &events {
+                match stream.push(event) {
+                    Ok(ended) => calls.extend(ended),
+                    Err(error) => {
+                        end = Err(error);
+                        break;
+                    }
+                }
+            }
+            let end = end.and_then(|()| stream.finish());
+            assert!(calls.is_empty(), "{format} read {}: {calls:?}", entry.file);
+            let err = end.expect_err(&format!("{format} read {}", entry.file));
+            assert_eq!(err.format(), format);
+            assert!(
+                matches!(
+                    err,
+                    StreamError::Shape { .. } | StreamError::NotTheFormat { .. }
+                ),
+                "{format} read {}: {err:?}",
+                entry.file
+            );
+        }
+    }
+}
+
 #[test]
 fn unknown_events_between_a_streams_events_change_nothing() {
     for entry in entries("stream") {
         let format = entry.format();
-        let text = bytes(&entry.file);
-        let events: Vec<Value> = if entry.file.ends_with(".jsonl") {
-            text.split(|&b| b == b'\n')
-                .filter(|line| !line.is_empty())
-                .filter_map(|line| serde_json::from_slice(line).ok())
-                .collect()
-        } else {
-            toolwire_core::wire::calls::SseDecoder::new()
-                .push(&text)
-                .into_iter()
-                .filter_map(|event| serde_json::from_str(&event.data).ok())
-                .collect()
-        };
+        let events = events_of(&entry.file);
         let run = |with_unknown: bool| {
             let mut stream = CallStream::new(format);
             let mut calls = Vec::new();

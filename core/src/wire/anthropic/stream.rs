@@ -119,6 +119,27 @@ impl AnthropicStream {
     }
 }
 
+/// Whether `event` is one of this format's: the `RawMessageStreamEvent` union
+/// (`raw_message_stream_event.py`: `message_start`, `message_delta`, `message_stop`,
+/// `content_block_start`, `content_block_delta`, `content_block_stop`), and the streaming
+/// guide's `ping` and `error` events.
+pub(crate) fn is_known_event(event: &Value) -> bool {
+    const KNOWN: [&str; 8] = [
+        "message_start",
+        "message_delta",
+        "message_stop",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "ping",
+        "error",
+    ];
+    event
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|kind| KNOWN.contains(&kind))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -297,6 +297,16 @@ pub enum StreamError {
         /// The provider's message, or the event's JSON.
         message: String,
     },
+    /// The stream ended, and none of its events was of the format's kinds: it is another
+    /// format's stream (each format ignores the event types it does not know, so this is told
+    /// only at the end).
+    #[error("none of the {events} events of the stream is a {} stream event", format.api_name())]
+    NotTheFormat {
+        /// The stream's format.
+        format: CallFormat,
+        /// How many events it had.
+        events: usize,
+    },
     /// The stream ended before these calls' end signals (or inside an event): each is an
     /// error, never a call.
     #[error("the {format} stream ended before {}{}", describe(calls), if *cut_event { " (inside an event)" } else { "" })]
@@ -336,6 +346,7 @@ impl StreamError {
             | StreamError::DuplicateId { format, .. }
             | StreamError::Unsupported { format, .. }
             | StreamError::Provider { format, .. }
+            | StreamError::NotTheFormat { format, .. }
             | StreamError::Unfinished { format, .. } => *format,
         }
     }

@@ -5,7 +5,7 @@
 //! Policy: a call is yielded when, and only when, the provider signals its end; a stream that
 //! ends before then is an error naming the call ([`StreamError::Unfinished`]), never a call,
 //! however whole its partial arguments look. Events of a type the assembler does not know are
-//! ignored. A fault ends the stream: the calls ended before it in the same push are still
+//! ignored, but a stream of none it knows is another format's ([`StreamError::NotTheFormat`]). A fault ends the stream: the calls ended before it in the same push are still
 //! returned, and the fault comes with the next push or `finish`.
 
 use serde_json::Value;
@@ -47,6 +47,17 @@ impl Assembler {
             Assembler::Anthropic(stream) => stream.push(event, turn),
             Assembler::Converse(stream) => stream.push(event, turn),
             Assembler::Gemini(stream) => stream.push(event, turn),
+        }
+    }
+
+    /// Whether `event` is one of the format's kinds (else the stream may be another format's).
+    fn knows(&self, event: &Value) -> bool {
+        match self {
+            Assembler::Chat(_) => openai::chat_stream::is_known_event(event),
+            Assembler::Responses(_) => openai::responses_stream::is_known_event(event),
+            Assembler::Anthropic(_) => anthropic::stream::is_known_event(event),
+            Assembler::Converse(_) => converse::stream::is_known_event(event),
+            Assembler::Gemini(_) => gemini::stream::is_known_event(event),
         }
     }
 
@@ -102,6 +113,7 @@ pub struct CallStream {
     assembler: Assembler,
     turn: Turn,
     events: usize,
+    known_events: usize,
     failed: Option<StreamError>,
 }
 
@@ -124,6 +136,7 @@ impl CallStream {
             assembler: Assembler::new(format),
             turn: Turn::new(max_argument_bytes),
             events: 0,
+            known_events: 0,
             failed: None,
         }
     }
@@ -156,6 +169,9 @@ impl CallStream {
         }
         let number = self.events;
         self.events += 1;
+        if self.assembler.knows(event) {
+            self.known_events += 1;
+        }
         let pushed = self.assembler.push(event, &mut self.turn);
         let calls = self.turn.take();
         match pushed {
@@ -219,8 +235,8 @@ impl CallStream {
         self.assembler.open()
     }
 
-    /// Ends the stream: an error if a call is still open (each named), or if an earlier event
-    /// was a fault.
+    /// Ends the stream: an error if a call is still open (each named), if an earlier event
+    /// was a fault, or if no event was of the format's kinds (another format's stream).
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallStream};
@@ -234,6 +250,12 @@ impl CallStream {
     fn finish_cut(self, cut: Option<&str>) -> Result<(), StreamError> {
         if let Some(failed) = self.failed {
             return Err(failed);
+        }
+        if self.events > 0 && self.known_events == 0 {
+            return Err(StreamError::NotTheFormat {
+                format: self.format,
+                events: self.events,
+            });
         }
         let mut calls = self.assembler.open();
         if let Some(text) = cut {

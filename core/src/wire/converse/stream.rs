@@ -127,6 +127,24 @@ impl ConverseStream {
     }
 }
 
+/// Whether `event` is one of this format's: a member of `ConverseStreamOutput`.
+pub(crate) fn is_known_event(event: &Value) -> bool {
+    const EVENTS: [&str; 6] = [
+        "messageStart",
+        "contentBlockStart",
+        "contentBlockDelta",
+        "contentBlockStop",
+        "messageStop",
+        "metadata",
+    ];
+    event.as_object().is_some_and(|members| {
+        EVENTS
+            .iter()
+            .chain(EXCEPTIONS.iter())
+            .any(|name| members.contains_key(*name))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

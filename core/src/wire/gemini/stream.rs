@@ -149,6 +149,24 @@ fn string(text: &str) -> Option<(String, &str)> {
     None
 }
 
+/// Whether `event` is a chunk of this format at all: it has a field of
+/// `GenerateContentResponse` (google-genai `types.py`; every field is optional, so a chunk with
+/// none of them is no chunk of it).
+pub(crate) fn is_known_event(event: &Value) -> bool {
+    const FIELDS: [&str; 7] = [
+        "candidates",
+        "createTime",
+        "modelVersion",
+        "promptFeedback",
+        "responseId",
+        "usageMetadata",
+        "modelStatus",
+    ];
+    event
+        .as_object()
+        .is_some_and(|fields| FIELDS.iter().any(|name| fields.contains_key(*name)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

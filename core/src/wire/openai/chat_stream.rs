@@ -187,6 +187,12 @@ fn fragment(
     }
 }
 
+/// Whether `event` is a chunk of this format at all: `ChatCompletionChunk.choices` is required
+/// (`chat_completion_chunk.py`).
+pub(crate) fn is_known_event(event: &Value) -> bool {
+    event.get("choices").is_some_and(Value::is_array)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -168,6 +168,15 @@ fn done_call(
     Ok(call)
 }
 
+/// Whether `event` is one of this format's: every member of the SDK's `ResponseStreamEvent`
+/// union is typed `response.…` but `error` (`response_stream_event.py`).
+pub(crate) fn is_known_event(event: &Value) -> bool {
+    event
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|kind| kind.starts_with("response.") || kind == "error")
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
