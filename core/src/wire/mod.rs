@@ -29,6 +29,9 @@
 //! ```
 
 pub(crate) mod anthropic;
+#[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub mod calls;
 pub(crate) mod converse;
 #[cfg(feature = "runtime")]
 mod format;

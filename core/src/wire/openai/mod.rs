@@ -1,7 +1,8 @@
 //! OpenAI function calling (Chat Completions and Responses), as toolwire knows it: its name
 //! rule, its `openai` and `openai-strict` schema dialects, the shape of one tool in `tools` and
-//! its request limit. The return leg joins here: parsing the `tool_calls` of an answer, the
-//! `tool` messages sent back, and the stream's deltas.
+//! its request limit. Its return leg sits beside this file: the calls of a Chat Completions body
+//! (`chat_calls.rs`) and stream (`chat_stream.rs`), and of a Responses API body
+//! (`responses_calls.rs`) and stream (`responses_stream.rs`); the answers sent back join them.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //!
@@ -9,6 +10,16 @@
 //! structured outputs guide ("Supported schemas"), and the refusals quoted in
 //! `tool-schema-wire.md` ("Real refusals"). Facts a source marks as unconfirmed are not rules
 //! (the 1,024-character description limit OpenAI once reported is not here).
+
+// The return leg: the calls of a body and a stream, for Chat Completions and the Responses API.
+#[cfg(feature = "runtime")]
+pub(crate) mod chat_calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod chat_stream;
+#[cfg(feature = "runtime")]
+pub(crate) mod responses_calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod responses_stream;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

@@ -1,7 +1,8 @@
 //! The Anthropic Messages API, as toolwire knows it: its name rule, its `anthropic` and
 //! `anthropic-strict` schema dialects, the shape of one tool in `tools`, its request limits and
-//! its native tool search. The return leg joins here: parsing the `tool_use` blocks of an
-//! answer, the `tool_result` blocks sent back, and the stream's events.
+//! its native tool search. Its return leg sits beside this file: the `tool_use` blocks of a
+//! body (`calls.rs`) and of a stream (`stream.rs`); the `tool_result` blocks sent back join
+//! them.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //!
@@ -9,6 +10,12 @@
 //! outputs page ("JSON Schema limitations"), the tool search tool page
 //! (platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool), and the spec
 //! `tool-name-wire.md`.
+
+// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+#[cfg(feature = "runtime")]
+pub(crate) mod calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod stream;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

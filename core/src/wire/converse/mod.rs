@@ -1,12 +1,19 @@
 //! Amazon Bedrock Converse, as toolwire knows it: its name rule, its `converse` schema dialect
 //! (and which dialect its strict shape takes), and the shape of one tool in
-//! `toolConfig.tools`. The return leg joins here: parsing the `toolUse` blocks of an answer, the
-//! `toolResult` blocks sent back, and `ConverseStream`'s events.
+//! `toolConfig.tools`. Its return leg sits beside this file: the `toolUse` blocks of a body
+//! (`calls.rs`) and of `ConverseStream`'s events (`stream.rs`); the `toolResult` blocks sent
+//! back join them.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //!
 //! Sources, read 2026-11: the Bedrock API reference (`ToolSpecification`, `ToolInputSchema`)
 //! and the Bedrock user guide ("Get validated JSON results from models", strict tool use).
+
+// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+#[cfg(feature = "runtime")]
+pub(crate) mod calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod stream;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

@@ -1,13 +1,20 @@
 //! Google Gemini (Generative Language API and Vertex AI), as toolwire knows it: its name rule,
 //! its `gemini` schema dialect (an OpenAPI 3.0 subset) and the shape of its tool list, one
-//! `functionDeclarations` object. The return leg joins here: parsing the `functionCall` parts
-//! of an answer, the `functionResponse` parts sent back, and the stream's chunks.
+//! `functionDeclarations` object. Its return leg sits beside this file: the `functionCall`
+//! parts of a body (`calls.rs`) and of the stream's chunks (`stream.rs`); the
+//! `functionResponse` parts sent back join them.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //!
 //! Sources, read 2026-11: Google's `FunctionDeclaration` and `Schema` references (Gemini API
 //! v1beta and Vertex AI v1), and the refusals quoted in `tool-schema-wire.md` ("Real
 //! refusals").
+
+// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+#[cfg(feature = "runtime")]
+pub(crate) mod calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod stream;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

@@ -1,0 +1,56 @@
+//! The Messages API: the client tool calls of a response body (hop 4).
+//!
+//! Policy: facts only, each citing its source (a rule that is our own caution says so).
+//! Sources, read 2026-12 (anthropic-sdk-python 2.15 types; the tool use overview,
+//! platform.claude.com/docs/en/agents-and-tools/tool-use/overview):
+//! - `Message.content` is a list of blocks (`types/message.py`); a client call is the block
+//!   `{type: "tool_use", id, name, input: Dict[str, object]}` (`tool_use_block.py`);
+//! - `thinking` (its `signature` passed back unchanged: `thinking_block.py`),
+//!   `redacted_thinking`, `server_tool_use` (`server_tool_use_block.py`), every
+//!   `*_tool_result` block (`web_search_tool_result_block.py`, …) and `text` are the provider's
+//!   or the model's words: not calls, kept in the body for the replay.
+
+use serde_json::Value;
+
+use crate::wire::calls::shape::{self, member};
+use crate::wire::calls::turn::Turn;
+use crate::wire::calls::{arguments_from_value, Fault, ToolCall};
+
+/// The calls of `body`, added to `turn` in order.
+pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
+    let body = shape::object(body, "", "a message object")?;
+    let content = shape::array(body, "content", "")?;
+    for (position, block) in content.iter().enumerate() {
+        let pointer = format!("/content/{position}");
+        let block = shape::object(block, &pointer, "a content block object")?;
+        if shape::opt_str(block, "type", &pointer)? != Some("tool_use") {
+            continue;
+        }
+        let id = shape::opt_id(block, "id", &pointer)?;
+        let name = shape::opt_str(block, "name", &pointer)?.unwrap_or_default();
+        let arguments = arguments_from_value(member(block, "input"));
+        turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn server_tool_use_is_not_a_client_call() {
+        let body = json!({"content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}},
+            {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+            {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+        ]});
+        let mut turn = Turn::new(64);
+        parse(&body, &mut turn).unwrap();
+        let calls = turn.take();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].pointer, "/content/2");
+    }
+}

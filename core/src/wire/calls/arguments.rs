@@ -1,0 +1,155 @@
+//! A call's arguments, from the text OpenAI and the streams send or the object the other
+//! bodies hold. Policy: an object or an error of that call; empty or blank text is `{}`; a text
+//! over the limit is refused before it is parsed, and a stream stops buffering it.
+
+use serde_json::Value;
+
+use super::tool_call::{Arguments, ArgumentsError};
+
+/// The default limit of one call's arguments text: 1 MiB. Our own caution (no provider
+/// documents a limit; a model's output tokens bound it far below this): a limit keeps a
+/// runaway or hostile stream from growing a buffer without end.
+///
+/// ```
+/// assert_eq!(toolwire_core::wire::calls::DEFAULT_MAX_ARGUMENT_BYTES, 1 << 20);
+/// ```
+pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
+
+/// The arguments a JSON text stands for: `{}` when it is empty or blank (OpenAI sends
+/// `"arguments": ""` for a call without parameters), else the object it parses to.
+pub(crate) fn from_text(text: &str, limit: usize) -> Result<Arguments, ArgumentsError> {
+    if text.len() > limit {
+        return Err(ArgumentsError::TooLong {
+            bytes: text.len(),
+            limit,
+        });
+    }
+    if text.trim().is_empty() {
+        return Ok(Arguments::new());
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(other) => Err(ArgumentsError::NotObject {
+            found: json_kind(&other),
+        }),
+        Err(error) => Err(ArgumentsError::NotJson {
+            message: error.to_string(),
+        }),
+    }
+}
+
+/// The arguments an already parsed value stands for: absent or `null` is `{}` (Gemini leaves
+/// `args` out of a call without parameters), an object is itself.
+pub(crate) fn from_value(value: Option<&Value>) -> Result<Arguments, ArgumentsError> {
+    match value {
+        None | Some(Value::Null) => Ok(Arguments::new()),
+        Some(Value::Object(object)) => Ok(object.clone()),
+        Some(other) => Err(ArgumentsError::NotObject {
+            found: json_kind(other),
+        }),
+    }
+}
+
+/// What a JSON value is, in words.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A streamed call's argument fragments, concatenated, up to the limit: past it the text is
+/// dropped and only its length is counted, so the call ends as [`ArgumentsError::TooLong`].
+#[derive(Debug, Default)]
+pub(crate) struct ArgumentsText {
+    text: String,
+    bytes: usize,
+}
+
+impl ArgumentsText {
+    /// Appends one fragment.
+    pub(crate) fn push(&mut self, fragment: &str, limit: usize) {
+        self.bytes = self.bytes.saturating_add(fragment.len());
+        if self.bytes > limit {
+            self.text = String::new();
+        } else {
+            self.text.push_str(fragment);
+        }
+    }
+
+    /// Replaces the fragments with the whole text a done event carries.
+    pub(crate) fn replace(&mut self, whole: &str, limit: usize) {
+        self.text.clear();
+        self.bytes = 0;
+        self.push(whole, limit);
+    }
+
+    /// Whether no fragment (or only blank ones) came.
+    pub(crate) fn is_blank(&self) -> bool {
+        self.bytes <= self.text.len() && self.text.trim().is_empty()
+    }
+
+    /// The arguments the fragments make.
+    pub(crate) fn finish(&self, limit: usize) -> Result<Arguments, ArgumentsError> {
+        if self.bytes > limit {
+            return Err(ArgumentsError::TooLong {
+                bytes: self.bytes,
+                limit,
+            });
+        }
+        from_text(&self.text, limit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_text_is_an_empty_object() {
+        for text in ["", "  ", "\n\t"] {
+            assert_eq!(from_text(text, 100), Ok(Arguments::new()), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_an_object_is_refused_with_what_it_is() {
+        assert_eq!(
+            from_text("\"Paris\"", 100),
+            Err(ArgumentsError::NotObject { found: "a string" })
+        );
+        assert!(matches!(
+            from_text("{\"city\": ", 100),
+            Err(ArgumentsError::NotJson { .. })
+        ));
+    }
+
+    #[test]
+    fn a_text_over_the_limit_is_refused_before_it_is_parsed() {
+        assert_eq!(
+            from_text("{\"a\":1}", 6),
+            Err(ArgumentsError::TooLong { bytes: 7, limit: 6 })
+        );
+        assert!(from_text("{\"a\":1}", 7).is_ok());
+    }
+
+    #[test]
+    fn fragments_past_the_limit_are_counted_not_kept() {
+        let mut text = ArgumentsText::default();
+        text.push("{\"a\":", 8);
+        text.push("\"long\"}", 8);
+        assert_eq!(text.text, "");
+        assert_eq!(
+            text.finish(8),
+            Err(ArgumentsError::TooLong {
+                bytes: 12,
+                limit: 8
+            })
+        );
+        assert!(!text.is_blank());
+    }
+}

@@ -1,0 +1,234 @@
+//! Hop 4 of the spec: the client tool calls of a model's turn, from the response body as the
+//! provider returned it or from its stream as it arrives, in each of the five
+//! [`CallFormat`]s. Each call keeps its id and the called name verbatim (answers name them, and
+//! hop 5, [`Census::resolve`](crate::Census::resolve), maps the name to a tool) and its
+//! [`pointer`](ToolCall::pointer) into the body, which the caller keeps: provider-executed
+//! blocks (server tools, thinking, reasoning) are not calls and stay there, for the replay.
+//!
+//! - Bodies: [`CallParser`] (with the arguments limit), or [`parse_calls`].
+//! - Streams: [`CallStream`] over parsed events; [`SseCallStream`] over raw server-sent-event
+//!   text, [`JsonLinesCallStream`] over one event per line; [`SseDecoder`] alone for an app
+//!   that also reads the events itself.
+//! - Errors: a body or stream that is not the format's shape, a call without a name or two
+//!   calls with one id is a [`BodyError`] / [`StreamError`] naming the format and where; one
+//!   call's unusable arguments are that call's [`ArgumentsError`], and the others still parse.
+//!
+//! Each provider's facts live in its folder beside its tool list (`wire/openai/`:
+//! `chat_calls.rs`, `chat_stream.rs`, `responses_calls.rs`, `responses_stream.rs`;
+//! `wire/anthropic/`, `wire/converse/`, `wire/gemini/`: `calls.rs`, `stream.rs`); this module is
+//! the generic layer over them. Pure functions: no I/O.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolwire_core::wire::calls::{CallFormat, CallParser};
+//! use toolwire_core::{Census, census::{Resolution, Via}};
+//!
+//! let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+//!     "role": "assistant", "content": null, "tool_calls": [{
+//!         "id": "call_1", "type": "function",
+//!         "function": {"name": "mcp_github_create_issue", "arguments": "{\"title\":\"Bug\"}"},
+//!     }],
+//! }}]});
+//! let calls = CallParser::new(CallFormat::OpenAiChat).parse(&body).unwrap();
+//! assert_eq!(calls[0].id.as_deref(), Some("call_1"));
+//! assert_eq!(calls[0].pointer, "/choices/0/message/tool_calls/0");
+//!
+//! // Hop 5 maps the called name to the tool.
+//! let census = Census::build(["mcp/github/create_issue"], &[]);
+//! let Ok(Resolution::Tool(hit)) = census.resolve(&calls[0].name) else { panic!() };
+//! assert_eq!((hit.name, hit.via), ("mcp/github/create_issue", Via::Form));
+//! ```
+
+mod arguments;
+mod call_format;
+mod error;
+mod lines;
+pub(crate) mod shape;
+mod sse;
+mod stream;
+mod tool_call;
+pub(crate) mod turn;
+
+use serde_json::Value;
+
+pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+pub(crate) use arguments::{
+    from_text as arguments_from_text, from_value as arguments_from_value, json_kind, ArgumentsText,
+};
+pub use call_format::CallFormat;
+pub(crate) use error::Fault;
+pub use error::{BodyError, StreamError};
+pub use sse::{SseDecoder, SseEvent};
+pub use stream::{CallStream, JsonLinesCallStream, SseCallStream};
+pub use tool_call::{Arguments, ArgumentsError, ToolCall, UnfinishedCall};
+
+use crate::wire::{anthropic, converse, gemini, openai};
+use turn::Turn;
+
+/// Reads the client tool calls of one format, with a limit on one call's arguments text.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{ArgumentsError, CallFormat, CallParser};
+///
+/// let body = json!({"output": [{"type": "function_call", "id": "fc_1", "call_id": "call_1",
+///     "name": "search", "arguments": "{\"q\":\"a long query\"}"}]});
+/// let parser = CallParser::new(CallFormat::OpenAiResponses).max_argument_bytes(8);
+/// let calls = parser.parse(&body).unwrap();
+/// assert!(matches!(calls[0].arguments, Err(ArgumentsError::TooLong { limit: 8, .. })));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallParser {
+    format: CallFormat,
+    max_argument_bytes: usize,
+}
+
+impl CallParser {
+    /// A parser of `format`, with [`DEFAULT_MAX_ARGUMENT_BYTES`].
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// assert_eq!(CallParser::new(CallFormat::Gemini).format(), CallFormat::Gemini);
+    /// ```
+    pub const fn new(format: CallFormat) -> CallParser {
+        CallParser {
+            format,
+            max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+        }
+    }
+
+    /// The same parser with another limit of one call's arguments text, in bytes: a text over
+    /// it is that call's [`ArgumentsError::TooLong`], and a stream keeps no more of it.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// let parser = CallParser::new(CallFormat::OpenAiChat).max_argument_bytes(4096);
+    /// assert_eq!(parser.argument_limit(), 4096);
+    /// ```
+    pub const fn max_argument_bytes(mut self, bytes: usize) -> CallParser {
+        self.max_argument_bytes = bytes;
+        self
+    }
+
+    /// The parser's format.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// assert_eq!(CallParser::new(CallFormat::Converse).format(), CallFormat::Converse);
+    /// ```
+    pub const fn format(&self) -> CallFormat {
+        self.format
+    }
+
+    /// The limit of one call's arguments text, in bytes.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser, DEFAULT_MAX_ARGUMENT_BYTES};
+    /// assert_eq!(CallParser::new(CallFormat::Anthropic).argument_limit(), DEFAULT_MAX_ARGUMENT_BYTES);
+    /// ```
+    pub const fn argument_limit(&self) -> usize {
+        self.max_argument_bytes
+    }
+
+    /// The client tool calls of a response body, in order.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// let body = json!({"content": [
+    ///     {"type": "thinking", "thinking": "…", "signature": "sig"},
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}},
+    /// ]});
+    /// let calls = CallParser::new(CallFormat::Anthropic).parse(&body).unwrap();
+    /// assert_eq!(calls.len(), 1);
+    /// assert_eq!(calls[0].pointer, "/content/1");
+    /// ```
+    pub fn parse(&self, body: &Value) -> Result<Vec<ToolCall>, BodyError> {
+        let mut turn = Turn::new(self.max_argument_bytes);
+        let found = match self.format {
+            CallFormat::OpenAiChat => openai::chat_calls::parse(body, &mut turn),
+            CallFormat::OpenAiResponses => openai::responses_calls::parse(body, &mut turn),
+            CallFormat::Anthropic => anthropic::calls::parse(body, &mut turn),
+            CallFormat::Converse => converse::calls::parse(body, &mut turn),
+            CallFormat::Gemini => gemini::calls::parse(body, &mut turn),
+        };
+        found.map_err(|fault| fault.in_body(self.format))?;
+        Ok(turn.take())
+    }
+
+    /// The client tool calls of a body given as JSON bytes.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{BodyError, CallFormat, CallParser};
+    /// let err = CallParser::new(CallFormat::OpenAiChat).parse_slice(b"{\"choices\":").unwrap_err();
+    /// assert!(matches!(err, BodyError::NotJson { .. }));
+    /// ```
+    pub fn parse_slice(&self, body: &[u8]) -> Result<Vec<ToolCall>, BodyError> {
+        let value: Value = serde_json::from_slice(body).map_err(|error| BodyError::NotJson {
+            format: self.format,
+            message: error.to_string(),
+        })?;
+        self.parse(&value)
+    }
+
+    /// The client tool calls of a body given as JSON text.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// let calls = CallParser::new(CallFormat::Converse)
+    ///     .parse_str(r#"{"output": {"message": {"role": "assistant", "content": [
+    ///         {"toolUse": {"toolUseId": "tooluse_1", "name": "get_time", "input": {}}}]}}}"#)
+    ///     .unwrap();
+    /// assert_eq!(calls[0].pointer, "/output/message/content/0");
+    /// ```
+    pub fn parse_str(&self, body: &str) -> Result<Vec<ToolCall>, BodyError> {
+        self.parse_slice(body.as_bytes())
+    }
+
+    /// A stream assembler of this format and limit, over parsed events.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// let stream = CallParser::new(CallFormat::Anthropic).max_argument_bytes(64).stream();
+    /// assert_eq!(stream.format(), CallFormat::Anthropic);
+    /// ```
+    pub fn stream(&self) -> CallStream {
+        CallStream::with_limit(self.format, self.max_argument_bytes)
+    }
+
+    /// A stream assembler of this format and limit, over raw server-sent-event text.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// let stream = CallParser::new(CallFormat::Gemini).sse();
+    /// stream.finish().unwrap();
+    /// ```
+    pub fn sse(&self) -> SseCallStream {
+        SseCallStream::over(self.stream())
+    }
+
+    /// A stream assembler of this format and limit, over one JSON event per line.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// let (calls, end) = CallParser::new(CallFormat::Converse).json_lines().finish();
+    /// assert!(calls.is_empty() && end.is_ok());
+    /// ```
+    pub fn json_lines(&self) -> JsonLinesCallStream {
+        JsonLinesCallStream::over(self.stream())
+    }
+}
+
+/// The client tool calls of a response body of `format`, in order, with the default limits:
+/// `CallParser::new(format).parse(body)`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{parse_calls, BodyError, CallFormat};
+/// let body = json!({"content": [{"type": "tool_use", "id": "toolu_1", "input": {}}]});
+/// let err = parse_calls(CallFormat::Anthropic, &body).unwrap_err();
+/// assert!(matches!(err, BodyError::MissingName { ref pointer, .. } if pointer == "/content/0"));
+/// ```
+pub fn parse_calls(format: CallFormat, body: &Value) -> Result<Vec<ToolCall>, BodyError> {
+    CallParser::new(format).parse(body)
+}

@@ -1,0 +1,105 @@
+//! Reading a provider's JSON by the shape its format gives it. Policy: absent and `null` are
+//! the same (the SDKs' optional fields serialize either way); any other value of the wrong type
+//! is a [`Fault::Shape`] naming its pointer, built only when it fails.
+
+use serde_json::{Map, Value};
+
+use super::error::Fault;
+
+/// `value` as an object, or a fault at `pointer`.
+pub(crate) fn object<'v>(
+    value: &'v Value,
+    pointer: &str,
+    expected: &'static str,
+) -> Result<&'v Map<String, Value>, Fault> {
+    value
+        .as_object()
+        .ok_or_else(|| Fault::shape(pointer, expected))
+}
+
+/// The member `key` of `object`, `None` when absent or `null`.
+pub(crate) fn member<'v>(object: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    object.get(key).filter(|value| !value.is_null())
+}
+
+/// The member `key` as an object, if present.
+pub(crate) fn opt_object<'v>(
+    object: &'v Map<String, Value>,
+    key: &str,
+    parent: &str,
+) -> Result<Option<&'v Map<String, Value>>, Fault> {
+    match member(object, key) {
+        None => Ok(None),
+        Some(Value::Object(inner)) => Ok(Some(inner)),
+        Some(_) => Err(Fault::shape(format!("{parent}/{key}"), "an object")),
+    }
+}
+
+/// The member `key` as an array, if present.
+pub(crate) fn opt_array<'v>(
+    object: &'v Map<String, Value>,
+    key: &str,
+    parent: &str,
+) -> Result<Option<&'v [Value]>, Fault> {
+    match member(object, key) {
+        None => Ok(None),
+        Some(Value::Array(items)) => Ok(Some(items)),
+        Some(_) => Err(Fault::shape(format!("{parent}/{key}"), "an array")),
+    }
+}
+
+/// The member `key` as an array, which the format requires.
+pub(crate) fn array<'v>(
+    object: &'v Map<String, Value>,
+    key: &str,
+    parent: &str,
+) -> Result<&'v [Value], Fault> {
+    opt_array(object, key, parent)?
+        .ok_or_else(|| Fault::shape(format!("{parent}/{key}"), "an array"))
+}
+
+/// The member `key` as a string, if present.
+pub(crate) fn opt_str<'v>(
+    object: &'v Map<String, Value>,
+    key: &str,
+    parent: &str,
+) -> Result<Option<&'v str>, Fault> {
+    match member(object, key) {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(Fault::shape(format!("{parent}/{key}"), "a string")),
+    }
+}
+
+/// The member `key` as an index (a non-negative integer), if present.
+pub(crate) fn opt_index(
+    object: &Map<String, Value>,
+    key: &str,
+    parent: &str,
+) -> Result<Option<u64>, Fault> {
+    match member(object, key) {
+        None => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| Fault::shape(format!("{parent}/{key}"), "a non-negative integer")),
+    }
+}
+
+/// The member `key` as an index, which the format requires.
+pub(crate) fn index(object: &Map<String, Value>, key: &str, parent: &str) -> Result<u64, Fault> {
+    opt_index(object, key, parent)?
+        .ok_or_else(|| Fault::shape(format!("{parent}/{key}"), "a non-negative integer"))
+}
+
+/// A call's id, which every format but Gemini requires (the answer names the call by it):
+/// `None` when absent or empty, for `Turn::add_with_id` to refuse.
+pub(crate) fn opt_id(
+    object: &Map<String, Value>,
+    key: &str,
+    parent: &str,
+) -> Result<Option<String>, Fault> {
+    Ok(opt_str(object, key, parent)?
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned))
+}

@@ -1,0 +1,498 @@
+//! The calls of a stream, as its events arrive: one assembler per format (in the provider's
+//! folder), behind one [`CallStream`]; and the same over the raw text, [`SseCallStream`] for
+//! server-sent events and [`JsonLinesCallStream`] for one event per line.
+//!
+//! Policy: a call is yielded when, and only when, the provider signals its end; a stream that
+//! ends before then is an error naming the call ([`StreamError::Unfinished`]), never a call,
+//! however whole its partial arguments look. Events of a type the assembler does not know are
+//! ignored, but a stream of none it knows is another format's ([`StreamError::NotTheFormat`]). A fault ends the stream: the calls ended before it in the same push are still
+//! returned, and the fault comes with the next push or `finish`.
+
+use serde_json::Value;
+
+use super::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+use super::call_format::CallFormat;
+use super::error::{Fault, StreamError};
+use super::lines::LineSplitter;
+use super::sse::SseDecoder;
+use super::tool_call::{ToolCall, UnfinishedCall};
+use super::turn::Turn;
+use crate::wire::{anthropic, converse, gemini, openai};
+
+/// Each format's assembler: the provider folder's own state machine.
+#[derive(Debug)]
+enum Assembler {
+    Chat(openai::chat_stream::ChatStream),
+    Responses(openai::responses_stream::ResponsesStream),
+    Anthropic(anthropic::stream::AnthropicStream),
+    Converse(converse::stream::ConverseStream),
+    Gemini(gemini::stream::GeminiStream),
+}
+
+impl Assembler {
+    fn new(format: CallFormat) -> Assembler {
+        match format {
+            CallFormat::OpenAiChat => Assembler::Chat(Default::default()),
+            CallFormat::OpenAiResponses => Assembler::Responses(Default::default()),
+            CallFormat::Anthropic => Assembler::Anthropic(Default::default()),
+            CallFormat::Converse => Assembler::Converse(Default::default()),
+            CallFormat::Gemini => Assembler::Gemini(Default::default()),
+        }
+    }
+
+    fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
+        match self {
+            Assembler::Chat(stream) => stream.push(event, turn),
+            Assembler::Responses(stream) => stream.push(event, turn),
+            Assembler::Anthropic(stream) => stream.push(event, turn),
+            Assembler::Converse(stream) => stream.push(event, turn),
+            Assembler::Gemini(stream) => stream.push(event, turn),
+        }
+    }
+
+    /// Whether `event` is one of the format's kinds (else the stream may be another format's).
+    fn knows(&self, event: &Value) -> bool {
+        match self {
+            Assembler::Chat(_) => openai::chat_stream::is_known_event(event),
+            Assembler::Responses(_) => openai::responses_stream::is_known_event(event),
+            Assembler::Anthropic(_) => anthropic::stream::is_known_event(event),
+            Assembler::Converse(_) => converse::stream::is_known_event(event),
+            Assembler::Gemini(_) => gemini::stream::is_known_event(event),
+        }
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        match self {
+            Assembler::Chat(stream) => stream.open(),
+            Assembler::Responses(stream) => stream.open(),
+            Assembler::Anthropic(stream) => stream.open(),
+            Assembler::Converse(stream) => stream.open(),
+            Assembler::Gemini(_) => Vec::new(),
+        }
+    }
+
+    /// A call the text of a cut event began. Only Gemini sends a call in one event, so only
+    /// its cut event can hold a call no earlier event began.
+    fn cut(&self, text: &str) -> Vec<UnfinishedCall> {
+        match self {
+            Assembler::Gemini(_) => gemini::stream::call_in_cut_event(text),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Assembles a stream's client tool calls from its events, parsed: Chat Completions chunks,
+/// Responses and Messages API events, decoded Converse stream events (`{"contentBlockStart":
+/// …}` as the AWS SDKs yield them), Gemini `GenerateContentResponse` chunks.
+///
+/// Each format's end signal: Chat Completions, the choice's `finish_reason` (it ends every open
+/// call); Responses, `response.output_item.done`; the Messages API, `content_block_stop`;
+/// Converse, `contentBlockStop`; Gemini, each whole `functionCall` part.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{CallFormat, CallStream};
+///
+/// let mut stream = CallStream::new(CallFormat::OpenAiChat);
+/// let delta = |tool_call, finish| json!({"choices": [{"index": 0,
+///     "delta": {"tool_calls": tool_call}, "finish_reason": finish}]});
+/// let header = json!([{"index": 0, "id": "call_1", "type": "function",
+///     "function": {"name": "get_weather", "arguments": ""}}]);
+/// assert!(stream.push(&delta(header, json!(null))).unwrap().is_empty());
+/// let fragment = json!([{"index": 0, "function": {"arguments": "{\"city\":\"Paris\"}"}}]);
+/// // Whole JSON is not an end signal: the finish reason is.
+/// assert!(stream.push(&delta(fragment, json!(null))).unwrap().is_empty());
+/// let calls = stream.push(&delta(json!(null), json!("tool_calls"))).unwrap();
+/// assert_eq!(calls[0].name, "get_weather");
+/// assert_eq!(calls[0].arguments.as_ref().unwrap()["city"], "Paris");
+/// stream.finish().unwrap();
+/// ```
+#[derive(Debug)]
+pub struct CallStream {
+    format: CallFormat,
+    assembler: Assembler,
+    turn: Turn,
+    events: usize,
+    known_events: usize,
+    failed: Option<StreamError>,
+}
+
+impl CallStream {
+    /// A stream of `format`, with the default limit of one call's arguments
+    /// ([`DEFAULT_MAX_ARGUMENT_BYTES`]; [`CallParser::stream`](super::CallParser::stream) sets
+    /// another).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// assert_eq!(CallStream::new(CallFormat::Gemini).format(), CallFormat::Gemini);
+    /// ```
+    pub fn new(format: CallFormat) -> CallStream {
+        CallStream::with_limit(format, DEFAULT_MAX_ARGUMENT_BYTES)
+    }
+
+    pub(crate) fn with_limit(format: CallFormat, max_argument_bytes: usize) -> CallStream {
+        CallStream {
+            format,
+            assembler: Assembler::new(format),
+            turn: Turn::new(max_argument_bytes),
+            events: 0,
+            known_events: 0,
+            failed: None,
+        }
+    }
+
+    /// The stream's format.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// assert_eq!(CallStream::new(CallFormat::Anthropic).format(), CallFormat::Anthropic);
+    /// ```
+    pub fn format(&self) -> CallFormat {
+        self.format
+    }
+
+    /// Feeds the next event; returns the calls it ended, in order.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// let mut stream = CallStream::new(CallFormat::Gemini);
+    /// let chunk = json!({"candidates": [{"content": {"role": "model", "parts": [
+    ///     {"functionCall": {"name": "get_time"}}]}}]});
+    /// let calls = stream.push(&chunk).unwrap();
+    /// assert_eq!((calls[0].id.as_ref(), calls[0].name.as_str()), (None, "get_time"));
+    /// ```
+    #[must_use = "the calls an event ends are returned only once"]
+    pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = &self.failed {
+            return Err(failed.clone());
+        }
+        let number = self.events;
+        self.events += 1;
+        if self.assembler.knows(event) {
+            self.known_events += 1;
+        }
+        let pushed = self.assembler.push(event, &mut self.turn);
+        let calls = self.turn.take();
+        match pushed {
+            Ok(()) => Ok(calls),
+            Err(fault) => {
+                let error = fault.in_stream(self.format, number);
+                self.failed = Some(error.clone());
+                if calls.is_empty() {
+                    Err(error)
+                } else {
+                    Ok(calls)
+                }
+            }
+        }
+    }
+
+    /// Feeds the next event as JSON text.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
+    /// let mut stream = CallStream::new(CallFormat::Converse);
+    /// let calls = stream.push_slice(br#"{"contentBlockStart": {"contentBlockIndex": 0,
+    ///     "start": {"toolUse": {"toolUseId": "tooluse_1", "name": "get_time"}}}}"#).unwrap();
+    /// assert!(calls.is_empty());
+    /// let calls = stream.push_slice(br#"{"contentBlockStop": {"contentBlockIndex": 0}}"#).unwrap();
+    /// assert_eq!(calls[0].name, "get_time");
+    /// assert!(matches!(stream.push_slice(b"{"), Err(StreamError::EventNotJson { event: 2, .. })));
+    /// ```
+    #[must_use = "the calls an event ends are returned only once"]
+    pub fn push_slice(&mut self, event: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = &self.failed {
+            return Err(failed.clone());
+        }
+        match serde_json::from_slice::<Value>(event) {
+            Ok(value) => self.push(&value),
+            Err(error) => {
+                let error = StreamError::EventNotJson {
+                    format: self.format,
+                    event: self.events,
+                    message: error.to_string(),
+                };
+                self.events += 1;
+                self.failed = Some(error.clone());
+                Err(error)
+            }
+        }
+    }
+
+    /// The calls begun and not yet ended, in order.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// let mut stream = CallStream::new(CallFormat::OpenAiResponses);
+    /// let added = json!({"type": "response.output_item.added", "output_index": 0, "item":
+    ///     {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}});
+    /// let _ = stream.push(&added).unwrap();
+    /// assert_eq!(stream.open_calls()[0].id.as_deref(), Some("call_1"));
+    /// ```
+    pub fn open_calls(&self) -> Vec<UnfinishedCall> {
+        self.assembler.open()
+    }
+
+    /// Ends the stream: an error if a call is still open (each named), if an earlier event
+    /// was a fault, or if no event was of the format's kinds (another format's stream).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// CallStream::new(CallFormat::Anthropic).finish().unwrap();
+    /// ```
+    pub fn finish(self) -> Result<(), StreamError> {
+        self.finish_cut(None)
+    }
+
+    /// Ends the stream, which ended inside an event whose text was `cut` (if any).
+    fn finish_cut(self, cut: Option<&str>) -> Result<(), StreamError> {
+        if let Some(failed) = self.failed {
+            return Err(failed);
+        }
+        if self.events > 0 && self.known_events == 0 {
+            return Err(StreamError::NotTheFormat {
+                format: self.format,
+                events: self.events,
+            });
+        }
+        let mut calls = self.assembler.open();
+        if let Some(text) = cut {
+            calls.extend(self.assembler.cut(text));
+        }
+        if calls.is_empty() && cut.is_none() {
+            return Ok(());
+        }
+        Err(StreamError::Unfinished {
+            format: self.format,
+            calls,
+            cut_event: cut.is_some(),
+        })
+    }
+
+    fn failed(&self) -> Option<&StreamError> {
+        self.failed.as_ref()
+    }
+}
+
+/// A stream's calls from its raw server-sent-event text, in any chunking: the bytes as they
+/// come off the connection (Chat Completions, Responses, the Messages API, Gemini with
+/// `alt=sse`). Each event's `data` is one JSON event for [`CallStream`]; OpenAI's
+/// `data: [DONE]` ends the stream (openai-python `_streaming.py`: `if
+/// sse.data.startswith("[DONE]"): break`).
+///
+/// ```
+/// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+///
+/// let text = concat!(
+///     "event: content_block_start\r\n",
+///     r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#, "\r\n\r\n",
+///     "event: content_block_delta\r\n",
+///     r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"Paris\"}"}}"#, "\r\n\r\n",
+///     "event: content_block_stop\r\n",
+///     r#"data: {"type":"content_block_stop","index":0}"#, "\r\n\r\n",
+/// );
+/// let mut stream = SseCallStream::new(CallFormat::Anthropic);
+/// let mut calls = Vec::new();
+/// for chunk in text.as_bytes().chunks(5) {
+///     calls.extend(stream.push(chunk).unwrap());
+/// }
+/// stream.finish().unwrap();
+/// assert_eq!(calls[0].arguments.as_ref().unwrap()["city"], "Paris");
+/// ```
+#[derive(Debug)]
+pub struct SseCallStream {
+    decoder: SseDecoder,
+    calls: CallStream,
+    done: bool,
+}
+
+impl SseCallStream {
+    /// A stream of `format` with the default limits.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+    /// assert_eq!(SseCallStream::new(CallFormat::Gemini).format(), CallFormat::Gemini);
+    /// ```
+    pub fn new(format: CallFormat) -> SseCallStream {
+        SseCallStream::over(CallStream::new(format))
+    }
+
+    pub(crate) fn over(calls: CallStream) -> SseCallStream {
+        SseCallStream {
+            decoder: SseDecoder::new(),
+            calls,
+            done: false,
+        }
+    }
+
+    /// The stream's format.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+    /// assert_eq!(SseCallStream::new(CallFormat::OpenAiChat).format(), CallFormat::OpenAiChat);
+    /// ```
+    pub fn format(&self) -> CallFormat {
+        self.calls.format()
+    }
+
+    /// Feeds the next bytes; returns the calls the events they complete ended.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+    /// let mut stream = SseCallStream::new(CallFormat::OpenAiChat);
+    /// assert!(stream.push(b"data: [DONE]\n\n").unwrap().is_empty());
+    /// stream.finish().unwrap();
+    /// ```
+    #[must_use = "the calls an event ends are returned only once"]
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = self.calls.failed() {
+            return Err(failed.clone());
+        }
+        let mut calls = Vec::new();
+        for event in self.decoder.push(chunk) {
+            if self.done {
+                continue;
+            }
+            if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
+                self.done = true;
+                continue;
+            }
+            match self.calls.push_slice(event.data.as_bytes()) {
+                Ok(ended) => calls.extend(ended),
+                // The calls ended before the fault are returned; the fault comes next.
+                Err(error) if calls.is_empty() => return Err(error),
+                Err(_) => return Ok(calls),
+            }
+        }
+        Ok(calls)
+    }
+
+    /// Ends the stream: an error if a call is still open, or if the text ended inside an event
+    /// (a Gemini call that event held is named from its text).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream, StreamError};
+    /// let mut stream = SseCallStream::new(CallFormat::Gemini);
+    /// let _ = stream.push(br#"data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","args":{"ci"#);
+    /// let Err(StreamError::Unfinished { calls, cut_event: true, .. }) = stream.finish() else { panic!() };
+    /// assert_eq!(calls[0].name.as_deref(), Some("get_weather"));
+    /// ```
+    pub fn finish(self) -> Result<(), StreamError> {
+        let cut = self.decoder.finish().filter(|_| !self.done);
+        self.calls.finish_cut(cut.as_deref())
+    }
+}
+
+fn is_openai(format: CallFormat) -> bool {
+    matches!(format, CallFormat::OpenAiChat | CallFormat::OpenAiResponses)
+}
+
+/// A stream's calls from JSON lines in any chunking: one event per line, as a tool that
+/// decodes Converse's binary event stream writes them (`{"contentBlockDelta": …}` per line).
+/// Blank lines are skipped; a last line without its newline counts if it is whole JSON
+/// (JSON Lines, jsonlines.org: "The last character in the file may be a line separator").
+///
+/// ```
+/// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
+/// let text = concat!(
+///     r#"{"contentBlockStart":{"start":{"toolUse":{"toolUseId":"tooluse_1","name":"get_time"}},"contentBlockIndex":0}}"#, "\n",
+///     r#"{"contentBlockStop":{"contentBlockIndex":0}}"#,
+/// );
+/// let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
+/// assert!(stream.push(text.as_bytes()).unwrap().is_empty());
+/// let (calls, end) = stream.finish();
+/// assert_eq!(calls[0].id.as_deref(), Some("tooluse_1"));
+/// end.unwrap();
+/// ```
+#[derive(Debug)]
+pub struct JsonLinesCallStream {
+    lines: LineSplitter,
+    calls: CallStream,
+}
+
+impl JsonLinesCallStream {
+    /// A stream of `format` with the default limits.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
+    /// assert_eq!(JsonLinesCallStream::new(CallFormat::Converse).format(), CallFormat::Converse);
+    /// ```
+    pub fn new(format: CallFormat) -> JsonLinesCallStream {
+        JsonLinesCallStream::over(CallStream::new(format))
+    }
+
+    pub(crate) fn over(calls: CallStream) -> JsonLinesCallStream {
+        JsonLinesCallStream {
+            lines: LineSplitter::default(),
+            calls,
+        }
+    }
+
+    /// The stream's format.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
+    /// assert_eq!(JsonLinesCallStream::new(CallFormat::Gemini).format(), CallFormat::Gemini);
+    /// ```
+    pub fn format(&self) -> CallFormat {
+        self.calls.format()
+    }
+
+    /// Feeds the next bytes; returns the calls the lines they complete ended.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
+    /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
+    /// assert!(stream.push(b"{\"messageStart\":{\"role\":\"assistant\"}}\n\n").unwrap().is_empty());
+    /// ```
+    #[must_use = "the calls an event ends are returned only once"]
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = self.calls.failed() {
+            return Err(failed.clone());
+        }
+        let mut calls = Vec::new();
+        let mut fault = None;
+        let stream = &mut self.calls;
+        self.lines.push(chunk, |line| {
+            if fault.is_some() || line.iter().all(u8::is_ascii_whitespace) {
+                return;
+            }
+            match stream.push_slice(line) {
+                Ok(ended) => calls.extend(ended),
+                Err(error) => fault = Some(error),
+            }
+        });
+        match fault {
+            Some(error) if calls.is_empty() => Err(error),
+            _ => Ok(calls),
+        }
+    }
+
+    /// Ends the stream: the calls a last line without its newline ended, and whether the
+    /// stream ended cleanly (an error if a call is still open or the last line is cut JSON).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream, StreamError};
+    /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
+    /// let _ = stream.push(b"{\"contentBlockSt");
+    /// let (calls, end) = stream.finish();
+    /// assert!(calls.is_empty());
+    /// assert!(matches!(end, Err(StreamError::Unfinished { cut_event: true, .. })));
+    /// ```
+    pub fn finish(mut self) -> (Vec<ToolCall>, Result<(), StreamError>) {
+        let rest = self.lines.rest().to_vec();
+        if rest.iter().all(u8::is_ascii_whitespace) {
+            return (Vec::new(), self.calls.finish());
+        }
+        if self.calls.failed().is_some() || serde_json::from_slice::<Value>(&rest).is_err() {
+            let cut = String::from_utf8_lossy(&rest).into_owned();
+            return (Vec::new(), self.calls.finish_cut(Some(&cut)));
+        }
+        match self.calls.push_slice(&rest) {
+            Ok(calls) => (calls, self.calls.finish()),
+            Err(error) => (Vec::new(), Err(error)),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Gemini `generateContent`: the client tool calls of a response body (hop 4).
+//!
+//! Policy: facts only, each citing its source (a rule that is our own caution says so).
+//! Sources, read 2026-12 (google-genai 3.6 `types.py`; the function calling guide,
+//! ai.google.dev/gemini-api/docs/function-calling; the thought signatures page,
+//! ai.google.dev/gemini-api/docs/thought-signatures):
+//! - `GenerateContentResponse.candidates[].content.parts[]`; a call is a part's
+//!   `functionCall`, a `FunctionCall` whose `id`, `name` and `args` (a dict) are all optional in
+//!   the type: `args` left out means no arguments, and models before Gemini 3 send no `id`
+//!   (never invented here: the answer's `functionResponse` carries an `id` only when the call
+//!   had one, and its `name` exactly as called);
+//! - parts with `thought: true`, `executableCode` / `codeExecutionResult`, `toolCall` /
+//!   `toolResponse` (server-side tools, which the `Part.tool_call` docstring says the client
+//!   echoes back) and every part's `thoughtSignature` are the provider's: not calls, kept in
+//!   the body for the replay (a Gemini 3 signature must come back on its very part).
+//!
+//! Our own rules: only the candidate of `index` 0 is the turn (with `candidateCount` > 1 the
+//! others are alternatives); a body with neither `candidates` nor `promptFeedback` (a blocked prompt has
+//! only the latter) is not a Gemini response; an empty `name` is no name (the API refuses a
+//! `functionResponse` with one: googleapis/js-genai #607).
+
+use serde_json::Value;
+
+use crate::wire::calls::shape::{self, member};
+use crate::wire::calls::turn::Turn;
+use crate::wire::calls::{arguments_from_value, Fault, ToolCall};
+
+/// The calls of `body`, added to `turn` in order.
+pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
+    let body = shape::object(body, "", "a GenerateContentResponse object")?;
+    let Some(candidates) = shape::opt_array(body, "candidates", "")? else {
+        if member(body, "promptFeedback").is_some() {
+            return Ok(());
+        }
+        return Err(Fault::shape("/candidates", "an array (or promptFeedback)"));
+    };
+    let Some((candidate, parts)) = parts(candidates)? else {
+        return Ok(());
+    };
+    for (position, part) in parts.iter().enumerate() {
+        let pointer = format!("/candidates/{candidate}/content/parts/{position}");
+        read_part(part, &pointer, || pointer.clone(), turn)?;
+    }
+    Ok(())
+}
+
+/// The first candidate's position and parts, if it has content: the one whose `index` is 0
+/// (or absent, as a single candidate may be sent).
+pub(super) fn parts(candidates: &[Value]) -> Result<Option<(usize, &[Value])>, Fault> {
+    for (position, candidate) in candidates.iter().enumerate() {
+        let pointer = format!("/candidates/{position}");
+        let candidate = shape::object(candidate, &pointer, "a Candidate object")?;
+        if shape::opt_index(candidate, "index", &pointer)?.unwrap_or(0) != 0 {
+            continue;
+        }
+        let Some(content) = shape::opt_object(candidate, "content", &pointer)? else {
+            return Ok(None);
+        };
+        let parts = shape::opt_array(content, "parts", &format!("{pointer}/content"))?;
+        return Ok(parts.map(|parts| (position, parts)));
+    }
+    Ok(None)
+}
+
+/// One part: a call if it holds a `functionCall`. `pointer` is the part's in the value being
+/// read; `call_pointer` gives the call's in the body (a stream's differs).
+pub(super) fn read_part(
+    part: &Value,
+    pointer: &str,
+    call_pointer: impl FnOnce() -> String,
+    turn: &mut Turn,
+) -> Result<(), Fault> {
+    let part = shape::object(part, pointer, "a Part object")?;
+    let Some(function_call) = shape::opt_object(part, "functionCall", pointer)? else {
+        return Ok(());
+    };
+    let call_fields = format!("{pointer}/functionCall");
+    let id = shape::opt_str(function_call, "id", &call_fields)?.map(str::to_owned);
+    let name = shape::opt_str(function_call, "name", &call_fields)?.unwrap_or_default();
+    let arguments = arguments_from_value(member(function_call, "args"));
+    turn.add(ToolCall::new(id, name, arguments, call_pointer()))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_blocked_prompt_has_no_calls_and_a_foreign_body_is_refused() {
+        let mut turn = Turn::new(64);
+        parse(
+            &json!({"promptFeedback": {"blockReason": "SAFETY"}}),
+            &mut turn,
+        )
+        .unwrap();
+        assert_eq!(
+            parse(&json!({"choices": []}), &mut turn),
+            Err(Fault::shape("/candidates", "an array (or promptFeedback)"))
+        );
+    }
+
+    #[test]
+    fn only_candidate_0_is_the_turn() {
+        let body = json!({"candidates": [
+            {"index": 1, "content": {"parts": [{"functionCall": {"name": "other"}}]}},
+            {"index": 0, "content": {"parts": [{"functionCall": {"name": "f"}}]}},
+        ]});
+        let mut turn = Turn::new(64);
+        parse(&body, &mut turn).unwrap();
+        let calls = turn.take();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].pointer, "/candidates/1/content/parts/0");
+    }
+
+    #[test]
+    fn calls_without_ids_stay_without() {
+        let body = json!({"candidates": [{"content": {"parts": [
+            {"functionCall": {"name": "f", "args": {"a": 1}}},
+            {"functionCall": {"name": "f", "args": {"a": 2}}},
+        ]}}]});
+        let mut turn = Turn::new(64);
+        parse(&body, &mut turn).unwrap();
+        let calls = turn.take();
+        assert_eq!((calls[0].id.as_ref(), calls[1].id.as_ref()), (None, None));
+        assert_eq!(calls[1].arguments.as_ref().unwrap()["a"], 2);
+    }
+}

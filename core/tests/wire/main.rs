@@ -1,0 +1,11 @@
+//! Hop 4 of the wire (`wire::calls`): the client tool calls of the recorded provider bodies and
+//! streams in `fixtures/provider-wire/` (validated against the providers' SDK types by its
+//! `validate.py`), what a stream yields and when, any chunking of its bytes, and bad input.
+//!
+//! One test binary (one link) with a module per concern.
+
+mod bad_input;
+mod bodies;
+mod chunking;
+mod fixtures;
+mod streams;
