@@ -40,6 +40,7 @@
 //!         "type": "object",
 //!         "properties": {"path": {"type": "string"}},
 //!         "required": ["path"],
+//!         "additionalProperties": false,
 //!     })
 //! );
 //! ```

@@ -1,6 +1,7 @@
 //! The code `#[tool]` generates for a valid tool: the user's function unchanged (argument doc
-//! comments aside), a marker that makes two tools of one crate with one form a compile error,
-//! and, inside `const _: () = { ... };`, the schema, the handler and the `inventory`
+//! comments and `#[serde]`/`#[schemars]` attributes aside), and, inside one named
+//! `const __TOOLWIRE_TOOL_<fn>: () = { ... };`, a marker that makes two tools of one crate with
+//! one form a compile error, the arguments struct, the schema, the handler and the `inventory`
 //! submission.
 //!
 //! Policy: absolute paths only (`#krate::__private::...`, `::core::...`), so neither the
@@ -8,22 +9,39 @@
 //! type is spanned on that type, so the error underlines it.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::Ident;
 
 use crate::parse::{ArgKind, Output, Tool};
 use crate::validate::Checked;
 
-/// The whole expansion of a valid tool.
+/// The whole expansion of a valid tool: the function, then one named `const` holding the
+/// marker and the registration.
+///
+/// A named `const` (not `const _`, nor a bare `macro_rules!`) is an item both at module level
+/// and inside an `impl`: rustc parses the expansion either way, so a `#[tool]` on an associated
+/// function meets no parse error about `const _` or macro definitions in an `impl` (what a proc
+/// macro, which cannot see where it stands, would otherwise cause), and the one error left is
+/// the registration's call of the function by its name (see [`expand`]).
 pub fn expand(tool: &Tool, checked: &Checked) -> TokenStream {
     let item = &tool.item;
     let marker = form_marker(tool, &checked.form);
     let registration = registration(tool, checked);
+    let holder = format_ident!(
+        "__TOOLWIRE_TOOL_{}",
+        tool.item.sig.ident.unraw(),
+        span = tool.item.sig.ident.span()
+    );
     quote! {
         #item
-        #marker
-        #registration
+        #[doc(hidden)]
+        #[allow(dead_code, non_upper_case_globals)]
+        const #holder: () = {
+            #marker
+            #registration
+        };
     }
 }
 
@@ -68,36 +86,52 @@ fn form_marker(tool: &Tool, form: &str) -> TokenStream {
     }
 }
 
+/// The path of `krate` as the string `#[serde(crate = "...")]` and `#[schemars(crate = "...")]`
+/// take, for the crate `name` re-exported by `krate::__private`.
+fn reexported_crate(krate: &syn::Path, name: &str) -> String {
+    let krate = krate.to_token_stream().to_string().replace(' ', "");
+    format!("{krate}::__private::{name}")
+}
+
 fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
     let krate = &tool.krate;
     let private = quote!(#krate::__private);
+    let serde_crate = reexported_crate(krate, "serde");
+    let schemars_crate = reexported_crate(krate, "schemars");
     let name = &tool.name;
     let form = &checked.form;
     let description = &tool.description;
     let fn_ident = &tool.item.sig.ident;
 
-    let known: Vec<&str> = tool
-        .args
-        .iter()
-        .filter(|a| matches!(a.kind, ArgKind::Json { .. }))
-        .map(|a| a.key.as_str())
-        .collect();
-
-    let mut properties = Vec::new();
+    let mut fields = Vec::new();
     let mut bindings = Vec::new();
     let mut call_args = Vec::new();
     for arg in &tool.args {
         let local = format_ident!("__toolwire_arg_{}", arg.key);
-        let key = &arg.key;
         let ty = &arg.ty;
         let span = ty.span();
         match &arg.kind {
             ArgKind::Json { description } => {
-                properties.push(quote_spanned! {span=>
-                    __toolwire_schema.property::<#ty>(#key, #description);
+                let ident = &arg.ident;
+                let attrs = &arg.attrs;
+                let described = attrs
+                    .iter()
+                    .any(|a| a.path().is_ident("schemars") && a.to_token_stream().to_string().contains("description"));
+                let describe = (!description.is_empty() && !described)
+                    .then(|| quote!(#[schemars(description = #description)]));
+                // The field's type is the argument's, through the two checks: a type without
+                // `Deserialize` or `JsonSchema` is one error, at the user's type, in words
+                // that name the derive to add (`__private::ArgumentSchema`).
+                let field_ty = quote_spanned! {span=>
+                    <<#ty as #private::ArgumentDeserialize>::Checked as #private::ArgumentSchema>::Checked
+                };
+                fields.push(quote! {
+                    #(#attrs)*
+                    #describe
+                    #ident: #field_ty,
                 });
                 bindings.push(quote_spanned! {span=>
-                    let #local: #ty = #private::take_argument::<#ty>(NAME, &mut __toolwire_arguments, #key)?;
+                    let #local: #ty = __toolwire_parsed.#ident;
                 });
             }
             ArgKind::State => {
@@ -146,48 +180,60 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
         )
     };
     quote! {
-        const _: () = {
-            const NAME: &str = #name;
+        const NAME: &str = #name;
 
-            fn __toolwire_schema() -> #private::serde_json::Value {
-                #[allow(unused_mut)]
-                let mut __toolwire_schema = #private::ObjectSchema::new();
-                #(#properties)*
-                __toolwire_schema.finish()
-            }
+        // The tool's JSON arguments: one field per argument, with its `#[serde]` and
+        // `#[schemars]` attributes. Its schema is the tool's, and a call is checked against
+        // that schema before it is deserialized into this. (No doc comment: schemars would
+        // make it the schema's description.)
+        #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
+        #[serde(crate = #serde_crate)]
+        #[schemars(crate = #schemars_crate)]
+        struct __ToolwireArguments {
+            #(#fields)*
+        }
 
-            #run_sig __toolwire_run(
-                __toolwire_input: #private::ToolInput,
-            ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
-                #[allow(unused_variables)]
-                let #private::ToolInput {
-                    arguments: __toolwire_arguments,
-                    state: __toolwire_state,
-                } = __toolwire_input;
-                #[allow(unused_mut)]
-                let mut __toolwire_arguments =
-                    #private::arguments_object(NAME, __toolwire_arguments, &[#(#known),*])?;
-                #(#bindings)*
-                #output
-            }
+        fn __toolwire_schema() -> #private::serde_json::Value {
+            #private::arguments_schema::<__ToolwireArguments>()
+        }
 
-            fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
-                #handler_body
-            }
+        static __TOOLWIRE_VALIDATOR: #private::ArgumentsValidator = #private::ArgumentsValidator::new();
 
-            #private::inventory::submit! {
-                #private::ToolRegistration {
-                    name: NAME,
-                    form: #form,
-                    description: #description,
-                    schema: __toolwire_schema,
-                    handler: __toolwire_handler,
-                    module_path: ::core::module_path!(),
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                }
+        #run_sig __toolwire_run(
+            __toolwire_input: #private::ToolInput,
+        ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
+            #[allow(unused_variables)]
+            let #private::ToolInput {
+                arguments: __toolwire_arguments,
+                state: __toolwire_state,
+            } = __toolwire_input;
+            #[allow(unused_variables)]
+            let __toolwire_parsed: __ToolwireArguments = #private::parse_arguments(
+                NAME,
+                &__TOOLWIRE_VALIDATOR,
+                __toolwire_schema,
+                __toolwire_arguments,
+            )?;
+            #(#bindings)*
+            #output
+        }
+
+        fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
+            #handler_body
+        }
+
+        #private::inventory::submit! {
+            #private::ToolRegistration {
+                name: NAME,
+                form: #form,
+                description: #description,
+                schema: __toolwire_schema,
+                handler: __toolwire_handler,
+                module_path: ::core::module_path!(),
+                file: ::core::file!(),
+                line: ::core::line!(),
             }
-        };
+        }
     }
 }
 
