@@ -324,23 +324,24 @@ fn broken_rule(
     }
 }
 
-/// A JSON argument's type has a JSON schema. `#[tool]` asserts it at the argument's type, so a
-/// missing `JsonSchema` is reported there, in these words, rather than as a bound of the
-/// generated code (PyO3's `PyFunctionArgument` does the same).
+/// A JSON argument's type has a JSON schema.
+///
+/// `#[tool]` generates its arguments struct generic over the arguments' types and instantiates
+/// it once, through a function bounded by this trait, with the user's types written (and
+/// spanned) where the user wrote them: a type without `JsonSchema` is one error, at that type,
+/// in these words, rather than errors of the derives' generated code (PyO3 bounds its
+/// arguments by `PyFunctionArgument` the same way).
 #[diagnostic::on_unimplemented(
     message = "#[tool] argument type `{Self}` has no JSON schema: it does not implement `schemars::JsonSchema`",
     label = "this argument's type needs `#[derive(schemars::JsonSchema)]`",
     note = "add `#[derive(schemars::JsonSchema)]` to `{Self}` (the `schemars` crate, version 1), or take a type that has a schema"
 )]
-pub trait ArgumentSchema {
-    /// The type itself: a field of the generated arguments struct is written
-    /// `<T as ArgumentSchema>::Checked`, so a type without a schema is one error, here.
-    type Checked;
-}
+pub trait ArgumentSchema: JsonSchema {}
 
-impl<T: JsonSchema> ArgumentSchema for T {
-    type Checked = T;
-}
+// Not recommended: the error is this trait's, not "`JsonSchema` is not implemented, required
+// for `Point` to implement `ArgumentSchema`" with a list of unrelated types.
+#[diagnostic::do_not_recommend]
+impl<T: JsonSchema> ArgumentSchema for T {}
 
 /// A JSON argument's type can be deserialized from the call's JSON (see [`ArgumentSchema`]).
 #[diagnostic::on_unimplemented(
@@ -348,13 +349,29 @@ impl<T: JsonSchema> ArgumentSchema for T {
     label = "this argument's type needs `#[derive(serde::Deserialize)]`",
     note = "add `#[derive(serde::Deserialize)]` to `{Self}`, or take a type that implements it; arguments are owned values read from the call's JSON"
 )]
-pub trait ArgumentDeserialize {
-    /// The type itself (see [`ArgumentSchema::Checked`]).
-    type Checked;
+pub trait ArgumentDeserialize: DeserializeOwned {}
+
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned> ArgumentDeserialize for T {}
+
+/// What a tool's handler and registration need of its arguments struct `T`, as plain function
+/// pointers: made once, in a generic function bounded by [`ArgumentSchema`] and
+/// [`ArgumentDeserialize`], so the concrete code asks nothing of the user's types.
+pub struct ArgumentsParts<T> {
+    /// The tool's schema ([`arguments_schema`]).
+    pub schema: fn() -> Value,
+    /// The call's arguments, validated and deserialized ([`parse_arguments`]).
+    pub parse: fn(&str, &ArgumentsValidator, fn() -> Value, Value) -> Result<T, ToolError>,
 }
 
-impl<T: DeserializeOwned> ArgumentDeserialize for T {
-    type Checked = T;
+impl<T: DeserializeOwned + JsonSchema> ArgumentsParts<T> {
+    /// The parts for `T`.
+    pub const fn new() -> ArgumentsParts<T> {
+        ArgumentsParts {
+            schema: arguments_schema::<T>,
+            parse: parse_arguments::<T>,
+        }
+    }
 }
 
 /// An argument filled from the app state rather than the call's JSON.
