@@ -1,6 +1,6 @@
-struct Search;
+struct Engine;
 
-impl Search {
+impl Engine {
     /// Searches the web.
     #[toolwire::tool]
     fn search(query: String) -> String {
