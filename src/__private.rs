@@ -146,7 +146,7 @@ fn each_schema(list: &mut Value, mut visit: impl FnMut(&mut Value)) {
 
 /// Removes the `format` schemars derives from a Rust number type (`uint8`, `int64`, `double`…)
 /// everywhere in `schema`. No provider needs it (the bounds, where the type has them, stay as
-/// `minimum`/`maximum`, and the handler's own deserialisation enforces the type), and most
+/// `minimum`/`maximum`, and the tool's own validation and deserialisation enforce the type), and most
 /// dialects refuse it: OpenAI strict and the Messages API strict take string formats only,
 /// Gemini takes `int32`/`int64`/`float`/`double` but not `uint8`. Without it, a `#[tool]`
 /// schema needs no rewrite for them.
