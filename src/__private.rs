@@ -43,7 +43,10 @@ pub fn arguments_schema<T: JsonSchema>() -> Value {
             s.meta_schema = None;
         })
         .for_deserialize();
-    let mut schema = settings.into_generator().into_root_schema_for::<T>().to_value();
+    let mut schema = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
     if let Value::Object(root) = &mut schema {
         root.remove("title");
         if let Some(Value::Object(properties)) = root.get_mut("properties") {
@@ -131,7 +134,10 @@ fn close_node(schema: &mut Value, closable: bool) {
                 }
             }
             "prefixItems" => each_schema(value, |item| close_node(item, true)),
-            "items" | "additionalProperties" | "contains" | "unevaluatedItems"
+            "items"
+            | "additionalProperties"
+            | "contains"
+            | "unevaluatedItems"
             | "unevaluatedProperties" => close_node(value, true),
             _ => {}
         }
@@ -291,7 +297,10 @@ fn broken_rule(
     match (error.kind(), top) {
         (ValidationErrorKind::Required { property }, None) => {
             let name = property.as_str().map(str::to_owned);
-            let reason = format!("`{}`: missing; this argument is required {rule}", name.as_deref().unwrap_or_default());
+            let reason = format!(
+                "`{}`: missing; this argument is required {rule}",
+                name.as_deref().unwrap_or_default()
+            );
             (name, reason)
         }
         (ValidationErrorKind::AdditionalProperties { unexpected }, None) => {
@@ -307,7 +316,10 @@ fn broken_rule(
         }
         (ValidationErrorKind::Required { property }, top) => {
             let name = property.as_str().unwrap_or_default();
-            (top, format!("at `{at}`: missing field `{name}`, which is required {rule}"))
+            (
+                top,
+                format!("at `{at}`: missing field `{name}`, which is required {rule}"),
+            )
         }
         (ValidationErrorKind::AdditionalProperties { unexpected }, top) => {
             let names: Vec<String> = unexpected.iter().map(|k| format!("`{k}`")).collect();
@@ -361,7 +373,17 @@ pub struct ArgumentsParts<T> {
     /// The tool's schema ([`arguments_schema`]).
     pub schema: fn() -> Value,
     /// The call's arguments, validated and deserialized ([`parse_arguments`]).
-    pub parse: fn(&str, &ArgumentsValidator, fn() -> Value, Value) -> Result<T, ToolError>,
+    pub parse: ParseArguments<T>,
+}
+
+/// [`parse_arguments`] for one arguments struct `T`.
+pub type ParseArguments<T> =
+    fn(&str, &ArgumentsValidator, fn() -> Value, Value) -> Result<T, ToolError>;
+
+impl<T: DeserializeOwned + JsonSchema> Default for ArgumentsParts<T> {
+    fn default() -> Self {
+        ArgumentsParts::new()
+    }
 }
 
 impl<T: DeserializeOwned + JsonSchema> ArgumentsParts<T> {

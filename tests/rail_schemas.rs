@@ -114,7 +114,8 @@ fn the_rail_names_every_lossy_and_refused_schema() {
         !findings
             .findings()
             .iter()
-            .any(|f| f.dialect == Dialect::AnthropicStrict && f.problem.contains("additionalProperties")),
+            .any(|f| f.dialect == Dialect::AnthropicStrict
+                && f.problem.contains("additionalProperties")),
         "{text}"
     );
 }

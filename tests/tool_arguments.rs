@@ -137,7 +137,10 @@ fn a_range_is_enforced() {
         let (argument, reason) = refused("order", order_with("/quantity", quantity));
         assert_eq!(argument.as_deref(), Some("quantity"));
         assert!(reason.contains("at `/quantity`"), "{reason}");
-        assert!(reason.contains("minimum") || reason.contains("maximum"), "{reason}");
+        assert!(
+            reason.contains("minimum") || reason.contains("maximum"),
+            "{reason}"
+        );
     }
     let (_, reason) = refused("order", order_with("/quantity", json!(0)));
     assert!(
@@ -213,7 +216,10 @@ fn every_broken_rule_is_listed() {
     arguments["sku"] = json!("x");
     let (argument, reason) = refused("order", arguments);
     assert_eq!(argument.as_deref(), Some("quantity"));
-    assert!(reason.contains("`/quantity`") && reason.contains("`/sku`"), "{reason}");
+    assert!(
+        reason.contains("`/quantity`") && reason.contains("`/sku`"),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -242,12 +248,18 @@ fn the_schema_is_closed_wherever_a_struct_made_it() {
     // The arguments' attributes are in the schema.
     let properties = &schema["properties"];
     assert_eq!(
-        (&properties["quantity"]["minimum"], &properties["quantity"]["maximum"]),
+        (
+            &properties["quantity"]["minimum"],
+            &properties["quantity"]["maximum"]
+        ),
         (&json!(1), &json!(10))
     );
     assert_eq!(properties["quantity"]["description"], "How many.");
     assert_eq!(properties["sku"]["pattern"], r"^[A-Z]{3}-\d{3}$");
-    assert_eq!(properties["ship_to"]["properties"]["country"]["maxLength"], 2);
+    assert_eq!(
+        properties["ship_to"]["properties"]["country"]["maxLength"],
+        2
+    );
     assert!(properties.get("giftWrap").is_some() && properties.get("gift_wrap").is_none());
     assert_eq!(
         schema["required"],
@@ -269,8 +281,14 @@ fn the_schema_is_closed_wherever_a_struct_made_it() {
 #[test]
 fn a_flattened_map_keeps_the_root_open_and_takes_the_other_arguments() {
     let schema = (registration("label").schema)();
-    assert_eq!(schema["additionalProperties"], json!({"type": "integer", "minimum": 0}));
-    assert_eq!(call("label", json!({"name": "ab", "x": 1, "y": 2})), Ok(json!(4)));
+    assert_eq!(
+        schema["additionalProperties"],
+        json!({"type": "integer", "minimum": 0})
+    );
+    assert_eq!(
+        call("label", json!({"name": "ab", "x": 1, "y": 2})),
+        Ok(json!(4))
+    );
     let (argument, reason) = refused("label", json!({"name": "ab", "x": "one"}));
     assert_eq!(argument.as_deref(), Some("x"));
     assert!(reason.contains("at `/x`"), "{reason}");
@@ -358,7 +376,10 @@ fn the_runtime_enforces_the_same_bounds() {
     for (arguments, expected) in cases {
         match dispatch(arguments) {
             Err(DispatchError::Tool(ToolError::InvalidArguments { tool, argument, .. })) => {
-                assert_eq!((tool.as_str(), argument.as_deref()), ("order", Some(expected)));
+                assert_eq!(
+                    (tool.as_str(), argument.as_deref()),
+                    ("order", Some(expected))
+                );
             }
             other => panic!("expected InvalidArguments for `{expected}`, got {other:?}"),
         }

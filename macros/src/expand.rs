@@ -152,7 +152,9 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
     let krate = &tool.krate;
     let private = quote!(#krate::__private);
     let serde_crate = reexported_crate(krate, "serde");
-    let private_text = reexported_crate(krate, "").trim_end_matches("::").to_owned();
+    let private_text = reexported_crate(krate, "")
+        .trim_end_matches("::")
+        .to_owned();
     let schemars_crate = reexported_crate(krate, "schemars");
     let name = &tool.name;
     let form = &checked.form;
@@ -191,9 +193,7 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
                 } else {
                     let param = format_ident!("__ToolwireArgument{}", params.len());
                     // `#[serde(default)]` needs `Default`, which the bound must then say.
-                    let default = reads
-                        .default
-                        .then(|| quote!(+ ::core::default::Default));
+                    let default = reads.default.then(|| quote!(+ ::core::default::Default));
                     let default_text = if default.is_some() {
                         " + ::core::default::Default"
                     } else {

@@ -55,7 +55,9 @@ pub enum ToolError {
     /// whose `#[schemars(regex(pattern = ...))]` is not a valid pattern, say), so no call can
     /// be checked against it. Every call of that tool fails with this; other tools are
     /// unaffected.
-    #[error("tool `{tool}` cannot check its arguments: its own parameter schema is not valid: {reason}")]
+    #[error(
+        "tool `{tool}` cannot check its arguments: its own parameter schema is not valid: {reason}"
+    )]
     BadSchema {
         /// The tool.
         tool: String,

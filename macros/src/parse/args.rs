@@ -28,7 +28,11 @@ pub fn parse_args(inputs: &mut Punctuated<FnArg, Token![,]>, errors: &mut Errors
         typed.attrs.retain(|attr| !attr.path().is_ident("doc"));
         let (attrs, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut typed.attrs)
             .into_iter()
-            .partition(|attr| FIELD_ATTRIBUTES.iter().any(|name| attr.path().is_ident(name)));
+            .partition(|attr| {
+                FIELD_ATTRIBUTES
+                    .iter()
+                    .any(|name| attr.path().is_ident(name))
+            });
         typed.attrs = rest;
         let ident = match &*typed.pat {
             Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => pat.ident.clone(),
