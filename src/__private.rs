@@ -298,7 +298,7 @@ fn broken_rule(
         (ValidationErrorKind::Required { property }, None) => {
             let name = property.as_str().map(str::to_owned);
             let reason = format!(
-                "`{}`: missing; this argument is required {rule}",
+                "at `/{}`: missing; this argument is required {rule}",
                 name.as_deref().unwrap_or_default()
             );
             (name, reason)
@@ -311,7 +311,7 @@ fn broken_rule(
                 format!("this tool takes {}", list.join(", "))
             };
             let names: Vec<String> = unexpected.iter().map(|k| format!("`{k}`")).collect();
-            let reason = format!("{}: unknown argument; {takes} {rule}", names.join(", "));
+            let reason = format!("unknown argument {}; {takes} {rule}", names.join(", "));
             (unexpected.first().cloned(), reason)
         }
         (ValidationErrorKind::Required { property }, top) => {

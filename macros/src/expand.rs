@@ -1,5 +1,6 @@
 //! The code `#[tool]` generates for a valid tool: the user's function unchanged (argument doc
-//! comments and `#[serde]`/`#[schemars]` attributes aside), and, inside one named
+//! comments and `#[serde]`/`#[schemars]` attributes aside), a sentinel `const` whose name
+//! tells a `#[tool]` in an `impl` to move out, and, inside one named
 //! `const __TOOLWIRE_TOOL_<fn>: () = { ... };`, a marker that makes two tools of one crate with
 //! one form a compile error, the arguments struct, the schema, the handler and the `inventory`
 //! submission.
