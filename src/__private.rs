@@ -37,16 +37,22 @@ use toolwire_core::provider::{arguments_as_object, caught_panic};
 /// is required unless it is an `Option` or has `#[serde(default)]`: exactly when the handler
 /// refuses a call that leaves it out.
 pub fn arguments_schema<T: JsonSchema>() -> Value {
-    let settings = SchemaSettings::draft2020_12()
+    finished_schema(schema_generator().into_root_schema_for::<T>().to_value())
+}
+
+/// The generator of [`arguments_schema`], in one non-generic function (compiled once).
+fn schema_generator() -> schemars::SchemaGenerator {
+    SchemaSettings::draft2020_12()
         .with(|s| {
             s.inline_subschemas = true;
             s.meta_schema = None;
         })
-        .for_deserialize();
-    let mut schema = settings
+        .for_deserialize()
         .into_generator()
-        .into_root_schema_for::<T>()
-        .to_value();
+}
+
+/// What [`arguments_schema`] does to the struct's schema, in one non-generic function.
+fn finished_schema(mut schema: Value) -> Value {
     if let Value::Object(root) = &mut schema {
         root.remove("title");
         if let Some(Value::Object(properties)) = root.get_mut("properties") {
@@ -252,6 +258,20 @@ pub fn parse_arguments<T: DeserializeOwned>(
     schema: fn() -> Value,
     arguments: Value,
 ) -> Result<T, ToolError> {
+    let arguments = validated_arguments(tool, validator, schema, arguments)?;
+    // The schema said yes; what serde still refuses (a number too precise for its type, a
+    // custom `Deserialize`) is refused with serde's words.
+    serde_json::from_value(arguments).map_err(|error| invalid(tool, None, error.to_string()))
+}
+
+/// The checks of [`parse_arguments`], in one non-generic function: compiled once in this
+/// crate, not once per tool in the user's.
+fn validated_arguments(
+    tool: &str,
+    validator: &ArgumentsValidator,
+    schema: fn() -> Value,
+    arguments: Value,
+) -> Result<Value, ToolError> {
     let arguments = Value::Object(arguments_as_object(tool, arguments)?);
     let compiled = match validator.compiled(schema) {
         Ok(compiled) => compiled,
@@ -272,9 +292,7 @@ pub fn parse_arguments<T: DeserializeOwned>(
     if !reasons.is_empty() {
         return Err(invalid(tool, argument.as_deref(), reasons.join("; ")));
     }
-    // The schema said yes; what serde still refuses (a number too precise for its type, a
-    // custom `Deserialize`) is refused with serde's words.
-    serde_json::from_value(arguments).map_err(|error| invalid(tool, None, error.to_string()))
+    Ok(arguments)
 }
 
 /// The argument a validation error is about, and the error in words: where, what was expected
