@@ -197,7 +197,10 @@ fn an_unknown_field_is_refused_at_every_level() {
     arguments["gift_wrap"] = json!(true);
     let (argument, reason) = refused("order", arguments);
     assert_eq!(argument.as_deref(), Some("gift_wrap"));
-    assert!(reason.starts_with("unknown argument `gift_wrap`; this tool takes "), "{reason}");
+    assert!(
+        reason.starts_with("unknown argument `gift_wrap`; this tool takes "),
+        "{reason}"
+    );
     assert!(reason.contains("`giftWrap`"), "{reason}");
 }
 
