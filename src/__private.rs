@@ -7,8 +7,10 @@
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 
+use std::sync::OnceLock;
+
 use futures::FutureExt;
-use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -26,75 +28,137 @@ pub use toolwire_core::{
 
 use toolwire_core::provider::{arguments_as_object, caught_panic};
 
-/// The parameters' object schema of one tool, built one argument at a time.
-pub struct ObjectSchema {
-    generator: SchemaGenerator,
-    properties: Map<String, Value>,
-    required: Vec<Value>,
+/// The parameters' schema of one tool: the JSON schema of its generated arguments struct `T`
+/// (one field per JSON argument, with the argument's `#[serde]`/`#[schemars]` attributes),
+/// closed at every level ([`close_objects`]).
+///
+/// Subschemas are inlined (no `$ref` to resolve) and the schema carries no `$schema` nor the
+/// struct's `title`; only a recursive type keeps a `$ref`, into `$defs` at the root. An argument
+/// is required unless it is an `Option` or has `#[serde(default)]`: exactly when the handler
+/// refuses a call that leaves it out.
+pub fn arguments_schema<T: JsonSchema>() -> Value {
+    finished_schema(schema_generator().into_root_schema_for::<T>().to_value())
 }
 
-impl Default for ObjectSchema {
-    fn default() -> Self {
-        ObjectSchema::new()
+/// The generator of [`arguments_schema`], in one non-generic function (compiled once).
+fn schema_generator() -> schemars::SchemaGenerator {
+    SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .for_deserialize()
+        .into_generator()
+}
+
+/// What [`arguments_schema`] does to the struct's schema, in one non-generic function.
+fn finished_schema(mut schema: Value) -> Value {
+    if let Value::Object(root) = &mut schema {
+        root.remove("title");
+        if let Some(Value::Object(properties)) = root.get_mut("properties") {
+            // `true`/`false` as an argument's schema (a `serde_json::Value` argument) is
+            // written as the object schemas providers read.
+            for property in properties.values_mut() {
+                match property {
+                    Value::Bool(true) => *property = Value::Object(Map::new()),
+                    Value::Bool(false) => *property = serde_json::json!({"not": {}}),
+                    _ => {}
+                }
+            }
+        } else if root.get("type").and_then(Value::as_str) == Some("object") {
+            root.insert("properties".to_owned(), Value::Object(Map::new()));
+        }
+    }
+    strip_numeric_formats(&mut schema);
+    close_objects(&mut schema);
+    schema
+}
+
+/// What, beside `properties`, can admit a property `properties` does not name: closing a node
+/// that has one of these would refuse what the node accepts (`#[serde(flatten)]` of an enum
+/// writes its variants under `anyOf`/`oneOf`/`allOf` beside the struct's own `properties`).
+const OPENING_KEYWORDS: [&str; 11] = [
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "$ref",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+];
+
+/// Writes `additionalProperties: false` on every object node of `schema` that lists its
+/// `properties` and has nothing else that admits a property (see [`OPENING_KEYWORDS`]): the
+/// node a Rust struct generates. A map, a `#[serde(flatten)]` catch-all or an enum flattened
+/// beside the fields keeps what it has.
+///
+/// A `#[tool]` validates its arguments against this schema, so the tool refuses an unknown
+/// field at every level, and a strict dialect, which needs every object closed, closes
+/// nothing. Only schema positions are walked: a property named `properties` or a `default`
+/// that looks like a schema is data, not a node.
+pub fn close_objects(schema: &mut Value) {
+    close_node(schema, true);
+}
+
+/// `closable`: whether `schema` alone says which properties the instance at its place may
+/// have. A branch of `anyOf`/`oneOf` beside its parent's own `properties` does not (the parent
+/// adds the fields a flattened enum sits beside), a branch of `allOf` never does (its siblings
+/// add theirs), and neither does a schema under `not` or `if`, whose meaning closing would
+/// invert. Those are not closed, but what they hold at other places (their properties' values,
+/// their items) is.
+fn close_node(schema: &mut Value, closable: bool) {
+    let Value::Object(node) = schema else { return };
+    let adds_properties = ["properties", "patternProperties", "additionalProperties"]
+        .iter()
+        .any(|k| node.contains_key(*k));
+    if closable
+        && node.contains_key("properties")
+        && !OPENING_KEYWORDS.iter().any(|k| node.contains_key(*k))
+    {
+        node.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    for (key, value) in node.iter_mut() {
+        match key.as_str() {
+            // The same instance as this node's, seen through a branch.
+            "anyOf" | "oneOf" => each_schema(value, |branch| close_node(branch, !adds_properties)),
+            "allOf" => each_schema(value, |branch| close_node(branch, false)),
+            "not" | "if" => close_node(value, false),
+            "then" | "else" => close_node(value, closable && !adds_properties),
+            "dependentSchemas" => {
+                if let Value::Object(map) = value {
+                    map.values_mut().for_each(|s| close_node(s, false));
+                }
+            }
+            // Another instance: a property's value, an item, a definition's own place.
+            "properties" | "patternProperties" | "$defs" | "definitions" => {
+                if let Value::Object(map) = value {
+                    map.values_mut().for_each(|s| close_node(s, true));
+                }
+            }
+            "prefixItems" => each_schema(value, |item| close_node(item, true)),
+            "items"
+            | "additionalProperties"
+            | "contains"
+            | "unevaluatedItems"
+            | "unevaluatedProperties" => close_node(value, true),
+            _ => {}
+        }
     }
 }
 
-impl ObjectSchema {
-    /// An empty object schema. Subschemas are inlined (no `$ref` to resolve) and carry no
-    /// `$schema`; only a recursive type keeps a `$ref`, into `$defs` at the root.
-    pub fn new() -> ObjectSchema {
-        let settings = SchemaSettings::draft2020_12()
-            .with(|s| {
-                s.inline_subschemas = true;
-                s.meta_schema = None;
-            })
-            .for_deserialize();
-        ObjectSchema {
-            generator: settings.into_generator(),
-            properties: Map::new(),
-            required: Vec::new(),
-        }
-    }
-
-    /// Adds the argument `key` of type `T`, described by `description` (none when empty). It is
-    /// required unless `null` is one of its values (an `Option`): exactly when the handler
-    /// refuses a call that leaves it out.
-    pub fn property<T: JsonSchema + DeserializeOwned>(&mut self, key: &str, description: &str) {
-        let mut schema = match self.generator.subschema_for::<T>().to_value() {
-            Value::Bool(true) => Value::Object(Map::new()),
-            Value::Bool(false) => serde_json::json!({"not": {}}),
-            other => other,
-        };
-        strip_numeric_formats(&mut schema);
-        if let (Value::Object(map), false) = (&mut schema, description.is_empty()) {
-            map.insert("description".to_owned(), Value::from(description));
-        }
-        self.properties.insert(key.to_owned(), schema);
-        if serde_json::from_value::<T>(Value::Null).is_err() {
-            self.required.push(Value::from(key));
-        }
-    }
-
-    /// The finished schema: `{"type":"object","properties":{...}}`, with `required` when an
-    /// argument is.
-    pub fn finish(mut self) -> Value {
-        let mut root = Map::new();
-        root.insert("type".to_owned(), Value::from("object"));
-        root.insert("properties".to_owned(), Value::Object(self.properties));
-        if !self.required.is_empty() {
-            root.insert("required".to_owned(), Value::Array(self.required));
-        }
-        let definitions = self.generator.take_definitions(true);
-        if !definitions.is_empty() {
-            root.insert("$defs".to_owned(), Value::Object(definitions));
-        }
-        Value::Object(root)
+fn each_schema(list: &mut Value, mut visit: impl FnMut(&mut Value)) {
+    if let Value::Array(list) = list {
+        list.iter_mut().for_each(&mut visit);
     }
 }
 
 /// Removes the `format` schemars derives from a Rust number type (`uint8`, `int64`, `double`…)
 /// everywhere in `schema`. No provider needs it (the bounds, where the type has them, stay as
-/// `minimum`/`maximum`, and the handler's own deserialisation enforces the type), and most
+/// `minimum`/`maximum`, and the tool's own validation and deserialisation enforce the type), and most
 /// dialects refuse it: OpenAI strict and the Messages API strict take string formats only,
 /// Gemini takes `int32`/`int64`/`float`/`double` but not `uint8`. Without it, a `#[tool]`
 /// schema needs no rewrite for them.
@@ -127,47 +191,226 @@ fn invalid(tool: &str, argument: Option<&str>, reason: String) -> ToolError {
     }
 }
 
-/// The call's arguments as an object (`null` counts as `{}`), refusing any key the tool does not
-/// take: a misspelt optional argument is an error the model can act on, not silently dropped.
-pub fn arguments_object(
-    tool: &str,
-    arguments: Value,
-    known: &[&str],
-) -> Result<Map<String, Value>, ToolError> {
-    let map = arguments_as_object(tool, arguments)?;
-    if let Some(unknown) = map.keys().find(|k| !known.contains(&k.as_str())) {
-        let takes = if known.is_empty() {
-            "this tool takes no arguments".to_owned()
-        } else {
-            let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-            format!("this tool takes {}", list.join(", "))
-        };
-        return Err(invalid(
-            tool,
-            Some(unknown),
-            format!("unknown argument; {takes}"),
-        ));
-    }
-    Ok(map)
+/// A tool's own schema compiled as a validator, once, on the tool's first call (one `static`
+/// per `#[tool]`, in its expansion). A schema that does not compile is kept as the reason, and
+/// every call of that tool fails with [`ToolError::BadSchema`]: no panic, no other tool touched.
+pub struct ArgumentsValidator {
+    compiled: OnceLock<Result<CompiledArguments, String>>,
 }
 
-/// Takes the argument `key` out of `arguments` and deserializes it. A missing argument is
-/// deserialized from `null`, so an `Option` becomes `None` and anything else is an error.
-pub fn take_argument<T: DeserializeOwned>(
+/// What a call is checked with: the validator, and the argument names for an unknown
+/// argument's message.
+struct CompiledArguments {
+    validator: jsonschema::Validator,
+    arguments: Vec<String>,
+}
+
+impl Default for ArgumentsValidator {
+    fn default() -> Self {
+        ArgumentsValidator::new()
+    }
+}
+
+impl ArgumentsValidator {
+    /// Not compiled yet: it compiles on the first call.
+    pub const fn new() -> ArgumentsValidator {
+        ArgumentsValidator {
+            compiled: OnceLock::new(),
+        }
+    }
+
+    fn compiled(&self, schema: fn() -> Value) -> &Result<CompiledArguments, String> {
+        self.compiled.get_or_init(|| {
+            let schema = schema();
+            let arguments = schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default();
+            // Draft 2020-12 is what schemars writes (`SchemaSettings::draft2020_12`). Formats
+            // are checked too: a `format` schemars writes is a bound like any other. Without
+            // the crate's `resolve-*` features nothing is fetched: a `$ref` outside the schema
+            // is an error here, never a request.
+            jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .should_validate_formats(true)
+                .build(&schema)
+                .map(|validator| CompiledArguments {
+                    validator,
+                    arguments,
+                })
+                .map_err(|error| error.to_string())
+        })
+    }
+}
+
+/// The call's arguments, checked against the tool's own `schema` by `validator` and then
+/// deserialized into the tool's arguments struct `T`. `null` counts as `{}`; anything else that
+/// is not an object is refused.
+///
+/// Every bound the schema states is enforced (`minimum`, `pattern`, `maxLength`, a nested
+/// struct's fields, `additionalProperties: false` at every level), not only what serde checks.
+/// A refusal is [`ToolError::InvalidArguments`] naming the argument at fault and, for each
+/// rule broken, where (the JSON pointer into the arguments) and what was expected.
+pub fn parse_arguments<T: DeserializeOwned>(
     tool: &str,
-    arguments: &mut Map<String, Value>,
-    key: &str,
+    validator: &ArgumentsValidator,
+    schema: fn() -> Value,
+    arguments: Value,
 ) -> Result<T, ToolError> {
-    match arguments.remove(key) {
-        Some(value) => serde_json::from_value(value)
-            .map_err(|error| invalid(tool, Some(key), error.to_string())),
-        None => serde_json::from_value(Value::Null).map_err(|_| {
-            invalid(
-                tool,
-                Some(key),
-                "missing; this argument is required".to_owned(),
+    let arguments = validated_arguments(tool, validator, schema, arguments)?;
+    // The schema said yes; what serde still refuses (a number too precise for its type, a
+    // custom `Deserialize`) is refused with serde's words.
+    serde_json::from_value(arguments).map_err(|error| invalid(tool, None, error.to_string()))
+}
+
+/// The checks of [`parse_arguments`], in one non-generic function: compiled once in this
+/// crate, not once per tool in the user's.
+fn validated_arguments(
+    tool: &str,
+    validator: &ArgumentsValidator,
+    schema: fn() -> Value,
+    arguments: Value,
+) -> Result<Value, ToolError> {
+    let arguments = Value::Object(arguments_as_object(tool, arguments)?);
+    let compiled = match validator.compiled(schema) {
+        Ok(compiled) => compiled,
+        Err(reason) => {
+            return Err(ToolError::BadSchema {
+                tool: tool.to_owned(),
+                reason: reason.clone(),
+            })
+        }
+    };
+    let mut argument = None;
+    let mut reasons = Vec::new();
+    for error in compiled.validator.iter_errors(&arguments) {
+        let (at, reason) = broken_rule(&error, &compiled.arguments);
+        argument = argument.or(at);
+        reasons.push(reason);
+    }
+    if !reasons.is_empty() {
+        return Err(invalid(tool, argument.as_deref(), reasons.join("; ")));
+    }
+    Ok(arguments)
+}
+
+/// The argument a validation error is about, and the error in words: where, what was expected
+/// and which rule of the schema says so.
+fn broken_rule(
+    error: &jsonschema::ValidationError<'_>,
+    arguments: &[String],
+) -> (Option<String>, String) {
+    use jsonschema::error::ValidationErrorKind;
+    let at = error.instance_path().as_str();
+    let top = at.strip_prefix('/').map(|rest| {
+        let segment = rest.split('/').next().unwrap_or_default();
+        segment.replace("~1", "/").replace("~0", "~")
+    });
+    let rule = format!(
+        "(rule `{}` at `{}` of the schema)",
+        error.kind().keyword(),
+        error.schema_path().as_str()
+    );
+    match (error.kind(), top) {
+        (ValidationErrorKind::Required { property }, None) => {
+            let name = property.as_str().map(str::to_owned);
+            let reason = format!(
+                "at `/{}`: missing; this argument is required {rule}",
+                name.as_deref().unwrap_or_default()
+            );
+            (name, reason)
+        }
+        (ValidationErrorKind::AdditionalProperties { unexpected }, None) => {
+            let takes = if arguments.is_empty() {
+                "this tool takes no arguments".to_owned()
+            } else {
+                let list: Vec<String> = arguments.iter().map(|k| format!("`{k}`")).collect();
+                format!("this tool takes {}", list.join(", "))
+            };
+            let names: Vec<String> = unexpected.iter().map(|k| format!("`{k}`")).collect();
+            let reason = format!("unknown argument {}; {takes} {rule}", names.join(", "));
+            (unexpected.first().cloned(), reason)
+        }
+        (ValidationErrorKind::Required { property }, top) => {
+            let name = property.as_str().unwrap_or_default();
+            (
+                top,
+                format!("at `{at}`: missing field `{name}`, which is required {rule}"),
             )
-        }),
+        }
+        (ValidationErrorKind::AdditionalProperties { unexpected }, top) => {
+            let names: Vec<String> = unexpected.iter().map(|k| format!("`{k}`")).collect();
+            let reason = format!(
+                "at `{at}`: unknown field {}; this object takes only the fields its schema lists {rule}",
+                names.join(", ")
+            );
+            (top, reason)
+        }
+        (_, top) => {
+            let at = if at.is_empty() { "the arguments" } else { at };
+            (top, format!("at `{at}`: {error} {rule}"))
+        }
+    }
+}
+
+/// A JSON argument's type has a JSON schema.
+///
+/// `#[tool]` generates its arguments struct generic over the arguments' types and instantiates
+/// it once, through a function bounded by this trait, with the user's types written (and
+/// spanned) where the user wrote them: a type without `JsonSchema` is one error, at that type,
+/// in these words, rather than errors of the derives' generated code (PyO3 bounds its
+/// arguments by `PyFunctionArgument` the same way).
+#[diagnostic::on_unimplemented(
+    message = "#[tool] argument type `{Self}` has no JSON schema: it does not implement `schemars::JsonSchema`",
+    label = "this argument's type needs `#[derive(schemars::JsonSchema)]`",
+    note = "add `#[derive(schemars::JsonSchema)]` to `{Self}` (the `schemars` crate, version 1), or take a type that has a schema"
+)]
+pub trait ArgumentSchema: JsonSchema {}
+
+// Not recommended: the error is this trait's, not "`JsonSchema` is not implemented, required
+// for `Point` to implement `ArgumentSchema`" with a list of unrelated types.
+#[diagnostic::do_not_recommend]
+impl<T: JsonSchema> ArgumentSchema for T {}
+
+/// A JSON argument's type can be deserialized from the call's JSON (see [`ArgumentSchema`]).
+#[diagnostic::on_unimplemented(
+    message = "#[tool] argument type `{Self}` cannot be read from JSON: it does not implement `serde::Deserialize`",
+    label = "this argument's type needs `#[derive(serde::Deserialize)]`",
+    note = "add `#[derive(serde::Deserialize)]` to `{Self}`, or take a type that implements it; arguments are owned values read from the call's JSON"
+)]
+pub trait ArgumentDeserialize: DeserializeOwned {}
+
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned> ArgumentDeserialize for T {}
+
+/// What a tool's handler and registration need of its arguments struct `T`, as plain function
+/// pointers: made once, in a generic function bounded by [`ArgumentSchema`] and
+/// [`ArgumentDeserialize`], so the concrete code asks nothing of the user's types.
+pub struct ArgumentsParts<T> {
+    /// The tool's schema ([`arguments_schema`]).
+    pub schema: fn() -> Value,
+    /// The call's arguments, validated and deserialized ([`parse_arguments`]).
+    pub parse: ParseArguments<T>,
+}
+
+/// [`parse_arguments`] for one arguments struct `T`.
+pub type ParseArguments<T> =
+    fn(&str, &ArgumentsValidator, fn() -> Value, Value) -> Result<T, ToolError>;
+
+impl<T: DeserializeOwned + JsonSchema> Default for ArgumentsParts<T> {
+    fn default() -> Self {
+        ArgumentsParts::new()
+    }
+}
+
+impl<T: DeserializeOwned + JsonSchema> ArgumentsParts<T> {
+    /// The parts for `T`.
+    pub const fn new() -> ArgumentsParts<T> {
+        ArgumentsParts {
+            schema: arguments_schema::<T>,
+            parse: parse_arguments::<T>,
+        }
     }
 }
 

@@ -40,6 +40,7 @@
 //!         "type": "object",
 //!         "properties": {"path": {"type": "string"}},
 //!         "required": ["path"],
+//!         "additionalProperties": false,
 //!     })
 //! );
 //! ```
@@ -145,9 +146,21 @@ pub use toolwire_core::{
 ///   Converse refuses a tool without one). The doc comment's wrapped lines are joined with a
 ///   space; blank lines, list items, headings and fenced code keep their own lines.
 /// - **Arguments**: each is a property of the tool's object schema; its type implements
-///   `serde::Deserialize` and `schemars::JsonSchema`, its doc comment is the property's
-///   description, and it is required unless `null` is one of its values (an `Option<T>`). The
-///   handler refuses unknown argument names and names the argument at fault.
+///   `serde::Deserialize` and `schemars::JsonSchema` (a type that does not is one compile error
+///   at that type, naming the derive to add), its doc comment is the property's description,
+///   and it is required unless it is an `Option<T>` or has `#[serde(default)]`. Its
+///   `#[schemars(...)]` and `#[serde(...)]` attributes apply to it as to a struct's field
+///   (`#[schemars(range(min = 1, max = 10))]`, `regex`, `length`, `#[serde(rename = "...")]`).
+/// - **The tool enforces its own schema**: a call's arguments are validated against it (the
+///   `jsonschema` crate, compiled once per tool) before they are deserialized, however the call
+///   arrives (`registered_tools()`, the runtime, the way back of a strict dialect), so every
+///   bound schemars writes is checked. The schema is closed (`additionalProperties: false`) at
+///   every object a struct generates, the arguments' own object included, so the tool refuses
+///   unknown fields at every level; a map or a `#[serde(flatten)]` catch-all keeps admitting
+///   other fields. A refusal is [`ToolError::InvalidArguments`] naming the argument, where (the
+///   JSON pointer) and the rule; a schema that does not compile as a validator fails that
+///   tool's calls with [`ToolError::BadSchema`]. The tool's definition says
+///   [`null_is_absent`](ToolDefinition::null_is_absent).
 /// - **App state**: an argument whose type is written `State<T>` (any path whose last segment is
 ///   `State`, such as `toolwire::State<Db>`) is filled from the call's [`AppState`] and is not in
 ///   the schema. The check is by the written type, so a type alias of `State<T>` is a JSON
@@ -168,6 +181,11 @@ pub use toolwire_core::{
 /// honour (an unknown key, a non-string value, generics, `self`, `impl Trait` or reference
 /// arguments). Forms shared across crates are caught by [`check_tool_census`].
 ///
+/// `#[tool]` takes free functions only: on an associated function inside an `impl` (a proc
+/// macro cannot see the `impl`, and the registration cannot name `Self`), the first error is
+/// ``cannot find value `tool_takes_a_free_function__move_<fn>_out_of_the_impl` ``, at the function's
+/// name. Move the function out of the `impl`.
+///
 /// ```
 /// /// Adds two numbers.
 /// #[toolwire::tool]
@@ -176,6 +194,29 @@ pub use toolwire_core::{
 /// let add = toolwire::registered_tools().into_iter().find(|t| t.name == "add").unwrap();
 /// let sum = futures::executor::block_on(add.call(serde_json::json!({"a": 2, "b": 3}), Default::default()));
 /// assert_eq!(sum, Ok(serde_json::json!(5)));
+/// ```
+///
+/// An argument's bounds are in the schema and enforced at call time:
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::ToolError;
+///
+/// /// Orders an item.
+/// #[toolwire::tool]
+/// fn order(#[schemars(range(min = 1, max = 10))] quantity: u32) -> u32 { quantity }
+///
+/// let order = toolwire::registered_tools().into_iter().find(|t| t.name == "order").unwrap();
+/// assert_eq!((order.schema)()["properties"]["quantity"]["maximum"], 10);
+/// let call = |arguments| futures::executor::block_on(order.call(arguments, Default::default()));
+/// assert_eq!(call(json!({"quantity": 3})), Ok(json!(3)));
+/// let Err(ToolError::InvalidArguments { argument, reason, .. }) = call(json!({"quantity": 0})) else {
+///     panic!("a quantity of 0 is refused");
+/// };
+/// assert_eq!(argument.as_deref(), Some("quantity"));
+/// assert!(reason.contains("less than the minimum of 1"));
+/// // Unknown arguments are refused too: the schema is closed.
+/// assert!(call(json!({"quantity": 3, "colour": "red"})).is_err());
 /// ```
 ///
 /// App state (a database pool, a client) reaches a tool through a `State<T>` argument, filled

@@ -74,12 +74,30 @@ fn the_rail_names_every_lossy_and_refused_schema() {
         text.contains("`label`") && text.contains("At least 3 characters."),
         "{text}"
     );
-    // Gemini takes `minLength`: the label is no finding there.
+    // Gemini takes `minLength`: what the label loses there is only its closure
+    // (`additionalProperties: false`, which Gemini's `parameters` has not; the tool enforces it).
+    let in_gemini: Vec<&str> = findings
+        .findings()
+        .iter()
+        .filter(|f| f.tool == "label" && f.dialect == Dialect::Gemini)
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(in_gemini, ["", "/properties/what"], "{text}");
+    assert!(
+        findings
+            .findings()
+            .iter()
+            .filter(|f| f.tool == "label" && f.dialect == Dialect::Gemini)
+            .all(|f| f.problem.contains("`additionalProperties` is lost")),
+        "{text}"
+    );
+    // A strict dialect closes nothing: the label's schema is closed already.
     assert!(
         !findings
             .findings()
             .iter()
-            .any(|f| f.tool == "label" && f.dialect == Dialect::Gemini),
+            .any(|f| f.dialect == Dialect::AnthropicStrict
+                && f.problem.contains("additionalProperties")),
         "{text}"
     );
 }

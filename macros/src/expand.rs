@@ -1,6 +1,8 @@
 //! The code `#[tool]` generates for a valid tool: the user's function unchanged (argument doc
-//! comments aside), a marker that makes two tools of one crate with one form a compile error,
-//! and, inside `const _: () = { ... };`, the schema, the handler and the `inventory`
+//! comments and `#[serde]`/`#[schemars]` attributes aside), a sentinel `const` whose name
+//! tells a `#[tool]` in an `impl` to move out, and, inside one named
+//! `const __TOOLWIRE_TOOL_<fn>: () = { ... };`, a marker that makes two tools of one crate with
+//! one form a compile error, the arguments struct, the schema, the handler and the `inventory`
 //! submission.
 //!
 //! Policy: absolute paths only (`#krate::__private::...`, `::core::...`), so neither the
@@ -8,22 +10,49 @@
 //! type is spanned on that type, so the error underlines it.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::Ident;
 
 use crate::parse::{ArgKind, Output, Tool};
 use crate::validate::Checked;
 
-/// The whole expansion of a valid tool.
+/// The whole expansion of a valid tool: the function, a sentinel, then one named `const`
+/// holding the marker and the registration.
+///
+/// A proc macro cannot see whether it stands in a module or in an `impl`, so the expansion is
+/// made of items that parse in both: the function, and named `const`s (not `const _`, nor a
+/// bare `macro_rules!`, which an `impl` refuses with errors of rustc's about them). In a
+/// module, the registration names the sentinel and the function, both free items. In an
+/// `impl`, both are associated items, which no path without `Self::` reaches, and the
+/// registration cannot write `Self` (its handler is a nested item): the first error is then
+/// rustc's "cannot find value" for the sentinel, whose name is the message, at the function's
+/// name.
 pub fn expand(tool: &Tool, checked: &Checked) -> TokenStream {
     let item = &tool.item;
     let marker = form_marker(tool, &checked.form);
     let registration = registration(tool, checked);
+    let ident = &tool.item.sig.ident;
+    let span = ident.span();
+    let holder = format_ident!("__TOOLWIRE_TOOL_{}", ident.unraw(), span = span);
+    let sentinel = format_ident!(
+        "tool_takes_a_free_function__move_{}_out_of_the_impl",
+        ident.unraw(),
+        span = span
+    );
     quote! {
         #item
-        #marker
-        #registration
+        #[doc(hidden)]
+        #[allow(dead_code, non_upper_case_globals)]
+        const #sentinel: () = ();
+        #[doc(hidden)]
+        #[allow(dead_code, non_upper_case_globals)]
+        const #holder: () = {
+            let () = #sentinel;
+            #marker
+            #registration
+        };
     }
 }
 
@@ -68,36 +97,125 @@ fn form_marker(tool: &Tool, form: &str) -> TokenStream {
     }
 }
 
+/// What an argument's `#[serde]`/`#[schemars]` attributes make its field read.
+#[derive(Default)]
+struct AttributeReads {
+    /// `with`, `deserialize_with`, `schema_with` or `default = "..."`: a function of the
+    /// user's, written for the user's type.
+    through_a_function: bool,
+    /// `default`: the type's `Default`.
+    default: bool,
+}
+
+impl AttributeReads {
+    /// Read from the attributes' keys (identifiers), never from their string values: a
+    /// `rename = "width"` names no `with`.
+    fn of(attrs: &[syn::Attribute]) -> AttributeReads {
+        fn walk(tokens: proc_macro2::TokenStream, reads: &mut AttributeReads) {
+            let mut tokens = tokens.into_iter().peekable();
+            while let Some(token) = tokens.next() {
+                match token {
+                    proc_macro2::TokenTree::Ident(ident) => {
+                        let key = ident.to_string();
+                        let valued = matches!(tokens.peek(), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '=');
+                        match key.as_str() {
+                            "with" | "deserialize_with" | "schema_with" => {
+                                reads.through_a_function = true
+                            }
+                            "default" if valued => reads.through_a_function = true,
+                            "default" => reads.default = true,
+                            _ => {}
+                        }
+                    }
+                    proc_macro2::TokenTree::Group(group) => walk(group.stream(), reads),
+                    _ => {}
+                }
+            }
+        }
+        let mut reads = AttributeReads::default();
+        for attr in attrs {
+            if let syn::Meta::List(list) = &attr.meta {
+                walk(list.tokens.clone(), &mut reads);
+            }
+        }
+        reads
+    }
+}
+
+/// The path of `krate` as the string `#[serde(crate = "...")]` and `#[schemars(crate = "...")]`
+/// take, for the crate `name` re-exported by `krate::__private`.
+fn reexported_crate(krate: &syn::Path, name: &str) -> String {
+    let krate = krate.to_token_stream().to_string().replace(' ', "");
+    format!("{krate}::__private::{name}")
+}
+
 fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
     let krate = &tool.krate;
     let private = quote!(#krate::__private);
+    let serde_crate = reexported_crate(krate, "serde");
+    let private_text = reexported_crate(krate, "")
+        .trim_end_matches("::")
+        .to_owned();
+    let schemars_crate = reexported_crate(krate, "schemars");
     let name = &tool.name;
     let form = &checked.form;
     let description = &tool.description;
     let fn_ident = &tool.item.sig.ident;
 
-    let known: Vec<&str> = tool
-        .args
-        .iter()
-        .filter(|a| matches!(a.kind, ArgKind::Json { .. }))
-        .map(|a| a.key.as_str())
-        .collect();
-
-    let mut properties = Vec::new();
+    let mut fields = Vec::new();
+    let mut params = Vec::new();
+    let mut param_bounds = Vec::new();
+    let mut concrete = Vec::new();
+    let mut serde_bounds = Vec::new();
+    let mut schemars_bounds = Vec::new();
     let mut bindings = Vec::new();
     let mut call_args = Vec::new();
     for arg in &tool.args {
         let local = format_ident!("__toolwire_arg_{}", arg.key);
-        let key = &arg.key;
         let ty = &arg.ty;
         let span = ty.span();
         match &arg.kind {
             ArgKind::Json { description } => {
-                properties.push(quote_spanned! {span=>
-                    __toolwire_schema.property::<#ty>(#key, #description);
+                let ident = &arg.ident;
+                let attrs = &arg.attrs;
+                let reads = AttributeReads::of(attrs);
+                let described = attrs.iter().any(|a| {
+                    a.path().is_ident("schemars")
+                        && a.to_token_stream().to_string().contains("description")
                 });
+                let describe = (!description.is_empty() && !described)
+                    .then(|| quote!(#[schemars(description = #description)]));
+                // A field reads its type through a function of the user's (`with`,
+                // `deserialize_with`, `default = "..."`, `schema_with`) stays of the user's
+                // type: such a function is not generic. Every other field is of a type
+                // parameter, so the derives ask nothing of the user's type themselves.
+                if reads.through_a_function {
+                    fields.push(quote! { #(#attrs)* #describe #ident: #ty, });
+                } else {
+                    let param = format_ident!("__ToolwireArgument{}", params.len());
+                    // `#[serde(default)]` needs `Default`, which the bound must then say.
+                    let default = reads.default.then(|| quote!(+ ::core::default::Default));
+                    let default_text = if default.is_some() {
+                        " + ::core::default::Default"
+                    } else {
+                        ""
+                    };
+                    serde_bounds.push(format!(
+                        "{param}: {private_text}::ArgumentDeserialize{default_text}"
+                    ));
+                    schemars_bounds.push(format!(
+                        "{param}: {private_text}::ArgumentSchema{default_text}"
+                    ));
+                    param_bounds.push(quote! {
+                        #param: #private::ArgumentSchema + #private::ArgumentDeserialize #default
+                    });
+                    fields.push(quote! { #(#attrs)* #describe #ident: #param, });
+                    params.push(param);
+                    // Written with the user's tokens: an unmet bound underlines the user's type.
+                    concrete.push(quote_spanned!(span=> #ty));
+                }
                 bindings.push(quote_spanned! {span=>
-                    let #local: #ty = #private::take_argument::<#ty>(NAME, &mut __toolwire_arguments, #key)?;
+                    let #local: #ty = __toolwire_parsed.#ident;
                 });
             }
             ArgKind::State => {
@@ -108,6 +226,8 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
         }
         call_args.push(local);
     }
+    let serde_bound = serde_bounds.join(", ");
+    let schemars_bound = schemars_bounds.join(", ");
 
     let call = if tool.item.sig.asyncness.is_some() {
         quote!(#fn_ident(#(#call_args),*).await)
@@ -146,48 +266,71 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
         )
     };
     quote! {
-        const _: () = {
-            const NAME: &str = #name;
+        const NAME: &str = #name;
 
-            fn __toolwire_schema() -> #private::serde_json::Value {
-                #[allow(unused_mut)]
-                let mut __toolwire_schema = #private::ObjectSchema::new();
-                #(#properties)*
-                __toolwire_schema.finish()
-            }
+        // The tool's JSON arguments: one field per argument, with its `#[serde]` and
+        // `#[schemars]` attributes, of a type parameter (see `ArgumentsParts`). Its schema is
+        // the tool's, and a call is checked against that schema before it is deserialized
+        // into this. (No doc comment: schemars would make it the schema's description.)
+        #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
+        #[serde(crate = #serde_crate, bound(deserialize = #serde_bound))]
+        #[schemars(crate = #schemars_crate, bound = #schemars_bound)]
+        struct __ToolwireArguments<#(#params),*> {
+            #(#fields)*
+        }
 
-            #run_sig __toolwire_run(
-                __toolwire_input: #private::ToolInput,
-            ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
-                #[allow(unused_variables)]
-                let #private::ToolInput {
-                    arguments: __toolwire_arguments,
-                    state: __toolwire_state,
-                } = __toolwire_input;
-                #[allow(unused_mut)]
-                let mut __toolwire_arguments =
-                    #private::arguments_object(NAME, __toolwire_arguments, &[#(#known),*])?;
-                #(#bindings)*
-                #output
-            }
+        const fn __toolwire_parts<#(#param_bounds),*>()
+            -> #private::ArgumentsParts<__ToolwireArguments<#(#params),*>>
+        {
+            #private::ArgumentsParts::new()
+        }
 
-            fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
-                #handler_body
-            }
+        // The one place the arguments' types are named: each bound is checked at the type the
+        // user wrote.
+        const __TOOLWIRE_PARTS: #private::ArgumentsParts<__ToolwireArguments<#(#concrete),*>> =
+            __toolwire_parts::<#(#concrete),*>();
 
-            #private::inventory::submit! {
-                #private::ToolRegistration {
-                    name: NAME,
-                    form: #form,
-                    description: #description,
-                    schema: __toolwire_schema,
-                    handler: __toolwire_handler,
-                    module_path: ::core::module_path!(),
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                }
+        fn __toolwire_schema() -> #private::serde_json::Value {
+            (__TOOLWIRE_PARTS.schema)()
+        }
+
+        static __TOOLWIRE_VALIDATOR: #private::ArgumentsValidator = #private::ArgumentsValidator::new();
+
+        #run_sig __toolwire_run(
+            __toolwire_input: #private::ToolInput,
+        ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
+            #[allow(unused_variables)]
+            let #private::ToolInput {
+                arguments: __toolwire_arguments,
+                state: __toolwire_state,
+            } = __toolwire_input;
+            #[allow(unused_variables)]
+            let __toolwire_parsed = (__TOOLWIRE_PARTS.parse)(
+                NAME,
+                &__TOOLWIRE_VALIDATOR,
+                __toolwire_schema,
+                __toolwire_arguments,
+            )?;
+            #(#bindings)*
+            #output
+        }
+
+        fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
+            #handler_body
+        }
+
+        #private::inventory::submit! {
+            #private::ToolRegistration {
+                name: NAME,
+                form: #form,
+                description: #description,
+                schema: __toolwire_schema,
+                handler: __toolwire_handler,
+                module_path: ::core::module_path!(),
+                file: ::core::file!(),
+                line: ::core::line!(),
             }
-        };
+        }
     }
 }
 

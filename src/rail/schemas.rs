@@ -30,7 +30,7 @@ use toolwire_core::{
 /// #[test]
 /// # */
 /// fn tool_schemas() -> Result<(), toolwire::rail::SchemaFindings> {
-///     toolwire::rail::check_tool_schemas(&[Dialect::OpenAi, Dialect::Anthropic, Dialect::Gemini])
+///     toolwire::rail::check_tool_schemas(&[Dialect::OpenAi, Dialect::Anthropic, Dialect::Converse])
 /// }
 /// # tool_schemas().unwrap();
 /// ```

@@ -132,7 +132,8 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let provider = RegisteredTools::from_registrations(vec![&ECHO], AppState::new());
     /// let tools = provider.list_tools().await.unwrap();
-    /// assert_eq!(tools, [ToolDefinition::new("echo", "Echoes.", json!({}))]);
+    /// let expected = ToolDefinition::new("echo", "Echoes.", json!({})).with_null_is_absent(true);
+    /// assert_eq!(tools, [expected]);
     /// # });
     /// ```
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>>;

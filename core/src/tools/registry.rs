@@ -88,7 +88,10 @@ pub struct ToolRegistration {
 }
 
 impl ToolRegistration {
-    /// The tool's definition: real name, description and schema.
+    /// The tool's definition: real name, description and schema, marked
+    /// [`null_is_absent`](ToolDefinition::null_is_absent): a `#[tool]` reads an explicit `null`
+    /// for an optional argument as its absence (serde's `Option`), and the way back of a strict
+    /// dialect removes a `null` its schema refuses.
     ///
     /// ```
     /// # use serde_json::json;
@@ -100,10 +103,11 @@ impl ToolRegistration {
     /// #     module_path: "demo", file: "demo.rs", line: 1,
     /// # };
     /// let definition = ECHO.definition();
-    /// assert_eq!(definition, ToolDefinition::new("echo", "Echoes.", json!({"type": "object"})));
+    /// let expected = ToolDefinition::new("echo", "Echoes.", json!({"type": "object"}));
+    /// assert_eq!(definition, expected.with_null_is_absent(true));
     /// ```
     pub fn definition(&self) -> ToolDefinition {
-        ToolDefinition::new(self.name, self.description, (self.schema)())
+        ToolDefinition::new(self.name, self.description, (self.schema)()).with_null_is_absent(true)
     }
 
     /// Runs the tool with `arguments` and `state`.

@@ -51,6 +51,19 @@ pub enum ToolError {
         /// Why.
         reason: String,
     },
+    /// The tool's own parameter schema does not compile as a validator (a `#[tool]` argument
+    /// whose `#[schemars(regex(pattern = ...))]` is not a valid pattern, say), so no call can
+    /// be checked against it. Every call of that tool fails with this; other tools are
+    /// unaffected.
+    #[error(
+        "tool `{tool}` cannot check its arguments: its own parameter schema is not valid: {reason}"
+    )]
+    BadSchema {
+        /// The tool.
+        tool: String,
+        /// What the validator said about the schema.
+        reason: String,
+    },
     /// The tool's provider could not run it (an MCP server that exited, crashed or was never
     /// reached). The provider is marked failed; other providers are unaffected.
     #[error("tool `{tool}` is unavailable: provider `{provider}` {reason}")]
@@ -94,6 +107,7 @@ macro_rules! tool_field {
             | ToolError::Failed { tool, .. }
             | ToolError::MissingState { tool, .. }
             | ToolError::BadOutput { tool, .. }
+            | ToolError::BadSchema { tool, .. }
             | ToolError::Unavailable { tool, .. }
             | ToolError::TimedOut { tool, .. }
             | ToolError::Panicked { tool, .. } => tool,

@@ -13,14 +13,27 @@ use syn::{FnArg, Ident, Pat, Token, Type};
 use super::doc::doc_text;
 use super::{Arg, ArgKind, Errors};
 
+/// The attributes that belong to an argument's field of the generated arguments struct: what
+/// serde and schemars read there.
+const FIELD_ATTRIBUTES: [&str; 2] = ["serde", "schemars"];
+
 /// The arguments of `inputs`, in order, each one's doc comment taken off (rustc refuses doc
-/// comments on arguments) and kept as its description.
+/// comments on arguments) and kept as its description, and its `#[serde]`/`#[schemars]`
+/// attributes taken off (rustc knows neither on an argument) and kept for its field.
 pub fn parse_args(inputs: &mut Punctuated<FnArg, Token![,]>, errors: &mut Errors) -> Vec<Arg> {
     let mut args = Vec::new();
     for input in inputs {
         let FnArg::Typed(typed) = input else { continue };
         let description = doc_text(&typed.attrs);
         typed.attrs.retain(|attr| !attr.path().is_ident("doc"));
+        let (attrs, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut typed.attrs)
+            .into_iter()
+            .partition(|attr| {
+                FIELD_ATTRIBUTES
+                    .iter()
+                    .any(|name| attr.path().is_ident(name))
+            });
+        typed.attrs = rest;
         let ident = match &*typed.pat {
             Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => pat.ident.clone(),
             other => {
@@ -33,6 +46,15 @@ pub fn parse_args(inputs: &mut Punctuated<FnArg, Token![,]>, errors: &mut Errors
         };
         let ty = (*typed.ty).clone();
         let kind = if is_state(&ty) {
+            for attr in &attrs {
+                errors.at(
+                    attr,
+                    format!(
+                        "#[tool] argument `{}` is app state (`State<...>`), not JSON: a `#[serde]` or `#[schemars]` attribute on it has nothing to apply to; remove it",
+                        ident.unraw()
+                    ),
+                );
+            }
             ArgKind::State
         } else {
             check_argument_type(&ident, &ty, errors);
@@ -40,6 +62,8 @@ pub fn parse_args(inputs: &mut Punctuated<FnArg, Token![,]>, errors: &mut Errors
         };
         args.push(Arg {
             key: ident.unraw().to_string(),
+            ident,
+            attrs,
             ty,
             kind,
         });

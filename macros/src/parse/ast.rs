@@ -2,7 +2,7 @@
 //! read (thiserror's `ast.rs`).
 
 use proc_macro2::Span;
-use syn::{ItemFn, Path, Type};
+use syn::{Attribute, Ident, ItemFn, Path, Type};
 
 /// One `#[tool]` function, as the macro understands it.
 pub struct Tool {
@@ -30,8 +30,14 @@ pub struct Tool {
 
 /// One argument of a tool function.
 pub struct Arg {
-    /// The JSON property name: the ident without `r#`.
+    /// The JSON property name: the ident without `r#` (a `#[serde(rename)]` aside).
     pub key: String,
+    /// The argument's name as written (`r#type` stays raw): the generated field's.
+    pub ident: Ident,
+    /// The argument's `#[serde(...)]` and `#[schemars(...)]` attributes, taken off the function
+    /// (rustc knows neither there) and put on the argument's field of the generated arguments
+    /// struct, where the derives read them.
+    pub attrs: Vec<Attribute>,
     /// Its type, as the user wrote it.
     pub ty: Type,
     /// A JSON argument or app state.

@@ -6,5 +6,9 @@ fn hello() -> &'static str {
 
 fn main() {
     let tool = toolwire::registered_tools()[0];
-    assert_eq!((tool.schema)(), serde_json::json!({"type": "object", "properties": {}}));
+    // Closed: a call with any argument is refused.
+    assert_eq!(
+        (tool.schema)(),
+        serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false})
+    );
 }
