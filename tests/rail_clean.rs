@@ -30,19 +30,27 @@ fn both_crates_are_linked() {
 #[test]
 fn tool_schemas() -> Result<(), toolwire::rail::SchemaFindings> {
     use toolwire::schema::Dialect;
-    // Every fixture tool travels to the broad dialects without a loss.
-    toolwire::rail::check_tool_schemas(&[Dialect::OpenAi, Dialect::Anthropic, Dialect::Converse])
+    // Issue 17, point 3: typical `#[tool]`s travel to the broad and the strict dialects
+    // without a finding. Their schemas are closed (the tool refuses unknown fields), so strict
+    // closes nothing; their optional arguments read `null` as absent, so required-or-null is
+    // exact.
+    toolwire::rail::check_tool_schemas(&[
+        Dialect::OpenAi,
+        Dialect::OpenAiStrict,
+        Dialect::Anthropic,
+        Dialect::AnthropicStrict,
+        Dialect::Converse,
+    ])
 }
 
 #[test]
 fn tool_schemas_in_gemini_lose_only_the_closure() {
     use toolwire::schema::Dialect;
-    // A `#[tool]`'s schema is closed (`additionalProperties: false`, which the tool enforces);
-    // Gemini's `parameters` has no `additionalProperties`, so the closure is what it drops,
-    // and all it drops.
-    let Err(findings) = toolwire::rail::check_tool_schemas(&[Dialect::Gemini]) else {
-        return;
-    };
+    // Gemini's `parameters` cannot say "closed" (the Gemini API's `Schema` has no
+    // `additionalProperties`: core/src/wire/gemini), so a closed `#[tool]` schema opens
+    // there: a widening the spec records as a loss, and the only one these tools have.
+    let findings = toolwire::rail::check_tool_schemas(&[Dialect::Gemini])
+        .expect_err("a closed schema opens in Gemini, loudly");
     for finding in findings.findings() {
         assert!(
             finding.refused.is_none() && finding.problem.contains("`additionalProperties` is lost"),
