@@ -7,6 +7,9 @@
 # Not part of `cargo test` (cargo only discovers benches/*.rs). Run it from anywhere:
 #   benches/compile_time.sh            # N=500 RUNS=3 PROFILE=dev
 #   N=100 RUNS=5 benches/compile_time.sh
+# A third crate, "attributed", is the 500 #[tool]s with one `#[serde(default)]` (a no-op on an
+# `Option`) on an argument: the derived path a tool takes when its arguments carry `#[serde]`
+# or `#[schemars]` attributes.
 # It works in a fresh temporary directory (WORK) with its own target directory, offline, with
 # this repo's Cargo.lock, so it neither touches nor waits on the repo's builds.
 set -euo pipefail
@@ -47,6 +50,7 @@ TOML
             echo "    $doc A number."
             echo "    a: i64,"
             echo "    $doc An optional label."
+            [ "$kind" = attributed ] && echo "    #[serde(default)]"
             echo "    b: Option<String>,"
             echo ") -> String {"
             echo "    format!(\"{a} {b:?}\")"
@@ -67,15 +71,16 @@ build_seconds() { # kind
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 generate tools "#[toolwire::tool]"
+generate attributed "#[toolwire::tool]"
 generate plain ""
 
 echo "building the dependencies once (not timed) in $WORK ..." >&2
-for kind in tools plain; do
+for kind in tools attributed plain; do
     cargo build -q --offline --manifest-path "$WORK/$kind/Cargo.toml" --profile "$PROFILE"
 done
 
 declare -A medians
-for kind in tools plain; do
+for kind in tools attributed plain; do
     times=()
     for run in $(seq 1 "$RUNS"); do
         t=$(build_seconds "$kind")
@@ -91,3 +96,6 @@ printf 'crate with %d #[tool] functions: %.2f s (median of %d clean builds, prof
 printf 'crate with the same %d plain functions: %.2f s\n' "$N" "$plain"
 printf 'ratio: %.2fx\n' "$(echo "$tools / $plain" | bc -l)"
 printf 'cost per #[tool]: %.2f ms\n' "$(echo "($tools - $plain) * 1000 / $N" | bc -l)"
+attributed=${medians[attributed]}
+printf 'crate with the same %d #[tool]s, one attribute on an argument each: %.2f s\n' "$N" "$attributed"
+printf 'cost per attributed #[tool]: %.2f ms\n' "$(echo "($attributed - $plain) * 1000 / $N" | bc -l)"

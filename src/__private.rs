@@ -74,6 +74,113 @@ fn finished_schema(mut schema: Value) -> Value {
     schema
 }
 
+/// The parameters' object schema of a tool whose arguments carry no `#[serde]`/`#[schemars]`
+/// attributes, built one argument at a time: the generic code is per argument type, shared by
+/// every tool of a crate (the derived struct of [`arguments_schema`] is per tool). It writes
+/// what [`arguments_schema`] writes for the same arguments.
+pub struct ObjectSchema {
+    generator: schemars::SchemaGenerator,
+    properties: Map<String, Value>,
+    required: Vec<Value>,
+}
+
+impl Default for ObjectSchema {
+    fn default() -> Self {
+        ObjectSchema::new()
+    }
+}
+
+impl ObjectSchema {
+    /// An empty object schema, with [`arguments_schema`]'s settings.
+    pub fn new() -> ObjectSchema {
+        ObjectSchema {
+            generator: schema_generator(),
+            properties: Map::new(),
+            required: Vec::new(),
+        }
+    }
+
+    /// Adds the argument `key` of type `T`, described by `description` (none when empty). It is
+    /// required unless `null` is one of its values (an `Option`): exactly when the handler
+    /// refuses a call that leaves it out ([`take_argument`] reads a missing one as `null`).
+    pub fn property<T: JsonSchema + DeserializeOwned>(&mut self, key: &str, description: &str) {
+        let schema = self.generator.subschema_for::<T>().to_value();
+        let optional = serde_json::from_value::<T>(Value::Null).is_ok();
+        self.add(key, description, schema, optional);
+    }
+
+    /// The non-generic part of [`ObjectSchema::property`], compiled once.
+    fn add(&mut self, key: &str, description: &str, mut schema: Value, optional: bool) {
+        if let (Value::Object(map), false) = (&mut schema, description.is_empty()) {
+            map.insert("description".to_owned(), Value::from(description));
+        }
+        self.properties.insert(key.to_owned(), schema);
+        if !optional {
+            self.required.push(Value::from(key));
+        }
+    }
+
+    /// The finished schema, as [`arguments_schema`] finishes its own: `{"type": "object",
+    /// "properties": {...}}`, `required` when an argument is, `$defs` for a recursive type,
+    /// closed at every level.
+    pub fn finish(mut self) -> Value {
+        let mut root = Map::new();
+        root.insert("type".to_owned(), Value::from("object"));
+        root.insert("properties".to_owned(), Value::Object(self.properties));
+        if !self.required.is_empty() {
+            root.insert("required".to_owned(), Value::Array(self.required));
+        }
+        let definitions = self.generator.take_definitions(true);
+        if !definitions.is_empty() {
+            root.insert("$defs".to_owned(), Value::Object(definitions));
+        }
+        finished_schema(Value::Object(root))
+    }
+}
+
+/// The plain path's parts (see [`ArgumentsParts`]): the schema, and the arguments validated
+/// and taken one at a time into a tuple.
+pub struct PlainParts<T> {
+    /// The tool's schema ([`ObjectSchema`]).
+    pub schema: fn() -> Value,
+    /// The call's arguments, validated and taken ([`validated_object`], [`take_argument`]).
+    pub parse: ParseArguments<T>,
+}
+
+/// The call's arguments as an object, checked against the tool's own `schema` (see
+/// [`parse_arguments`]), for [`take_argument`] to take one at a time.
+pub fn validated_object(
+    tool: &str,
+    validator: &ArgumentsValidator,
+    schema: fn() -> Value,
+    arguments: Value,
+) -> Result<Map<String, Value>, ToolError> {
+    match validated_arguments(tool, validator, schema, arguments)? {
+        Value::Object(map) => Ok(map),
+        // `validated_arguments` makes an object of every call it passes.
+        _ => Ok(Map::new()),
+    }
+}
+
+/// Takes the argument `key` out of the validated `arguments` and deserializes it. A missing
+/// argument is read as `null`, so an `Option` becomes `None` and anything else is an error.
+pub fn take_argument<T: DeserializeOwned>(
+    tool: &str,
+    arguments: &mut Map<String, Value>,
+    key: &str,
+) -> Result<T, ToolError> {
+    let value = arguments.remove(key);
+    let present = value.is_some();
+    serde_json::from_value(value.unwrap_or(Value::Null)).map_err(|error| {
+        let reason = if present {
+            error.to_string()
+        } else {
+            "missing; this argument is required".to_owned()
+        };
+        invalid(tool, Some(key), reason)
+    })
+}
+
 /// What, beside `properties`, can admit a property `properties` does not name: closing a node
 /// that has one of these would refuse what the node accepts (`#[serde(flatten)]` of an enum
 /// writes its variants under `anyOf`/`oneOf`/`allOf` beside the struct's own `properties`).

@@ -411,3 +411,70 @@ fn the_strict_way_back_then_the_same_bounds() {
         Err(DispatchError::Tool(ToolError::InvalidArguments { .. }))
     ));
 }
+
+/// Ships a parcel: no argument has an attribute, so its schema is built one argument at a
+/// time (the plain path, cheap to compile).
+#[tool]
+fn ship_plain(
+    /// Where to.
+    to: Address,
+    /// How many parcels.
+    parcels: u32,
+    /// A note for the driver.
+    note: Option<String>,
+) -> String {
+    format!("{} {parcels} {note:?}", to.country)
+}
+
+/// Ships a parcel: one attribute (which says what the doc comment says) sends it down the
+/// derived path.
+#[tool]
+fn ship_derived(
+    /// Where to.
+    to: Address,
+    #[schemars(description = "How many parcels.")] parcels: u32,
+    /// A note for the driver.
+    note: Option<String>,
+) -> String {
+    format!("{} {parcels} {note:?}", to.country)
+}
+
+#[test]
+fn the_plain_and_the_derived_path_write_and_enforce_the_same_schema() {
+    let plain = (registration("ship_plain").schema)();
+    let derived = (registration("ship_derived").schema)();
+    assert_eq!(plain, derived);
+    assert_eq!(plain["additionalProperties"], false);
+    assert_eq!(plain["properties"]["to"]["additionalProperties"], false);
+    assert_eq!(plain["required"], json!(["to", "parcels"]));
+    let good = json!({"to": {"country": "NO", "zip": "01234"}, "parcels": 2});
+    for name in ["ship_plain", "ship_derived"] {
+        assert_eq!(
+            call(name, good.clone()).unwrap(),
+            json!("NO 2 None"),
+            "{name}"
+        );
+        let bad = [
+            json!({"to": {"country": "NOR", "zip": "01234"}, "parcels": 2}),
+            json!({"to": {"country": "NO", "zip": "01234", "city": "Oslo"}, "parcels": 2}),
+            json!({"to": {"country": "NO", "zip": "01234"}, "parcels": -1}),
+            json!({"to": {"country": "NO", "zip": "01234"}}),
+            json!({"to": {"country": "NO", "zip": "01234"}, "parcels": 2, "speed": "fast"}),
+        ];
+        for arguments in bad {
+            let plain_error = call("ship_plain", arguments.clone())
+                .unwrap_err()
+                .to_string();
+            let derived_error = call("ship_derived", arguments.clone()).unwrap_err();
+            assert!(
+                matches!(derived_error, ToolError::InvalidArguments { .. }),
+                "{arguments}: {derived_error}"
+            );
+            assert_eq!(
+                plain_error.replace("ship_plain", "ship_derived"),
+                derived_error.to_string(),
+                "{arguments}"
+            );
+        }
+    }
+}

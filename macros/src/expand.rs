@@ -150,6 +150,144 @@ fn reexported_crate(krate: &syn::Path, name: &str) -> String {
 }
 
 fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
+    // Arguments without `#[serde]`/`#[schemars]` attributes (most tools) take the plain path:
+    // its generic code is per argument *type*, shared by every tool of the crate, where a
+    // derived struct per tool costs ten times as much to compile (benches/compile_time.sh).
+    let attributed = tool.args.iter().any(|arg| match &arg.kind {
+        ArgKind::Json { .. } => !arg.attrs.is_empty(),
+        ArgKind::State => false,
+    });
+    if attributed {
+        derived_registration(tool, checked)
+    } else {
+        plain_registration(tool, checked)
+    }
+}
+
+/// The plain path: the schema built one argument at a time (`ObjectSchema`), the arguments
+/// taken one at a time (`take_argument`), both after the same validation as the derived path.
+fn plain_registration(tool: &Tool, checked: &Checked) -> TokenStream {
+    let krate = &tool.krate;
+    let private = quote!(#krate::__private);
+    let name = &tool.name;
+    let mut params = Vec::new();
+    let mut param_bounds = Vec::new();
+    let mut concrete = Vec::new();
+    let mut properties = Vec::new();
+    let mut takes = Vec::new();
+    let mut bindings = Vec::new();
+    let mut call_args = Vec::new();
+    for arg in &tool.args {
+        let local = format_ident!("__toolwire_arg_{}", arg.key);
+        let ty = &arg.ty;
+        let span = ty.span();
+        match &arg.kind {
+            ArgKind::Json { description } => {
+                let key = &arg.key;
+                let param = format_ident!("__ToolwireArgument{}", params.len());
+                param_bounds.push(quote! {
+                    #param: #private::ArgumentSchema + #private::ArgumentDeserialize
+                });
+                properties.push(quote! {
+                    __toolwire_schema.property::<#param>(#key, #description);
+                });
+                takes.push(quote! {
+                    #private::take_argument::<#param>(__toolwire_name, &mut __toolwire_map, #key)?,
+                });
+                let index = syn::Index::from(params.len());
+                bindings.push(quote_spanned! {span=>
+                    let #local: #ty = __toolwire_parsed.#index;
+                });
+                params.push(param);
+                // Written with the user's tokens: an unmet bound underlines the user's type.
+                concrete.push(quote_spanned!(span=> #ty));
+            }
+            ArgKind::State => {
+                bindings.push(quote_spanned! {span=>
+                    let #local: #ty = <#ty as #private::FromAppState>::from_app_state(&__toolwire_state, NAME)?;
+                });
+            }
+        }
+        call_args.push(local);
+    }
+    let (run_sig, handler_body, output) = run_parts(tool, &private, &call_args);
+    let body = registration_tail(tool, checked, &private);
+    quote! {
+        const NAME: &str = #name;
+
+        fn __toolwire_schema_of<#(#param_bounds),*>() -> #private::serde_json::Value {
+            #[allow(unused_mut)]
+            let mut __toolwire_schema = #private::ObjectSchema::new();
+            #(#properties)*
+            __toolwire_schema.finish()
+        }
+
+        #[allow(unused_mut, unused_variables)]
+        fn __toolwire_parse_of<#(#param_bounds),*>(
+            __toolwire_name: &str,
+            __toolwire_validator: &#private::ArgumentsValidator,
+            __toolwire_schema: fn() -> #private::serde_json::Value,
+            __toolwire_arguments: #private::serde_json::Value,
+        ) -> ::core::result::Result<(#(#params,)*), #private::ToolError> {
+            let mut __toolwire_map = #private::validated_object(
+                __toolwire_name,
+                __toolwire_validator,
+                __toolwire_schema,
+                __toolwire_arguments,
+            )?;
+            ::core::result::Result::Ok((#(#takes)*))
+        }
+
+        const fn __toolwire_parts<#(#param_bounds),*>()
+            -> #private::PlainParts<(#(#params,)*)>
+        {
+            #private::PlainParts {
+                schema: __toolwire_schema_of::<#(#params),*>,
+                parse: __toolwire_parse_of::<#(#params),*>,
+            }
+        }
+
+        // The one place the arguments' types are named: each bound is checked at the type the
+        // user wrote.
+        const __TOOLWIRE_PARTS: #private::PlainParts<(#(#concrete,)*)> =
+            __toolwire_parts::<#(#concrete),*>();
+
+        fn __toolwire_schema() -> #private::serde_json::Value {
+            (__TOOLWIRE_PARTS.schema)()
+        }
+
+        static __TOOLWIRE_VALIDATOR: #private::ArgumentsValidator = #private::ArgumentsValidator::new();
+
+        #run_sig __toolwire_run(
+            __toolwire_input: #private::ToolInput,
+        ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
+            #[allow(unused_variables)]
+            let #private::ToolInput {
+                arguments: __toolwire_arguments,
+                state: __toolwire_state,
+            } = __toolwire_input;
+            #[allow(unused_variables)]
+            let __toolwire_parsed = (__TOOLWIRE_PARTS.parse)(
+                NAME,
+                &__TOOLWIRE_VALIDATOR,
+                __toolwire_schema,
+                __toolwire_arguments,
+            )?;
+            #(#bindings)*
+            #output
+        }
+
+        fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
+            #handler_body
+        }
+
+        #body
+    }
+}
+
+/// The derived path: one arguments struct per tool, deriving `Deserialize` and `JsonSchema`,
+/// so each argument's `#[serde]`/`#[schemars]` attributes apply to it.
+fn derived_registration(tool: &Tool, checked: &Checked) -> TokenStream {
     let krate = &tool.krate;
     let private = quote!(#krate::__private);
     let serde_crate = reexported_crate(krate, "serde");
@@ -158,9 +296,6 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
         .to_owned();
     let schemars_crate = reexported_crate(krate, "schemars");
     let name = &tool.name;
-    let form = &checked.form;
-    let description = &tool.description;
-    let fn_ident = &tool.item.sig.ident;
 
     let mut fields = Vec::new();
     let mut params = Vec::new();
@@ -229,42 +364,8 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
     let serde_bound = serde_bounds.join(", ");
     let schemars_bound = schemars_bounds.join(", ");
 
-    let call = if tool.item.sig.asyncness.is_some() {
-        quote!(#fn_ident(#(#call_args),*).await)
-    } else {
-        quote!(#fn_ident(#(#call_args),*))
-    };
-    let output = match &tool.output {
-        Output::Unit => quote! {
-            #call;
-            ::core::result::Result::Ok(#private::serde_json::Value::Null)
-        },
-        Output::Value(ty) => {
-            let span = ty.span();
-            let convert = quote_spanned!(span=> #private::value_output::<#ty>);
-            quote!(#convert(NAME, #call))
-        }
-        Output::Result(ty) => {
-            let span = ty.span();
-            let convert = quote_spanned!(span=> <#ty as #private::ResultOutput>::into_tool_output);
-            quote!(#convert(#call, NAME))
-        }
-    };
-
-    let is_async = tool.item.sig.asyncness.is_some();
-    // A sync tool runs through one non-generic function pointer: no future type per tool,
-    // which is most of what a tool costs to compile (benches/compile_time.sh).
-    let (run_sig, handler_body) = if is_async {
-        (
-            quote!(async fn),
-            quote!(#private::guard(NAME, __toolwire_run(__toolwire_input))),
-        )
-    } else {
-        (
-            quote!(fn),
-            quote!(#private::guard_sync(NAME, __toolwire_run, __toolwire_input)),
-        )
-    };
+    let (run_sig, handler_body, output) = run_parts(tool, &private, &call_args);
+    let body = registration_tail(tool, checked, &private);
     quote! {
         const NAME: &str = #name;
 
@@ -319,6 +420,61 @@ fn registration(tool: &Tool, checked: &Checked) -> TokenStream {
             #handler_body
         }
 
+        #body
+    }
+}
+
+/// The call of the user's function and what its output becomes: shared by both paths.
+fn run_parts(
+    tool: &Tool,
+    private: &TokenStream,
+    call_args: &[proc_macro2::Ident],
+) -> (TokenStream, TokenStream, TokenStream) {
+    let fn_ident = &tool.item.sig.ident;
+    let call = if tool.item.sig.asyncness.is_some() {
+        quote!(#fn_ident(#(#call_args),*).await)
+    } else {
+        quote!(#fn_ident(#(#call_args),*))
+    };
+    let output = match &tool.output {
+        Output::Unit => quote! {
+            #call;
+            ::core::result::Result::Ok(#private::serde_json::Value::Null)
+        },
+        Output::Value(ty) => {
+            let span = ty.span();
+            let convert = quote_spanned!(span=> #private::value_output::<#ty>);
+            quote!(#convert(NAME, #call))
+        }
+        Output::Result(ty) => {
+            let span = ty.span();
+            let convert = quote_spanned!(span=> <#ty as #private::ResultOutput>::into_tool_output);
+            quote!(#convert(#call, NAME))
+        }
+    };
+
+    let is_async = tool.item.sig.asyncness.is_some();
+    // A sync tool runs through one non-generic function pointer: no future type per tool,
+    // which is most of what a tool costs to compile (benches/compile_time.sh).
+    let (run_sig, handler_body) = if is_async {
+        (
+            quote!(async fn),
+            quote!(#private::guard(NAME, __toolwire_run(__toolwire_input))),
+        )
+    } else {
+        (
+            quote!(fn),
+            quote!(#private::guard_sync(NAME, __toolwire_run, __toolwire_input)),
+        )
+    };
+    (run_sig, handler_body, output)
+}
+
+/// The registration every `#[tool]` submits: shared by both paths.
+fn registration_tail(tool: &Tool, checked: &Checked, private: &TokenStream) -> TokenStream {
+    let form = &checked.form;
+    let description = &tool.description;
+    quote! {
         #private::inventory::submit! {
             #private::ToolRegistration {
                 name: NAME,
