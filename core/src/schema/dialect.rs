@@ -2,7 +2,7 @@
 //! "Dialects").
 //!
 //! Policy: the types here are generic; the facts live in one file per LLM provider
-//! (`core/src/wire/openai.rs`, `anthropic.rs`, `converse.rs`, `gemini.rs`), each citing its
+//! (`core/src/wire/{openai,anthropic,converse,gemini}/mod.rs`), each citing its
 //! source, and [`Dialect::rules`] returns the provider file's table.
 //! [`crate::schema::check_schema`] and [`crate::schema::prepare_schema`] read only these tables,
 //! so a provider that changes its mind is one edit in its file.

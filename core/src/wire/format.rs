@@ -1,6 +1,6 @@
 //! Tool definitions and their provider wire shapes (hops 2 and 3 of the spec): the formats, the
 //! tool list and its per-request limits, generic over the providers. Each shape and each limit
-//! is the provider file's (`openai.rs`, `anthropic.rs`, `converse.rs`, `gemini.rs`); this file
+//! is the provider folder's (`openai/`, `anthropic/`, `converse/`, `gemini/`); this file
 //! dispatches on [`WireFormat`] and [`RequestLimit`] to it.
 //!
 //! Policy: only offered tools travel, each under its model-safe form, with its description

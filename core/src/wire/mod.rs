@@ -14,12 +14,13 @@
 //! - generic machinery, which holds no provider's facts: `name_rules.rs` ([`NameRule`],
 //!   [`check_definition_name`]), `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`])
 //!   and, for schemas, `schema/dialect.rs` (the `DialectRules` types and the `Dialect` enum);
-//! - one file per LLM provider, holding everything toolwire knows about it, each fact citing its
-//!   source: its name rule, its schema dialects, the shape of one tool in its tool list (and
-//!   where `strict` goes) and its request limits. `openai.rs` (OpenAI function calling),
-//!   `anthropic.rs` (the Messages API, with its native tool search), `converse.rs` (Bedrock
-//!   Converse) and `gemini.rs` (Gemini). Each provider's return leg (parsing its calls, the
-//!   answers sent back, its streams) joins its file.
+//! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
+//!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
+//!   tool list (and where `strict` goes) and its request limits; beside it the return leg so far,
+//!   its calls read from a response body and from its stream (`wire::calls`). `openai/` (Chat
+//!   Completions and the Responses API), `anthropic/` (the Messages API, with its native tool
+//!   search), `converse/` (Bedrock Converse) and `gemini/` (Gemini). The answers sent back and
+//!   the replay join these folders with the rest of issue 18 (`docs/return-leg.md`).
 //!
 //! ```
 //! use toolwire_core::wire::{check_definition_name, LlmProvider};

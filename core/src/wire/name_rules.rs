@@ -2,7 +2,7 @@
 //!
 //! Policy: one checker over data. A rule says which characters may stand first and after, and
 //! how long a name may be; each provider's rule, with its source, lives in its own file
-//! (`openai.rs`, `anthropic.rs`, `converse.rs`, `gemini.rs`). [`check_definition_name`] says
+//! (`openai/`, `anthropic/`, `converse/`, `gemini/`). [`check_definition_name`] says
 //! whether a tool *definition* carrying a name is accepted and, if not, why. Past tool calls in
 //! history follow looser rules ([`LlmProvider::history_name_limit`]).
 

@@ -109,7 +109,7 @@ pub(crate) const STRICT_REQUEST_LIMITS: StrictRequestLimits = StrictRequestLimit
 };
 
 /// The `anthropic-strict` dialect: `input_schema` beside `"strict": true` (structured outputs).
-/// Bedrock Converse strict takes it too (see `converse.rs`).
+/// Bedrock Converse strict takes it too (see `converse/mod.rs`).
 #[cfg(feature = "runtime")]
 pub(crate) const STRICT_DIALECT: DialectRules = DialectRules {
     keywords: Keywords::Only(STRICT_KEYWORDS),
