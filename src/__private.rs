@@ -199,7 +199,7 @@ const OPENING_KEYWORDS: [&str; 11] = [
 ];
 
 /// Writes `additionalProperties: false` on every object node of `schema` that lists its
-/// `properties` and has nothing else that admits a property (see [`OPENING_KEYWORDS`]): the
+/// `properties` and has nothing else that admits a property (see `OPENING_KEYWORDS`): the
 /// node a Rust struct generates. A map, a `#[serde(flatten)]` catch-all or an enum flattened
 /// beside the fields keeps what it has.
 ///
