@@ -138,15 +138,6 @@ impl ObjectSchema {
     }
 }
 
-/// The plain path's parts (see [`ArgumentsParts`]): the schema, and the arguments validated
-/// and taken one at a time into a tuple.
-pub struct PlainParts<T> {
-    /// The tool's schema ([`ObjectSchema`]).
-    pub schema: fn() -> Value,
-    /// The call's arguments, validated and taken ([`validated_object`], [`take_argument`]).
-    pub parse: ParseArguments<T>,
-}
-
 /// The call's arguments as an object, checked against the tool's own `schema` (see
 /// [`parse_arguments`]), for [`take_argument`] to take one at a time.
 pub fn validated_object(
@@ -491,13 +482,16 @@ pub trait ArgumentDeserialize: DeserializeOwned {}
 #[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned> ArgumentDeserialize for T {}
 
-/// What a tool's handler and registration need of its arguments struct `T`, as plain function
+/// What a tool's handler and registration need of its arguments `T`, as plain function
 /// pointers: made once, in a generic function bounded by [`ArgumentSchema`] and
-/// [`ArgumentDeserialize`], so the concrete code asks nothing of the user's types.
+/// [`ArgumentDeserialize`], so the concrete code asks nothing of the user's types. `T` is the
+/// derived arguments struct ([`ArgumentsParts::new`]), or, on the plain path, the tuple of the
+/// arguments, with `schema` an [`ObjectSchema`] and `parse` [`validated_object`] then
+/// [`take_argument`] per argument.
 pub struct ArgumentsParts<T> {
-    /// The tool's schema ([`arguments_schema`]).
+    /// The tool's schema.
     pub schema: fn() -> Value,
-    /// The call's arguments, validated and deserialized ([`parse_arguments`]).
+    /// The call's arguments, validated and deserialized.
     pub parse: ParseArguments<T>,
 }
 

@@ -210,8 +210,7 @@ fn plain_registration(tool: &Tool, checked: &Checked) -> TokenStream {
         }
         call_args.push(local);
     }
-    let (run_sig, handler_body, output) = run_parts(tool, &private, &call_args);
-    let body = registration_tail(tool, checked, &private);
+    let common = common_items(tool, checked, &private, &bindings, &call_args);
     quote! {
         const NAME: &str = #name;
 
@@ -239,9 +238,9 @@ fn plain_registration(tool: &Tool, checked: &Checked) -> TokenStream {
         }
 
         const fn __toolwire_parts<#(#param_bounds),*>()
-            -> #private::PlainParts<(#(#params,)*)>
+            -> #private::ArgumentsParts<(#(#params,)*)>
         {
-            #private::PlainParts {
+            #private::ArgumentsParts {
                 schema: __toolwire_schema_of::<#(#params),*>,
                 parse: __toolwire_parse_of::<#(#params),*>,
             }
@@ -249,39 +248,10 @@ fn plain_registration(tool: &Tool, checked: &Checked) -> TokenStream {
 
         // The one place the arguments' types are named: each bound is checked at the type the
         // user wrote.
-        const __TOOLWIRE_PARTS: #private::PlainParts<(#(#concrete,)*)> =
+        const __TOOLWIRE_PARTS: #private::ArgumentsParts<(#(#concrete,)*)> =
             __toolwire_parts::<#(#concrete),*>();
 
-        fn __toolwire_schema() -> #private::serde_json::Value {
-            (__TOOLWIRE_PARTS.schema)()
-        }
-
-        static __TOOLWIRE_VALIDATOR: #private::ArgumentsValidator = #private::ArgumentsValidator::new();
-
-        #run_sig __toolwire_run(
-            __toolwire_input: #private::ToolInput,
-        ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
-            #[allow(unused_variables)]
-            let #private::ToolInput {
-                arguments: __toolwire_arguments,
-                state: __toolwire_state,
-            } = __toolwire_input;
-            #[allow(unused_variables)]
-            let __toolwire_parsed = (__TOOLWIRE_PARTS.parse)(
-                NAME,
-                &__TOOLWIRE_VALIDATOR,
-                __toolwire_schema,
-                __toolwire_arguments,
-            )?;
-            #(#bindings)*
-            #output
-        }
-
-        fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
-            #handler_body
-        }
-
-        #body
+        #common
     }
 }
 
@@ -364,8 +334,7 @@ fn derived_registration(tool: &Tool, checked: &Checked) -> TokenStream {
     let serde_bound = serde_bounds.join(", ");
     let schemars_bound = schemars_bounds.join(", ");
 
-    let (run_sig, handler_body, output) = run_parts(tool, &private, &call_args);
-    let body = registration_tail(tool, checked, &private);
+    let common = common_items(tool, checked, &private, &bindings, &call_args);
     quote! {
         const NAME: &str = #name;
 
@@ -391,45 +360,22 @@ fn derived_registration(tool: &Tool, checked: &Checked) -> TokenStream {
         const __TOOLWIRE_PARTS: #private::ArgumentsParts<__ToolwireArguments<#(#concrete),*>> =
             __toolwire_parts::<#(#concrete),*>();
 
-        fn __toolwire_schema() -> #private::serde_json::Value {
-            (__TOOLWIRE_PARTS.schema)()
-        }
-
-        static __TOOLWIRE_VALIDATOR: #private::ArgumentsValidator = #private::ArgumentsValidator::new();
-
-        #run_sig __toolwire_run(
-            __toolwire_input: #private::ToolInput,
-        ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
-            #[allow(unused_variables)]
-            let #private::ToolInput {
-                arguments: __toolwire_arguments,
-                state: __toolwire_state,
-            } = __toolwire_input;
-            #[allow(unused_variables)]
-            let __toolwire_parsed = (__TOOLWIRE_PARTS.parse)(
-                NAME,
-                &__TOOLWIRE_VALIDATOR,
-                __toolwire_schema,
-                __toolwire_arguments,
-            )?;
-            #(#bindings)*
-            #output
-        }
-
-        fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
-            #handler_body
-        }
-
-        #body
+        #common
     }
 }
 
-/// The call of the user's function and what its output becomes: shared by both paths.
-fn run_parts(
+/// What both paths emit once their `__TOOLWIRE_PARTS` exist: the tool's schema function, its
+/// validator, the run of the user's function on the parsed arguments (`bindings` take each
+/// argument out of them), the handler and the registration.
+fn common_items(
     tool: &Tool,
+    checked: &Checked,
     private: &TokenStream,
+    bindings: &[TokenStream],
     call_args: &[proc_macro2::Ident],
-) -> (TokenStream, TokenStream, TokenStream) {
+) -> TokenStream {
+    let form = &checked.form;
+    let description = &tool.description;
     let fn_ident = &tool.item.sig.ident;
     let call = if tool.item.sig.asyncness.is_some() {
         quote!(#fn_ident(#(#call_args),*).await)
@@ -467,14 +413,36 @@ fn run_parts(
             quote!(#private::guard_sync(NAME, __toolwire_run, __toolwire_input)),
         )
     };
-    (run_sig, handler_body, output)
-}
-
-/// The registration every `#[tool]` submits: shared by both paths.
-fn registration_tail(tool: &Tool, checked: &Checked, private: &TokenStream) -> TokenStream {
-    let form = &checked.form;
-    let description = &tool.description;
     quote! {
+        fn __toolwire_schema() -> #private::serde_json::Value {
+            (__TOOLWIRE_PARTS.schema)()
+        }
+
+        static __TOOLWIRE_VALIDATOR: #private::ArgumentsValidator = #private::ArgumentsValidator::new();
+
+        #run_sig __toolwire_run(
+            __toolwire_input: #private::ToolInput,
+        ) -> ::core::result::Result<#private::serde_json::Value, #private::ToolError> {
+            #[allow(unused_variables)]
+            let #private::ToolInput {
+                arguments: __toolwire_arguments,
+                state: __toolwire_state,
+            } = __toolwire_input;
+            #[allow(unused_variables)]
+            let __toolwire_parsed = (__TOOLWIRE_PARTS.parse)(
+                NAME,
+                &__TOOLWIRE_VALIDATOR,
+                __toolwire_schema,
+                __toolwire_arguments,
+            )?;
+            #(#bindings)*
+            #output
+        }
+
+        fn __toolwire_handler(__toolwire_input: #private::ToolInput) -> #private::ToolFuture {
+            #handler_body
+        }
+
         #private::inventory::submit! {
             #private::ToolRegistration {
                 name: NAME,
