@@ -109,12 +109,7 @@ impl AnthropicStream {
     pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
         self.open
             .iter()
-            .map(|block| {
-                UnfinishedCall::new(
-                    block.id.clone(),
-                    (!block.name.is_empty()).then(|| block.name.clone()),
-                )
-            })
+            .map(|block| UnfinishedCall::of_open(&block.id, &block.name))
             .collect()
     }
 }

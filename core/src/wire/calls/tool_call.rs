@@ -166,6 +166,11 @@ impl UnfinishedCall {
     pub fn new(id: Option<String>, name: Option<String>) -> UnfinishedCall {
         UnfinishedCall { id, name }
     }
+
+    /// The call an assembler holds open, whose name is empty until its start event gave one.
+    pub(crate) fn of_open(id: &Option<String>, name: &str) -> UnfinishedCall {
+        UnfinishedCall::new(id.clone(), (!name.is_empty()).then(|| name.to_owned()))
+    }
 }
 
 impl std::fmt::Display for UnfinishedCall {

@@ -117,12 +117,7 @@ impl ConverseStream {
     pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
         self.open
             .iter()
-            .map(|block| {
-                UnfinishedCall::new(
-                    block.id.clone(),
-                    (!block.name.is_empty()).then(|| block.name.clone()),
-                )
-            })
+            .map(|block| UnfinishedCall::of_open(&block.id, &block.name))
             .collect()
     }
 }

@@ -155,12 +155,7 @@ impl ChatStream {
     pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
         self.open
             .iter()
-            .map(|call| {
-                UnfinishedCall::new(
-                    call.id.clone(),
-                    (!call.name.is_empty()).then(|| call.name.clone()),
-                )
-            })
+            .map(|call| UnfinishedCall::of_open(&call.id, &call.name))
             .collect()
     }
 }
