@@ -178,6 +178,10 @@ fn shape(format: WireFormat, entry: &Value) -> (&str, Option<&str>, &Value, bool
             assert_eq!(entry["type"], "function");
             (&entry["function"], "parameters")
         }
+        WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict => {
+            assert_eq!(entry["type"], "function");
+            (entry, "parameters")
+        }
         WireFormat::Anthropic | WireFormat::AnthropicStrict => (entry, "input_schema"),
         WireFormat::Converse | WireFormat::ConverseStrict => (&entry["toolSpec"], "inputSchema"),
         WireFormat::Gemini => (entry, "parameters"),

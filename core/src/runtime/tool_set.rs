@@ -291,5 +291,7 @@ pub(super) fn list_slot(format: WireFormat) -> usize {
         WireFormat::Converse => 4,
         WireFormat::ConverseStrict => 5,
         WireFormat::Gemini => 6,
+        WireFormat::OpenAiResponses => 7,
+        WireFormat::OpenAiResponsesStrict => 8,
     }
 }

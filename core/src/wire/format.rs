@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::calls::CallFormat;
 use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
 use super::{anthropic, converse, gemini, openai};
 use crate::census::Census;
@@ -20,12 +21,13 @@ use crate::wire::{check_definition_name, LlmProvider};
 
 /// A provider's request shape for tools, strict or not.
 ///
-/// Strict is an option of the OpenAI, Messages API and Converse shapes: the tool carries
-/// `"strict": true` and its schema is prepared for the strict dialect.
+/// Strict is an option of the OpenAI (Chat Completions and Responses), Messages API and Converse
+/// shapes: the tool carries `"strict": true` and its schema is prepared for the strict dialect.
 ///
 /// ```
 /// use toolwire_core::{WireFormat, schema::Dialect};
-/// assert_eq!(WireFormat::ALL.len(), 7);
+/// assert_eq!(WireFormat::ALL.len(), 9);
+/// assert_eq!(WireFormat::OpenAiResponsesStrict.dialect(), Dialect::OpenAiStrict);
 /// assert_eq!(WireFormat::ConverseStrict.dialect(), Dialect::AnthropicStrict);
 /// assert_eq!(WireFormat::from_key("openai-strict"), Some(WireFormat::OpenAiStrict));
 /// ```
@@ -36,6 +38,12 @@ pub enum WireFormat {
     OpenAi,
     /// OpenAI with structured outputs: `function.strict: true`, schema for `openai-strict`.
     OpenAiStrict,
+    /// The OpenAI Responses API: flat function tools `{"type":"function", name, description,
+    /// parameters, "strict": false}` (`strict` is always sent: the API's type requires it),
+    /// the `openai` dialect.
+    OpenAiResponses,
+    /// The Responses API with `"strict": true`, the schema for `openai-strict`.
+    OpenAiResponsesStrict,
     /// The Anthropic Messages API: `{name, description, input_schema}`.
     Anthropic,
     /// The Messages API with `"strict": true` beside `input_schema` (`anthropic-strict`).
@@ -57,9 +65,11 @@ impl WireFormat {
     /// let providers: Vec<LlmProvider> = WireFormat::ALL.iter().map(|f| f.llm_provider()).collect();
     /// assert!(LlmProvider::ALL.iter().all(|p| providers.contains(p)));
     /// ```
-    pub const ALL: [WireFormat; 7] = [
+    pub const ALL: [WireFormat; 9] = [
         WireFormat::OpenAi,
         WireFormat::OpenAiStrict,
+        WireFormat::OpenAiResponses,
+        WireFormat::OpenAiResponsesStrict,
         WireFormat::Anthropic,
         WireFormat::AnthropicStrict,
         WireFormat::Converse,
@@ -76,7 +86,12 @@ impl WireFormat {
     /// ```
     pub const fn llm_provider(self) -> LlmProvider {
         match self {
-            WireFormat::OpenAi | WireFormat::OpenAiStrict => LlmProvider::OpenAi,
+            // One name rule for both APIs: the Responses API's `FunctionToolParam.name` documents
+            // none of its own (openai-python 3.57), so Chat Completions' is kept (our reading).
+            WireFormat::OpenAi
+            | WireFormat::OpenAiStrict
+            | WireFormat::OpenAiResponses
+            | WireFormat::OpenAiResponsesStrict => LlmProvider::OpenAi,
             WireFormat::Anthropic | WireFormat::AnthropicStrict => LlmProvider::Anthropic,
             WireFormat::Converse | WireFormat::ConverseStrict => LlmProvider::Converse,
             WireFormat::Gemini => LlmProvider::Gemini,
@@ -92,8 +107,8 @@ impl WireFormat {
     /// ```
     pub const fn dialect(self) -> Dialect {
         match self {
-            WireFormat::OpenAi => Dialect::OpenAi,
-            WireFormat::OpenAiStrict => Dialect::OpenAiStrict,
+            WireFormat::OpenAi | WireFormat::OpenAiResponses => Dialect::OpenAi,
+            WireFormat::OpenAiStrict | WireFormat::OpenAiResponsesStrict => Dialect::OpenAiStrict,
             WireFormat::Anthropic => Dialect::Anthropic,
             WireFormat::AnthropicStrict => Dialect::AnthropicStrict,
             WireFormat::ConverseStrict => converse::STRICT_DIALECT,
@@ -111,16 +126,40 @@ impl WireFormat {
         self.dialect().is_strict()
     }
 
-    /// The stable key (`openai`, `openai-strict`, `anthropic`, `anthropic-strict`, `converse`,
-    /// `converse-strict`, `gemini`).
+    /// The stable key (`openai`, `openai-strict`, `openai-responses`, `openai-responses-strict`,
+    /// `anthropic`, `anthropic-strict`, `converse`, `converse-strict`, `gemini`).
     ///
     /// ```
-    /// assert_eq!(toolwire_core::WireFormat::ConverseStrict.key(), "converse-strict");
+    /// use toolwire_core::WireFormat;
+    /// assert_eq!(WireFormat::ConverseStrict.key(), "converse-strict");
+    /// assert_eq!(WireFormat::OpenAiResponses.key(), "openai-responses");
     /// ```
     pub const fn key(self) -> &'static str {
         match self {
+            WireFormat::OpenAiResponses => "openai-responses",
+            WireFormat::OpenAiResponsesStrict => "openai-responses-strict",
             WireFormat::ConverseStrict => "converse-strict",
             other => other.dialect().key(),
+        }
+    }
+
+    /// The shape of the responses to a request whose tools are in this shape: where its calls
+    /// come back, how its answers and its replayed turn go ([`wire::calls`](crate::wire::calls)).
+    ///
+    /// ```
+    /// use toolwire_core::{WireFormat, wire::calls::CallFormat};
+    /// assert_eq!(WireFormat::OpenAiStrict.call_format(), CallFormat::OpenAiChat);
+    /// assert_eq!(WireFormat::OpenAiResponsesStrict.call_format(), CallFormat::OpenAiResponses);
+    /// ```
+    pub const fn call_format(self) -> CallFormat {
+        match self {
+            WireFormat::OpenAi | WireFormat::OpenAiStrict => CallFormat::OpenAiChat,
+            WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict => {
+                CallFormat::OpenAiResponses
+            }
+            WireFormat::Anthropic | WireFormat::AnthropicStrict => CallFormat::Anthropic,
+            WireFormat::Converse | WireFormat::ConverseStrict => CallFormat::Converse,
+            WireFormat::Gemini => CallFormat::Gemini,
         }
     }
 
@@ -142,6 +181,9 @@ impl WireFormat {
         match self {
             WireFormat::OpenAi | WireFormat::OpenAiStrict => {
                 openai::tool(form, def, schema, strict)
+            }
+            WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict => {
+                openai::responses_tool(form, def, schema, strict)
             }
             WireFormat::Anthropic | WireFormat::AnthropicStrict => {
                 anthropic::tool(form, def, schema, strict)
@@ -335,6 +377,8 @@ fn check_request_limits(
             Ok(())
         }
     };
+    // The 128-tool limit is Chat Completions' reference; the Responses API reference states
+    // none found here, so it is kept for both (our caution: a list the Chat API takes).
     if format.llm_provider() == LlmProvider::OpenAi {
         over(RequestLimit::OpenAiTools, schemas.len())?;
     }

@@ -40,6 +40,9 @@ pub(crate) mod gemini;
 mod name_rules;
 pub(crate) mod openai;
 #[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub mod replay;
+#[cfg(feature = "runtime")]
 mod tool_list;
 
 #[cfg(feature = "runtime")]

@@ -8,4 +8,5 @@ mod bad_input;
 mod bodies;
 mod chunking;
 mod fixtures;
+mod replay;
 mod streams;

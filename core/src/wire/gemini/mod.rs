@@ -15,6 +15,9 @@
 pub(crate) mod calls;
 #[cfg(feature = "runtime")]
 pub(crate) mod stream;
+// The replay: the assistant turn as history carries it.
+#[cfg(feature = "runtime")]
+pub(crate) mod replay;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

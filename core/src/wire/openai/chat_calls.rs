@@ -58,7 +58,7 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
 type Choice<'v> = (usize, &'v serde_json::Map<String, Value>);
 
 /// The choice of `index` 0 (or the first, if it has no `index`), with its position.
-fn first_choice(choices: &[Value]) -> Result<Option<Choice<'_>>, Fault> {
+pub(super) fn first_choice(choices: &[Value]) -> Result<Option<Choice<'_>>, Fault> {
     for (position, choice) in choices.iter().enumerate() {
         let pointer = format!("/choices/{position}");
         let choice = shape::object(choice, &pointer, "a choice object")?;

@@ -1,6 +1,6 @@
 //! OpenAI function calling (Chat Completions and Responses), as toolwire knows it: its name
-//! rule, its `openai` and `openai-strict` schema dialects, the shape of one tool in `tools` and
-//! its request limit. Its return leg sits beside this file: the calls of a Chat Completions body
+//! rule, its `openai` and `openai-strict` schema dialects (both APIs take the same
+//! `parameters`), the shape of one tool in each API's `tools` and its request limit. Its return leg sits beside this file: the calls of a Chat Completions body
 //! (`chat_calls.rs`) and stream (`chat_stream.rs`), and of a Responses API body
 //! (`responses_calls.rs`) and stream (`responses_stream.rs`); the answers sent back join them.
 //!
@@ -15,9 +15,13 @@
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_calls;
 #[cfg(feature = "runtime")]
+pub(crate) mod chat_replay;
+#[cfg(feature = "runtime")]
 pub(crate) mod chat_stream;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_calls;
+#[cfg(feature = "runtime")]
+pub(crate) mod responses_replay;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_stream;
 
@@ -154,4 +158,29 @@ pub(crate) fn tool(form: &str, def: &ToolDefinition, schema: &Value, strict: boo
         tool["function"]["strict"] = Value::Bool(true);
     }
     tool
+}
+
+/// One tool in a Responses API request's `tools`: a flat function tool
+/// `{"type":"function", name, description, parameters, strict}` (openai-python 3.57,
+/// `types/responses/function_tool_param.py`, `FunctionToolParam`: `name`, `parameters`,
+/// `strict` and `type` are `Required`, `description` optional; the function calling guide,
+/// developers.openai.com/api/docs/guides/function-calling, "Defining functions"). `strict` is
+/// always sent, `false` in the plain shape: the type requires the key, and a tool that omits
+/// it is validated strictly when its schema allows (`NamespaceToolParam`'s `ToolFunction.strict`
+/// docstring: "If omitted, Responses attempts to use strict validation when the schema is
+/// compatible"), which the plain `openai` dialect never prepared it for.
+#[cfg(feature = "runtime")]
+pub(crate) fn responses_tool(
+    form: &str,
+    def: &ToolDefinition,
+    schema: &Value,
+    strict: bool,
+) -> Value {
+    json!({
+        "type": "function",
+        "name": form,
+        "description": def.description,
+        "parameters": schema,
+        "strict": strict,
+    })
 }

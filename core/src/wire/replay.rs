@@ -1,0 +1,257 @@
+//! The replay (issue 18, point 7): the assistant turn of a response as the next request's
+//! history carries it, in each [`CallFormat`]. Generic over the providers: where the turn sits
+//! in a body, where a call's name sits in its block and which called names a provider refuses
+//! in history are each provider folder's (`wire/<provider>/replay.rs`).
+//!
+//! Policy: the turn is the response's own, byte for byte as JSON (thinking blocks and their
+//! signatures, reasoning items and their ids, Gemini `thoughtSignature`s, server tools and
+//! their results, text): a provider that signs or encrypts what it sent refuses it changed.
+//! The one exception is a called name the provider refuses in history: the replayed copy
+//! carries its model-safe form ([`model_safe_name`]) at that call's pointer, and
+//! [`Replay::renamed`] says so (loud means returned). The dispatch is not affected: it used
+//! the name the model emitted ([`ToolCall::name`]), and answers pair with the call by its id.
+//! Pure functions: no I/O.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::calls::{BodyError, CallFormat, Fault, ToolCall};
+use super::{anthropic, converse, gemini, openai};
+use crate::names::model_safe_name;
+
+/// The assistant turn to append to history, and the calls whose name it had to change.
+///
+/// `turn` is, per format: Chat Completions the assistant message (`choices[0].message`); the
+/// Responses API an array of the output items to append to `input` (`output`, every item);
+/// the Messages API `{"role": "assistant", "content": [...]}` (the response's `content`);
+/// Converse `output.message`; Gemini the candidate's content (`candidates[0].content`).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+/// use toolwire_core::wire::replay::replay_turn;
+///
+/// let body = json!({"output": {"message": {"role": "assistant", "content": [
+///     {"reasoningContent": {"reasoningText": {"text": "…", "signature": "sig"}}},
+///     {"toolUse": {"toolUseId": "tooluse_1", "name": "$READFILE", "input": {"path": "a"}}},
+/// ]}}, "stopReason": "tool_use"});
+/// let calls = parse_calls(CallFormat::Converse, &body).unwrap();
+/// let replay = replay_turn(CallFormat::Converse, &body, &calls).unwrap();
+/// // Bedrock refuses `$` in a replayed toolUse name: the copy carries the model-safe form.
+/// assert_eq!(replay.turn["content"][1]["toolUse"]["name"], "_READFILE");
+/// assert_eq!(replay.turn["content"][0], body["output"]["message"]["content"][0]);
+/// assert_eq!(replay.renamed[0].called, "$READFILE");
+/// assert_eq!(replay.renamed[0].replayed, "_READFILE");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Replay {
+    /// The turn as the next request carries it.
+    pub turn: Value,
+    /// Each call whose name the provider refuses in history, in call order: the replayed copy
+    /// carries the model-safe form instead. Empty when the turn is the response's own exactly.
+    pub renamed: Vec<RenamedCall>,
+}
+
+impl Replay {
+    /// Whether the turn is exactly the response's own (no name was replaced).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::CallFormat;
+    /// use toolwire_core::wire::replay::replay_turn;
+    /// let body = json!({"content": [{"type": "text", "text": "Hi."}]});
+    /// assert!(replay_turn(CallFormat::Anthropic, &body, &[]).unwrap().is_verbatim());
+    /// ```
+    pub fn is_verbatim(&self) -> bool {
+        self.renamed.is_empty()
+    }
+}
+
+/// A call whose name the provider refuses in replayed history, and the name the replay gave it.
+///
+/// ```
+/// let renamed = toolwire_core::wire::replay::RenamedCall::new(
+///     Some("call_1".into()), "github:create_issue", "github_create_issue", "/1/name");
+/// assert_eq!(renamed.to_string(), "`github:create_issue` (id `call_1`) is replayed as `github_create_issue`");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RenamedCall {
+    /// The call's id ([`ToolCall::id`]).
+    pub id: Option<String>,
+    /// The name the model emitted, which the dispatch used.
+    pub called: String,
+    /// The name the replayed copy carries: the called name's model-safe form.
+    pub replayed: String,
+    /// Where the replayed name sits, as an RFC 6901 pointer into [`Replay::turn`].
+    pub pointer: String,
+}
+
+impl RenamedCall {
+    /// A renamed call, as a test would make it.
+    pub fn new(
+        id: Option<String>,
+        called: impl Into<String>,
+        replayed: impl Into<String>,
+        pointer: impl Into<String>,
+    ) -> RenamedCall {
+        RenamedCall {
+            id,
+            called: called.into(),
+            replayed: replayed.into(),
+            pointer: pointer.into(),
+        }
+    }
+}
+
+impl fmt::Display for RenamedCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`", self.called)?;
+        if let Some(id) = &self.id {
+            write!(f, " (id `{id}`)")?;
+        }
+        write!(f, " is replayed as `{}`", self.replayed)
+    }
+}
+
+/// Why a body gives no turn to replay.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{BodyError, CallFormat, ToolCall};
+/// use toolwire_core::wire::replay::{replay_turn, ReplayError};
+/// let err = replay_turn(CallFormat::Gemini, &json!({"candidates": []}), &[]).unwrap_err();
+/// assert!(matches!(err, ReplayError::Body(BodyError::Shape { ref pointer, .. }) if pointer == "/candidates/0/content"));
+/// let call = ToolCall::new(None, "f", Ok(Default::default()), "/content/0");
+/// let err = replay_turn(CallFormat::Anthropic, &json!({"content": []}), &[call]).unwrap_err();
+/// assert!(matches!(err, ReplayError::CallNotInBody { .. }));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// The body is not the format's shape where its turn sits
+    /// ([`BodyError::Shape`], with the pointer and what the format puts there).
+    #[error("no assistant turn to replay: {0}")]
+    Body(BodyError),
+    /// A call's [`pointer`](ToolCall::pointer) does not name a call of its name in the body:
+    /// the calls are another body's (or another format's).
+    #[error("the {format} body has no call named `{called}` at `{pointer}`: the calls are not this body's")]
+    CallNotInBody {
+        /// The format it was read as.
+        format: CallFormat,
+        /// The call's pointer.
+        pointer: String,
+        /// The call's name.
+        called: String,
+    },
+}
+
+/// Where one format keeps its turn and its called names, and which names it refuses in
+/// history: the facts each provider folder's `replay.rs` gives.
+pub(crate) struct ReplayRules {
+    /// The pointer of a call's name, from its block.
+    pub(crate) name_in_call: &'static str,
+    /// The turn of a body and the pointer its calls' pointers start with, which the turn
+    /// stands for (`""` when the turn keeps the body's members at their places).
+    pub(crate) turn: fn(&Value) -> Result<(String, Value), Fault>,
+    /// Whether the provider refuses this called name in replayed history.
+    pub(crate) refuses_in_history: fn(&str) -> bool,
+}
+
+fn rules(format: CallFormat) -> ReplayRules {
+    match format {
+        CallFormat::OpenAiChat => openai::chat_replay::RULES,
+        CallFormat::OpenAiResponses => openai::responses_replay::RULES,
+        CallFormat::Anthropic => anthropic::replay::RULES,
+        CallFormat::Converse => converse::replay::RULES,
+        CallFormat::Gemini => gemini::replay::RULES,
+    }
+}
+
+/// Whether `format`'s provider refuses `called` as a called name in replayed history (then
+/// [`replay_turn`] replays its model-safe form). Chat Completions and the Responses API: a
+/// name outside `^[a-zA-Z0-9_-]+$`; Converse: outside `[a-zA-Z0-9_-]{1,64}`; the Messages API:
+/// over 200 characters; Gemini: none (its answers pair by the called name).
+///
+/// ```
+/// use toolwire_core::wire::calls::CallFormat;
+/// use toolwire_core::wire::replay::refused_in_history;
+/// assert!(refused_in_history(CallFormat::Converse, "$READFILE"));
+/// assert!(refused_in_history(CallFormat::OpenAiResponses, "github:create_issue"));
+/// assert!(!refused_in_history(CallFormat::Anthropic, "github:create_issue"));
+/// assert!(!refused_in_history(CallFormat::Gemini, "$READFILE"));
+/// ```
+pub fn refused_in_history(format: CallFormat, called: &str) -> bool {
+    (rules(format).refuses_in_history)(called)
+}
+
+/// The assistant turn of `body` (a `format` response as the provider returned it) to append to
+/// history, given its `calls` ([`CallParser::parse`](super::calls::CallParser::parse) of the
+/// same body): the response's own, except that a called name the provider refuses in history
+/// carries its model-safe form, each listed in [`Replay::renamed`].
+///
+/// A body without the format's turn is [`ReplayError::Body`]; a call whose pointer does not
+/// name a call of its name in this body is [`ReplayError::CallNotInBody`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+/// use toolwire_core::wire::replay::replay_turn;
+///
+/// let body = json!({"output": [
+///     {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"},
+///     {"type": "function_call", "id": "fc_1", "call_id": "call_1",
+///      "name": "github:create_issue", "arguments": "{}"},
+/// ]});
+/// let calls = parse_calls(CallFormat::OpenAiResponses, &body).unwrap();
+/// let replay = replay_turn(CallFormat::OpenAiResponses, &body, &calls).unwrap();
+/// assert_eq!(replay.turn[0], body["output"][0]);
+/// assert_eq!(replay.turn[1]["name"], "github_create_issue");
+/// assert_eq!((replay.turn[1]["id"].as_str(), replay.renamed[0].pointer.as_str()), (Some("fc_1"), "/1/name"));
+/// ```
+pub fn replay_turn(
+    format: CallFormat,
+    body: &Value,
+    calls: &[ToolCall],
+) -> Result<Replay, ReplayError> {
+    let rules = rules(format);
+    let (turn_at, mut turn) =
+        (rules.turn)(body).map_err(|fault| ReplayError::Body(fault.in_body(format)))?;
+    let mut renamed = Vec::new();
+    for call in calls {
+        let not_in_body = || ReplayError::CallNotInBody {
+            format,
+            pointer: call.pointer.clone(),
+            called: call.name.clone(),
+        };
+        let inner = call
+            .pointer
+            .strip_prefix(turn_at.as_str())
+            .filter(|inner| inner.starts_with('/'))
+            .ok_or_else(not_in_body)?;
+        let name_pointer = format!("{inner}{}", rules.name_in_call);
+        let slot = turn.pointer_mut(&name_pointer).ok_or_else(not_in_body)?;
+        if slot.as_str() != Some(call.name.as_str()) {
+            return Err(not_in_body());
+        }
+        if (rules.refuses_in_history)(&call.name) {
+            let replayed = model_safe_name(&call.name).into_owned();
+            *slot = Value::String(replayed.clone());
+            renamed.push(RenamedCall {
+                id: call.id.clone(),
+                called: call.name.clone(),
+                replayed,
+                pointer: name_pointer,
+            });
+        }
+    }
+    Ok(Replay { turn, renamed })
+}
+
+/// A name outside `[A-Za-z0-9_-]` (any length): the pattern OpenAI's APIs check a replayed
+/// called name against (cited in `openai/chat_replay.rs`).
+pub(crate) fn outside_form_chars(name: &str) -> bool {
+    !name.chars().all(crate::names::is_form_char)
+}
