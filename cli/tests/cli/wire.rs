@@ -176,7 +176,8 @@ fn wire_exits_2_on_unusable_input_or_over_a_request_limit() {
     );
     let output = toolwire(&["wire", "--format", "bard", "-"], "[]");
     assert_eq!(status(&output), 2);
-    assert!(stderr(&output).contains("openai, openai-strict, anthropic"));
+    assert!(stderr(&output)
+        .contains("openai, openai-strict, openai-responses, openai-responses-strict, anthropic"));
 
     let names = |n: usize| {
         serde_json::to_string(&(0..n).map(|i| format!("t{i}")).collect::<Vec<_>>()).unwrap()
@@ -197,5 +198,42 @@ fn wire_exits_2_on_unusable_input_or_over_a_request_limit() {
         stderr(&output).contains("21 strict tools; the provider takes at most 20"),
         "{}",
         stderr(&output)
+    );
+}
+
+#[test]
+fn wire_prints_the_responses_api_flat_function_tools() {
+    let set = r#"[{"name": "mcp/s/get", "description": "Gets.", "input_schema":
+        {"type": "object", "properties": {"days": {"type": "integer"}}}}]"#;
+    let f = file(set);
+    // Flat: no `function` wrapper; `strict` always sent (`FunctionToolParam` requires it).
+    let (code, list, err) = wire("openai-responses", &[path(&f)], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        list,
+        json!([{
+            "type": "function",
+            "name": "mcp_s_get",
+            "description": "Gets.",
+            "parameters": {"type": "object", "properties": {"days": {"type": "integer"}}},
+            "strict": false,
+        }])
+    );
+    // Strict: the openai-strict dialect's schema, its losses on stderr under that dialect.
+    let (code, list, err) = wire("openai-responses-strict", &[path(&f)], "");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(list[0]["strict"], true);
+    assert_eq!(list[0]["name"], "mcp_s_get");
+    assert_eq!(list[0]["parameters"]["additionalProperties"], false);
+    assert!(
+        err.contains("toolwire: lossy: tool \"mcp/s/get\", openai-strict, at "),
+        "{err}"
+    );
+    assert_eq!(
+        list,
+        expected_wire(
+            &messages_definitions(set),
+            WireFormat::OpenAiResponsesStrict
+        )
     );
 }
