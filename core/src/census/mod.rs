@@ -12,6 +12,8 @@
 //! - `reasons.rs`: why a tool is left out ([`LeftOutReason`]), and its [`ToolStatus`];
 //! - `tool.rs`: one tool of a census ([`CensusTool`]);
 //! - `resolve.rs`: a called name back to its tool ([`Resolution`], [`Via`], [`UnknownTool`]);
+//! - `namespaces.rs`: a call named inside a Responses API namespace back to its tool
+//!   ([`Census::resolve_in_namespace`], [`namespace_parts`]);
 //! - `suggestions.rs`: the offered forms closest to a name no tool answers to;
 //! - `sanitized_index.rs`: the spec's `build_sanitized_index` as a value;
 //! - `name_table.rs`: the one hash table every name and form is entered in, once.
@@ -35,6 +37,7 @@
 
 mod build;
 mod name_table;
+mod namespaces;
 mod reasons;
 mod resolve;
 mod rules;
@@ -43,6 +46,8 @@ mod suggestions;
 mod tool;
 
 pub use build::Census;
+pub use namespaces::namespace_parts;
+pub(crate) use namespaces::NamespacePlacement;
 pub use reasons::{LeftOutReason, ToolStatus};
 pub use resolve::{Resolution, ResolvedTool, UnknownTool, Via};
 pub use sanitized_index::{build_sanitized_index, SanitizedIndex};

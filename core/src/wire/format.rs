@@ -248,22 +248,10 @@ pub fn wire_tools(
     definitions: &[ToolDefinition],
     format: WireFormat,
 ) -> Result<ToolList, WireError> {
-    if census.tools().len() != definitions.len() {
-        return Err(WireError::Count {
-            census: census.tools().len(),
-            definitions: definitions.len(),
-        });
-    }
+    check_census_matches(census, definitions)?;
     let mut offered = Vec::new();
     let mut left_out = Vec::new();
-    for (index, (tool, def)) in census.tools().iter().zip(definitions).enumerate() {
-        if tool.name() != def.name {
-            return Err(WireError::Name {
-                index,
-                census: tool.name().to_owned(),
-                definition: def.name.clone(),
-            });
-        }
+    for (tool, def) in census.tools().iter().zip(definitions) {
         match tool.left_out_reason() {
             None => offered.push((tool.form(), def)),
             Some(reason) => left_out.push(LeftOutTool::new(
@@ -274,6 +262,29 @@ pub fn wire_tools(
         }
     }
     wire_list(format, offered, left_out)
+}
+
+/// That `definitions` are `census`'s input, in its order.
+pub(crate) fn check_census_matches(
+    census: &Census,
+    definitions: &[ToolDefinition],
+) -> Result<(), WireError> {
+    if census.tools().len() != definitions.len() {
+        return Err(WireError::Count {
+            census: census.tools().len(),
+            definitions: definitions.len(),
+        });
+    }
+    for (index, (tool, def)) in census.tools().iter().zip(definitions).enumerate() {
+        if tool.name() != def.name {
+            return Err(WireError::Name {
+                index,
+                census: tool.name().to_owned(),
+                definition: def.name.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Why the runtime cannot run `definition` at all, if it cannot: then no request carries it,
@@ -520,6 +531,13 @@ pub enum WireError {
     /// API only).
     #[error("the {format} format has no native tool search; use the tool catalog (tool_search)")]
     NoNativeDeferral {
+        /// The wire format.
+        format: WireFormat,
+    },
+    /// The format has no namespaces: only the Responses API groups tools under a `namespace`
+    /// tool ([`namespaced_tools`](crate::wire::namespaced_tools)).
+    #[error("the {format} format has no namespace tools; use openai-responses or openai-responses-strict")]
+    NoNamespaces {
         /// The wire format.
         format: WireFormat,
     },

@@ -38,6 +38,8 @@ pub(crate) mod converse;
 mod format;
 pub(crate) mod gemini;
 mod name_rules;
+#[cfg(feature = "runtime")]
+mod namespaces;
 pub(crate) mod openai;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
@@ -51,6 +53,9 @@ pub(crate) use format::wire_list;
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use format::{unsupported_reason, wire_tools, RequestLimit, WireError, WireFormat};
 pub use name_rules::{check_definition_name, CharClass, LlmProvider, NameRejection, NameRule};
+#[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub use namespaces::namespaced_tools;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use openai::OPENAI_MAX_TOOLS;

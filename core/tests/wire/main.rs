@@ -8,5 +8,6 @@ mod bad_input;
 mod bodies;
 mod chunking;
 mod fixtures;
+mod namespaces;
 mod replay;
 mod streams;

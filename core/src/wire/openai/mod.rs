@@ -184,3 +184,17 @@ pub(crate) fn responses_tool(
         "strict": strict,
     })
 }
+
+/// One `namespace` tool of a Responses API request: `{"type":"namespace", name, description,
+/// tools}`, the function tools inside it in [`responses_tool`]'s shape (openai-python 3.57,
+/// `types/responses/namespace_tool_param.py`, `NamespaceToolParam`: "Groups function/custom
+/// tools under a shared namespace"; `name` "The namespace name used in tool calls", all four
+/// keys `Required`; its `ToolFunction` takes `name`, `type`, `description`, `parameters`,
+/// `strict`). A call to a tool inside comes back with `function_call.namespace` set
+/// (`response_function_tool_call.py`). No name rule of a namespace was found (none in the
+/// type; a client generated from the OpenAPI spec has only `minLength: 1`: hexdocs ex_openai
+/// `NamespaceToolParam`): toolwire sends model-safe forms there too (our caution).
+#[cfg(feature = "runtime")]
+pub(crate) fn namespace_tool(name: &str, description: String, tools: Value) -> Value {
+    json!({"type": "namespace", "name": name, "description": description, "tools": tools})
+}

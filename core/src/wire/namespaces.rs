@@ -1,0 +1,139 @@
+//! The Responses API tool list with each MCP server's tools inside one `namespace` tool (issue
+//! 18, point 1): every part of a name gets its own 64 characters (`mcp_github` and
+//! `create_issue`, not one cut `mcp_github_create_issue`), and a call comes back as
+//! `(namespace, name)`, which [`Census::resolve_in_namespace`] maps back to exactly one tool.
+//!
+//! Policy: the same census as every list (its verdicts on a flat form are lifted only for a tool
+//! that travels under a pair of its own: `Census::namespace_placements`); each function tool
+//! shaped, checked and prepared as [`wire_tools`](super::wire_tools) does it, in its dialect.
+//! Tools that are no MCP server's travel at the top level under their forms, first; then one
+//! namespace per server, in the order of its first tool.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::format::{check_census_matches, wire_list};
+use super::openai;
+use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
+use super::{RequestLimit, WireError, WireFormat};
+use crate::census::{Census, NamespacePlacement};
+use crate::tools::ToolDefinition;
+
+/// The Responses API tool list of `census` with each MCP server's tools (`mcp/<server>/<tool>`)
+/// inside one `namespace` tool named `model_safe("mcp/<server>")`, each as
+/// `model_safe("<tool>")`; the other tools flat, under their forms. `format` is
+/// [`WireFormat::OpenAiResponses`] or [`WireFormat::OpenAiResponsesStrict`] (any other is
+/// [`WireError::NoNamespaces`]); the 128-tool limit counts every function, inside namespaces
+/// too. A call back carries [`ToolCall::namespace`](crate::wire::calls::ToolCall::namespace):
+/// resolve it with [`Census::resolve_call`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::{Census, ToolDefinition, WireFormat, census::Resolution, wire::namespaced_tools};
+///
+/// let long = format!("mcp/{}", "s".repeat(60));
+/// let defs = [
+///     ToolDefinition::new("get_weather", "Weather.", json!(null)),
+///     ToolDefinition::new("mcp/github/create_issue", "Creates an issue.", json!(null)),
+///     // Flat, these two would share one form cut to 64 characters; here each has its own.
+///     ToolDefinition::new(format!("{long}/read"), "Reads.", json!(null)),
+///     ToolDefinition::new(format!("{long}/write"), "Writes.", json!(null)),
+/// ];
+/// let census = Census::build(defs.iter().map(|d| &d.name), &[]);
+/// let list = namespaced_tools(&census, &defs, WireFormat::OpenAiResponses).unwrap();
+/// assert!(list.left_out().is_empty());
+/// assert_eq!(list[0]["name"], "get_weather");
+/// assert_eq!((&list[1]["type"], &list[1]["name"]), (&json!("namespace"), &json!("mcp_github")));
+/// assert_eq!(list[1]["tools"][0]["name"], "create_issue");
+/// assert_eq!(list[2]["tools"].as_array().unwrap().len(), 2);
+/// let Ok(Resolution::Tool(hit)) = census.resolve_call(Some("mcp_github"), "create_issue") else { panic!() };
+/// assert_eq!(hit.name, "mcp/github/create_issue");
+/// ```
+pub fn namespaced_tools(
+    census: &Census,
+    definitions: &[ToolDefinition],
+    format: WireFormat,
+) -> Result<ToolList, WireError> {
+    if !matches!(
+        format,
+        WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict
+    ) {
+        return Err(WireError::NoNamespaces { format });
+    }
+    check_census_matches(census, definitions)?;
+    let mut flat = Vec::new();
+    let mut left_out = Vec::new();
+    // Each namespace: its name, its server's real prefix, its entries (name inside, definition).
+    let mut namespaces: Vec<(Cow<'_, str>, &str, Vec<(Cow<'_, str>, &ToolDefinition)>)> =
+        Vec::new();
+    for ((tool, definition), placement) in census
+        .tools()
+        .iter()
+        .zip(definitions)
+        .zip(census.namespace_placements())
+    {
+        match placement {
+            NamespacePlacement::Flat => flat.push((tool.form(), definition)),
+            NamespacePlacement::InNamespace { namespace, name } => {
+                match namespaces.iter_mut().find(|(n, ..)| *n == namespace) {
+                    Some((_, _, entries)) => entries.push((name, definition)),
+                    None => {
+                        let server = server_of(tool.name());
+                        namespaces.push((namespace, server, vec![(name, definition)]));
+                    }
+                }
+            }
+            NamespacePlacement::LeftOut(reason) => left_out.push(LeftOutTool::new(
+                tool.name(),
+                tool.form(),
+                WhyLeftOut::Census(reason),
+            )),
+        }
+    }
+    let top = wire_list(format, flat, left_out)?;
+    let mut functions = top.as_array().map_or(0, Vec::len);
+    let mut left_out = top.left_out().to_vec();
+    let mut tools = match top.into_value() {
+        Value::Array(tools) => tools,
+        _ => Vec::new(),
+    };
+    for (namespace, server, entries) in namespaces {
+        let inside = wire_list(
+            format,
+            entries.iter().map(|(name, def)| (name.as_ref(), *def)),
+            Vec::new(),
+        )?;
+        left_out.extend(inside.left_out().iter().cloned());
+        let count = inside.as_array().map_or(0, Vec::len);
+        if count == 0 {
+            continue;
+        }
+        functions += count;
+        // Our words: the type requires a description, and an MCP server has none of its own
+        // in a tool definition.
+        let description = format!("Tools of the MCP server `{server}`.");
+        tools.push(openai::namespace_tool(
+            &namespace,
+            description,
+            inside.into_value(),
+        ));
+    }
+    let limit = RequestLimit::OpenAiTools;
+    if functions > limit.most() {
+        return Err(WireError::OverLimit {
+            format,
+            limit,
+            found: functions,
+        });
+    }
+    Ok(ToolList::new(Value::Array(tools), left_out))
+}
+
+/// The server of an MCP tool's real name (`mcp/<server>/<tool>`).
+fn server_of(real_name: &str) -> &str {
+    real_name
+        .strip_prefix("mcp/")
+        .and_then(|rest| rest.split_once('/'))
+        .map_or(real_name, |(server, _)| server)
+}
