@@ -19,7 +19,9 @@ use std::collections::HashMap;
 use toolwire_core::{
     census::LeftOutReason,
     schema::prepare_definition_cached,
-    wire::{wire_tools, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError},
+    wire::{
+        namespaced_tools, wire_tools, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError,
+    },
     Census, ToolDefinition, WireFormat,
 };
 
@@ -43,6 +45,10 @@ pub struct WireArgs {
     // --taken, --no-taken, --server.
     #[command(flatten)]
     names: NameArgs,
+    /// With `openai-responses[-strict]`: each MCP server's tools (`mcp/<server>/<tool>`) inside
+    /// one `namespace` tool, each name part with its own 64 characters.
+    #[arg(long)]
+    namespaces: bool,
 }
 
 /// The long help of `wire`: input, output, the stderr lines and exit statuses.
@@ -52,7 +58,9 @@ schema (function.parameters, input_schema, inputSchema, parameters or
 toolSpec.inputSchema.json); a bare name is a tool with no arguments.
 
 Output: the value of the request's tool list, one JSON document on one line: an array of
-tools in the format's shape (Gemini: [{\"functionDeclarations\": [...]}]). A schema
+tools in the format's shape (Gemini: [{\"functionDeclarations\": [...]}]). With
+--namespaces (openai-responses formats only), each MCP server's tools are inside one
+{\"type\": \"namespace\", \"name\": \"mcp_SERVER\", \"tools\": [...]}, after the other tools. A schema
 rewritten with losses carries each loss in a description the model reads.
 
 Stderr, one line per tool that does not travel exactly:
@@ -77,7 +85,12 @@ pub fn run(args: &WireArgs) -> Result<u8, Failure> {
     let (definitions, origins) = args.source.read_definitions(args.names.server.as_deref())?;
     // The census exactly as `census` builds it: the same names, the same taken names.
     let census = Census::build(definitions.iter().map(|d| &d.name), &args.names.taken());
-    let tools = wire_tools(&census, &definitions, format).map_err(|err| match err {
+    let tools = if args.namespaces {
+        namespaced_tools(&census, &definitions, format)
+    } else {
+        wire_tools(&census, &definitions, format)
+    };
+    let tools = tools.map_err(|err| match err {
         WireError::OverLimit { limit, .. } => {
             let fix = match limit {
                 RequestLimit::StrictOptionalParameters => "make fewer parameters optional",
@@ -88,6 +101,7 @@ pub fn run(args: &WireArgs) -> Result<u8, Failure> {
                 "{err}, and refuses the whole request over it: {fix}"
             ))
         }
+        WireError::NoNamespaces { .. } => UnusableInput(format!("--namespaces: {err}")),
         // Count and Name cannot happen (the census is built from these definitions); said
         // plainly all the same.
         other => UnusableInput(format!("cannot build the tool list: {other}")),

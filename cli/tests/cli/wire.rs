@@ -237,3 +237,35 @@ fn wire_prints_the_responses_api_flat_function_tools() {
         )
     );
 }
+
+#[test]
+fn wire_namespaces_puts_each_mcp_servers_tools_in_one_namespace() {
+    let set = r#"[{"name": "mcp/github/create_issue", "description": "Creates."},
+        {"name": "get_time", "description": "Time."},
+        {"name": "mcp/github/list_issues", "description": "Lists."}]"#;
+    let f = file(set);
+    let (code, list, err) = wire("openai-responses", &["--namespaces", path(&f)], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(list[0]["name"], "get_time");
+    assert_eq!(list[1]["type"], "namespace");
+    assert_eq!(list[1]["name"], "mcp_github");
+    let inside: Vec<&str> = list[1]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(inside, ["create_issue", "list_issues"]);
+    // Another format has no namespaces: unusable input, nothing on stdout.
+    let output = toolwire(
+        &["wire", "--format", "openai", "--namespaces", path(&f)],
+        "",
+    );
+    assert_eq!(status(&output), 2);
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains("no namespace tools"),
+        "{}",
+        stderr(&output)
+    );
+}
