@@ -10,4 +10,5 @@ mod chunking;
 mod fixtures;
 mod namespaces;
 mod replay;
+mod streamed_replay;
 mod streams;

@@ -18,6 +18,8 @@ pub(crate) mod stream;
 // The replay: the assistant turn as history carries it.
 #[cfg(feature = "runtime")]
 pub(crate) mod replay;
+#[cfg(feature = "runtime")]
+pub(crate) mod streamed_turn;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

@@ -19,11 +19,15 @@ pub(crate) mod chat_replay;
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_stream;
 #[cfg(feature = "runtime")]
+pub(crate) mod chat_streamed_turn;
+#[cfg(feature = "runtime")]
 pub(crate) mod responses_calls;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_replay;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_stream;
+#[cfg(feature = "runtime")]
+pub(crate) mod responses_streamed_turn;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

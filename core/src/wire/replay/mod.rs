@@ -12,9 +12,14 @@
 //! the name the model emitted ([`ToolCall::name`]), and answers pair with the call by its id.
 //! Pure functions: no I/O.
 
+mod streamed_turn;
+
 use std::fmt;
 
 use serde_json::Value;
+
+pub use streamed_turn::StreamedTurn;
+pub(crate) use streamed_turn::{append, index_of, input_of, slot, str_of, MAX_BLOCKS};
 
 use super::calls::{BodyError, CallFormat, Fault, ToolCall};
 use super::{anthropic, converse, gemini, openai};

@@ -1,0 +1,137 @@
+//! The replay of a streamed turn (issue 18, point 7): a `StreamedTurn` fed a recorded stream's
+//! events builds the body its sibling response is, so the turn replayed from the stream (with
+//! the stream's own calls and pointers) is the sibling's replayed turn.
+
+use serde_json::Value;
+use toolwire_core::wire::calls::{CallFormat, CallStream, SseDecoder, ToolCall};
+use toolwire_core::wire::replay::{replay_turn, StreamedTurn};
+
+use crate::fixtures::{body_calls, bytes, entries};
+
+/// A stream fixture's events, parsed (`[DONE]` and other non-JSON data left out).
+fn events(file: &str) -> Vec<Value> {
+    let text = bytes(file);
+    let datas: Vec<String> = if file.ends_with(".jsonl") {
+        String::from_utf8(text)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    } else {
+        let mut decoder = SseDecoder::new();
+        decoder.push(&text).into_iter().map(|e| e.data).collect()
+    };
+    datas
+        .iter()
+        .filter_map(|data| serde_json::from_str(data).ok())
+        .collect()
+}
+
+/// The calls and the turn of a stream fixture, fed event by event to both.
+fn streamed(file: &str, format: CallFormat) -> (Vec<ToolCall>, StreamedTurn) {
+    let mut calls = CallStream::new(format);
+    let mut turn = StreamedTurn::new(format);
+    let mut found = Vec::new();
+    for event in events(file) {
+        found.extend(calls.push(&event).unwrap_or_else(|e| panic!("{file}: {e}")));
+        turn.push(&event);
+    }
+    calls.finish().unwrap_or_else(|e| panic!("{file}: {e}"));
+    (found, turn)
+}
+
+#[test]
+fn every_whole_stream_replays_as_its_sibling_response_does() {
+    let (mut compared, mut compared_own) = (0, 0);
+    for entry in entries("stream") {
+        let Some(sibling) = entry.sibling() else {
+            continue;
+        };
+        let format = entry.format();
+        let (calls, turn) = streamed(&entry.file, format);
+        let from_stream = turn
+            .replay(&calls)
+            .unwrap_or_else(|e| panic!("{}: {e}", entry.file));
+        if entry.info.get("note").is_some() {
+            // The index notes the stream and its sibling differ in their other blocks: the
+            // stream's own turn still replays, its calls found where they point.
+            compared_own += 1;
+            continue;
+        }
+        let body: Value = serde_json::from_slice(&bytes(sibling)).unwrap();
+        let mut from_body = replay_turn(format, &body, &body_calls(sibling, format)).unwrap();
+        if format == CallFormat::OpenAiChat {
+            // `annotations: []` is a response member no chunk carries.
+            from_body
+                .turn
+                .as_object_mut()
+                .unwrap()
+                .remove("annotations");
+        }
+        assert_eq!(from_stream.turn, from_body.turn, "{}", entry.file);
+        assert_eq!(from_stream.renamed, from_body.renamed, "{}", entry.file);
+        compared += 1;
+    }
+    assert_eq!((compared, compared_own), (19, 1));
+}
+
+#[test]
+fn a_streamed_turn_keeps_signatures_and_reasoning_exactly() {
+    let (calls, turn) = streamed("anthropic/stream-mixed.sse", CallFormat::Anthropic);
+    let body = turn.body();
+    let thinking = &body["content"][0];
+    assert_eq!(thinking["type"], "thinking");
+    let sibling: Value = serde_json::from_slice(&bytes("anthropic/response-mixed.json")).unwrap();
+    assert_eq!(thinking["signature"], sibling["content"][0]["signature"]);
+    assert!(turn.replay(&calls).unwrap().is_verbatim());
+    let (_, turn) = streamed("converse/stream-mixed.jsonl", CallFormat::Converse);
+    let reasoning = &turn.body()["output"]["message"]["content"][0]["reasoningContent"];
+    assert!(reasoning["reasoningText"]["signature"].is_string());
+}
+
+#[test]
+fn a_turn_records_anything_without_failing() {
+    // No event it knows, events of another format, hostile indexes: still a body, no panic.
+    let odd = [
+        serde_json::json!(null),
+        serde_json::json!({"type": "content_block_delta", "index": 1_000_000_000u64,
+            "delta": {"type": "text_delta", "text": "x"}}),
+        serde_json::json!({"contentBlockDelta": {"contentBlockIndex": u64::MAX, "delta": {"text": "x"}}}),
+        serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 7}]}}]}),
+        serde_json::json!({"type": "response.output_item.done", "output_index": 99999999}),
+    ];
+    for format in CallFormat::ALL {
+        let mut turn = StreamedTurn::new(format);
+        for event in &odd {
+            turn.push(event);
+        }
+        assert!(turn.body().is_object(), "{format}");
+    }
+}
+
+#[test]
+fn a_streamed_name_the_provider_refuses_is_replayed_as_its_form() {
+    let events = [
+        serde_json::json!({"messageStart": {"role": "assistant"}}),
+        serde_json::json!({"contentBlockStart": {"contentBlockIndex": 0,
+            "start": {"toolUse": {"toolUseId": "tooluse_Pl9Ok7Ij5Uh3Yg1Tf8Rd6Es", "name": "$READFILE"}}}}),
+        serde_json::json!({"contentBlockDelta": {"contentBlockIndex": 0,
+            "delta": {"toolUse": {"input": "{\"path\":\"README.md\"}"}}}}),
+        serde_json::json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+        serde_json::json!({"messageStop": {"stopReason": "tool_use"}}),
+    ];
+    let mut calls = CallStream::new(CallFormat::Converse);
+    let mut turn = StreamedTurn::new(CallFormat::Converse);
+    let mut found = Vec::new();
+    for event in &events {
+        found.extend(calls.push(event).unwrap());
+        turn.push(event);
+    }
+    calls.finish().unwrap();
+    assert_eq!(found[0].name, "$READFILE");
+    let replay = turn.replay(&found).unwrap();
+    let recorded: Value =
+        serde_json::from_slice(&bytes("converse/replay-name-refused.json")).unwrap();
+    assert_eq!(replay.turn, recorded);
+    assert_eq!(replay.renamed[0].replayed, "_READFILE");
+}
