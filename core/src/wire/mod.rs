@@ -12,15 +12,18 @@
 //! The public API is keyed by the enums, because which provider a request goes to is run-time
 //! data. Behind them, the code is laid out in two kinds of file:
 //! - generic machinery, which holds no provider's facts: `name_rules.rs` ([`NameRule`],
-//!   [`check_definition_name`]), `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`])
-//!   and, for schemas, `schema/dialect.rs` (the `DialectRules` types and the `Dialect` enum);
+//!   [`check_definition_name`]), `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`]),
+//!   `namespaces.rs` ([`namespaced_tools`]: the Responses API's `namespace` tools), `replay/`
+//!   ([`replay`]: the assistant turn as history carries it, from a body or a stream) and, for
+//!   schemas, `schema/dialect.rs` (the `DialectRules` types and the `Dialect` enum);
 //! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
 //!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
 //!   tool list (and where `strict` goes) and its request limits; beside it the return leg so far,
-//!   its calls read from a response body and from its stream (`wire::calls`). `openai/` (Chat
-//!   Completions and the Responses API), `anthropic/` (the Messages API, with its native tool
-//!   search), `converse/` (Bedrock Converse) and `gemini/` (Gemini). The answers sent back and
-//!   the replay join these folders with the rest of issue 18 (`docs/return-leg.md`).
+//!   its calls read from a response body and from its stream (`wire::calls`) and its replay (the
+//!   names it refuses in history, the body its stream builds). `openai/` (Chat Completions and
+//!   the Responses API), `anthropic/` (the Messages API, with its native tool search),
+//!   `converse/` (Bedrock Converse) and `gemini/` (Gemini). The answers sent back join these
+//!   folders with the rest of issue 18 (`docs/return-leg.md`).
 //!
 //! ```
 //! use toolwire_core::wire::{check_definition_name, LlmProvider};
