@@ -10,5 +10,6 @@ mod chunking;
 mod fixtures;
 mod namespaces;
 mod replay;
+mod scripted_turns;
 mod streamed_replay;
 mod streams;
