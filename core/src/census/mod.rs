@@ -47,6 +47,7 @@ mod tool;
 
 pub use build::Census;
 pub use namespaces::namespace_parts;
+#[cfg(feature = "runtime")]
 pub(crate) use namespaces::NamespacePlacement;
 pub use reasons::{LeftOutReason, ToolStatus};
 pub use resolve::{Resolution, ResolvedTool, UnknownTool, Via};

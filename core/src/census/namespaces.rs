@@ -13,6 +13,7 @@
 //! a tool outranked for its form stays unreachable (the rank is the runtime's policy).
 
 use std::borrow::Cow;
+#[cfg(feature = "runtime")]
 use std::collections::HashMap;
 
 use super::reasons::LeftOutReason;
@@ -138,6 +139,7 @@ impl Census {
 
     /// Where each tool of the census travels in a namespaced tool list, in census order: the
     /// one judgement `wire::namespaced_tools` shares with [`Census::resolve_in_namespace`].
+    #[cfg(feature = "runtime")]
     pub(crate) fn namespace_placements(&self) -> Vec<NamespacePlacement<'_>> {
         let mut holders: HashMap<(Cow<'_, str>, Cow<'_, str>), Vec<usize>> = HashMap::new();
         let pairs: Vec<_> = self
@@ -182,6 +184,7 @@ impl Census {
 }
 
 /// Where one tool travels in a namespaced tool list.
+#[cfg(feature = "runtime")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum NamespacePlacement<'c> {
     /// Inside the namespace `namespace`, as `name`.
@@ -196,6 +199,7 @@ pub(crate) enum NamespacePlacement<'c> {
 }
 
 /// The reason of a tool this placement leaves out (always one: an offered tool is placed).
+#[cfg(feature = "runtime")]
 fn left_out_reason(tool: &CensusTool) -> LeftOutReason {
     tool.left_out_reason()
         .cloned()
@@ -251,7 +255,7 @@ fn form_is(part: &str, form: &str) -> bool {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "runtime"))]
 mod tests {
     use super::*;
 

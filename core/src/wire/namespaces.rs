@@ -64,9 +64,7 @@ pub fn namespaced_tools(
     check_census_matches(census, definitions)?;
     let mut flat = Vec::new();
     let mut left_out = Vec::new();
-    // Each namespace: its name, its server's real prefix, its entries (name inside, definition).
-    let mut namespaces: Vec<(Cow<'_, str>, &str, Vec<(Cow<'_, str>, &ToolDefinition)>)> =
-        Vec::new();
+    let mut namespaces: Vec<Namespace<'_>> = Vec::new();
     for ((tool, definition), placement) in census
         .tools()
         .iter()
@@ -129,6 +127,13 @@ pub fn namespaced_tools(
     }
     Ok(ToolList::new(Value::Array(tools), left_out))
 }
+
+/// One namespace being built: its name, its server, its entries (name inside, definition).
+type Namespace<'a> = (
+    Cow<'a, str>,
+    &'a str,
+    Vec<(Cow<'a, str>, &'a ToolDefinition)>,
+);
 
 /// The server of an MCP tool's real name (`mcp/<server>/<tool>`).
 fn server_of(real_name: &str) -> &str {

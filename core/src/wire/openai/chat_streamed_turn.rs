@@ -15,7 +15,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::wire::replay::{append, index_of, str_of, MAX_BLOCKS};
+use crate::wire::replay::{index_of, str_of, MAX_BLOCKS};
 
 /// One call being streamed.
 #[derive(Debug, Default)]
@@ -59,13 +59,12 @@ impl ChatTurn {
         }
         for key in ["content", "refusal"] {
             match delta.get(key) {
-                Some(Value::String(text)) => {
-                    let mut message = Value::Object(std::mem::take(&mut self.message));
-                    append(&mut message, key, text);
-                    if let Value::Object(map) = message {
-                        self.message = map;
+                Some(Value::String(text)) => match self.message.get_mut(key) {
+                    Some(Value::String(so_far)) => so_far.push_str(text),
+                    _ => {
+                        self.message.insert(key.into(), text.clone().into());
                     }
-                }
+                },
                 Some(Value::Null) => {
                     self.message.entry(key).or_insert(Value::Null);
                 }

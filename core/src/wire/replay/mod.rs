@@ -11,6 +11,11 @@
 //! [`Replay::renamed`] says so (loud means returned). The dispatch is not affected: it used
 //! the name the model emitted ([`ToolCall::name`]), and answers pair with the call by its id.
 //! Pure functions: no I/O.
+//!
+//! - A body: [`replay_turn`] with the body's calls gives a [`Replay`] (the turn, and each
+//!   [`RenamedCall`]); [`refused_in_history`] is the rule alone.
+//! - A stream: [`StreamedTurn`], fed the events the call stream is fed, builds the body the
+//!   stream carries (`streamed_turn.rs`, each provider's `streamed_turn.rs`), and replays it.
 
 mod streamed_turn;
 
@@ -96,6 +101,12 @@ pub struct RenamedCall {
 
 impl RenamedCall {
     /// A renamed call, as a test would make it.
+    ///
+    /// ```
+    /// use toolwire_core::wire::replay::RenamedCall;
+    /// let renamed = RenamedCall::new(None, "$READFILE", "_READFILE", "/content/0/toolUse/name");
+    /// assert_eq!((renamed.called.as_str(), renamed.replayed.as_str()), ("$READFILE", "_READFILE"));
+    /// ```
     pub fn new(
         id: Option<String>,
         called: impl Into<String>,
