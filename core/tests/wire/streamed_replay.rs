@@ -3,7 +3,9 @@
 //! the stream's own calls and pointers) is the sibling's replayed turn.
 
 use serde_json::Value;
-use toolwire_core::wire::calls::{CallFormat, CallStream, SseDecoder, ToolCall};
+use toolwire_core::wire::calls::{
+    CallFormat, CallStream, JsonLinesCallStream, SseCallStream, SseDecoder, ToolCall,
+};
 use toolwire_core::wire::replay::{replay_turn, StreamedTurn};
 
 use crate::fixtures::{body_calls, bytes, entries};
@@ -134,4 +136,49 @@ fn a_streamed_name_the_provider_refuses_is_replayed_as_its_form() {
         serde_json::from_slice(&bytes("converse/replay-name-refused.json")).unwrap();
     assert_eq!(replay.turn, recorded);
     assert_eq!(replay.renamed[0].replayed, "_READFILE");
+}
+
+/// The body a byte-level stream records, its text fed in pieces cut at `cuts`.
+fn recorded(file: &str, format: CallFormat, cuts: &[usize]) -> Value {
+    let text = bytes(file);
+    let mut from = 0;
+    let mut pieces: Vec<&[u8]> = Vec::new();
+    for &cut in cuts {
+        pieces.push(&text[from..cut]);
+        from = cut;
+    }
+    pieces.push(&text[from..]);
+    if file.ends_with(".jsonl") {
+        let mut stream = JsonLinesCallStream::new(format).recording_turn();
+        for piece in pieces {
+            let _ = stream.push(piece);
+        }
+        stream.turn().unwrap().body()
+    } else {
+        let mut stream = SseCallStream::new(format).recording_turn();
+        for piece in pieces {
+            let _ = stream.push(piece);
+        }
+        stream.turn().unwrap().body()
+    }
+}
+
+#[test]
+fn a_byte_stream_records_the_same_turn_at_any_chunking() {
+    for entry in entries("stream") {
+        let format = entry.format();
+        let mut turn = StreamedTurn::new(format);
+        for event in events(&entry.file) {
+            turn.push(&event);
+        }
+        let whole = recorded(&entry.file, format, &[]);
+        assert_eq!(whole, turn.body(), "{}", entry.file);
+        let every_byte: Vec<usize> = (1..bytes(&entry.file).len()).collect();
+        assert_eq!(
+            recorded(&entry.file, format, &every_byte),
+            whole,
+            "{}",
+            entry.file
+        );
+    }
 }

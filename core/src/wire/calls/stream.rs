@@ -17,6 +17,7 @@ use super::lines::LineSplitter;
 use super::sse::SseDecoder;
 use super::tool_call::{ToolCall, UnfinishedCall};
 use super::turn::Turn;
+use crate::wire::replay::StreamedTurn;
 use crate::wire::{anthropic, converse, gemini, openai};
 
 /// Each format's assembler: the provider folder's own state machine.
@@ -115,6 +116,8 @@ pub struct CallStream {
     events: usize,
     known_events: usize,
     failed: Option<StreamError>,
+    /// The assistant turn the events carry, when asked for ([`CallStream::recording_turn`]).
+    recorded: Option<StreamedTurn>,
 }
 
 impl CallStream {
@@ -138,7 +141,38 @@ impl CallStream {
             events: 0,
             known_events: 0,
             failed: None,
+            recorded: None,
         }
+    }
+
+    /// The same stream, also recording the assistant turn its events carry (text, thinking and
+    /// signatures, reasoning items, server tools) as a [`StreamedTurn`], for the replay of a
+    /// streamed turn ([`turn`](Self::turn)).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// let mut stream = CallStream::new(CallFormat::Gemini).recording_turn();
+    /// let chunk = json!({"candidates": [{"content": {"role": "model", "parts": [
+    ///     {"functionCall": {"name": "get_time"}, "thoughtSignature": "sig"}]}}]});
+    /// let calls = stream.push(&chunk).unwrap();
+    /// let replay = stream.turn().unwrap().replay(&calls).unwrap();
+    /// assert_eq!(replay.turn["parts"][0]["thoughtSignature"], "sig");
+    /// ```
+    pub fn recording_turn(mut self) -> CallStream {
+        self.recorded = Some(StreamedTurn::new(self.format));
+        self
+    }
+
+    /// The assistant turn recorded so far, if the stream records one
+    /// ([`recording_turn`](Self::recording_turn)).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// assert!(CallStream::new(CallFormat::Anthropic).turn().is_none());
+    /// ```
+    pub fn turn(&self) -> Option<&StreamedTurn> {
+        self.recorded.as_ref()
     }
 
     /// The stream's format.
@@ -169,6 +203,9 @@ impl CallStream {
         }
         let number = self.events;
         self.events += 1;
+        if let Some(recorded) = &mut self.recorded {
+            recorded.push(event);
+        }
         if self.assembler.knows(event) {
             self.known_events += 1;
         }
@@ -327,6 +364,32 @@ impl SseCallStream {
         }
     }
 
+    /// The same stream, also recording the assistant turn its events carry
+    /// ([`CallStream::recording_turn`]).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+    /// let mut stream = SseCallStream::new(CallFormat::OpenAiChat).recording_turn();
+    /// let _ = stream.push(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n");
+    /// assert_eq!(stream.turn().unwrap().body()["choices"][0]["message"]["content"], "Hi");
+    /// ```
+    pub fn recording_turn(self) -> SseCallStream {
+        SseCallStream {
+            calls: self.calls.recording_turn(),
+            ..self
+        }
+    }
+
+    /// The assistant turn recorded so far, if the stream records one.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+    /// assert!(SseCallStream::new(CallFormat::Gemini).turn().is_none());
+    /// ```
+    pub fn turn(&self) -> Option<&StreamedTurn> {
+        self.calls.turn()
+    }
+
     /// The stream's format.
     ///
     /// ```
@@ -428,6 +491,32 @@ impl JsonLinesCallStream {
             lines: LineSplitter::default(),
             calls,
         }
+    }
+
+    /// The same stream, also recording the assistant turn its events carry
+    /// ([`CallStream::recording_turn`]).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
+    /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse).recording_turn();
+    /// let _ = stream.push(b"{\"contentBlockDelta\":{\"contentBlockIndex\":0,\"delta\":{\"text\":\"Hi\"}}}\n");
+    /// assert_eq!(stream.turn().unwrap().body()["output"]["message"]["content"][0]["text"], "Hi");
+    /// ```
+    pub fn recording_turn(self) -> JsonLinesCallStream {
+        JsonLinesCallStream {
+            calls: self.calls.recording_turn(),
+            ..self
+        }
+    }
+
+    /// The assistant turn recorded so far, if the stream records one.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
+    /// assert!(JsonLinesCallStream::new(CallFormat::Converse).turn().is_none());
+    /// ```
+    pub fn turn(&self) -> Option<&StreamedTurn> {
+        self.calls.turn()
     }
 
     /// The stream's format.
