@@ -182,3 +182,79 @@ fn a_byte_stream_records_the_same_turn_at_any_chunking() {
         );
     }
 }
+
+/// Any JSON value, small: objects keyed by the members the formats read, so the recorders and
+/// the replay meet their own shapes with the wrong types in them.
+fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let key = prop_oneof![
+        Just("choices"),
+        Just("delta"),
+        Just("index"),
+        Just("tool_calls"),
+        Just("type"),
+        Just("output"),
+        Just("output_index"),
+        Just("item"),
+        Just("content"),
+        Just("message"),
+        Just("content_block"),
+        Just("contentBlockIndex"),
+        Just("contentBlockDelta"),
+        Just("contentBlockStart"),
+        Just("start"),
+        Just("toolUse"),
+        Just("candidates"),
+        Just("parts"),
+        Just("name"),
+        Just("function"),
+        Just("text"),
+        Just("input"),
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        "[a-z_.]{0,6}".prop_map(Value::from),
+        Just(Value::from("content_block_delta")),
+        Just(Value::from("response.output_item.done")),
+    ];
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((key.clone(), inner), 0..5).prop_map(|members| {
+                Value::Object(
+                    members
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                )
+            }),
+        ]
+    })
+}
+
+proptest::proptest! {
+    /// No event sequence and no body makes the recorders or the replay panic; a recorded turn
+    /// always replays, and a body's own calls are always found in it.
+    #[test]
+    fn no_input_panics_the_recorders_or_the_replay(events in proptest::collection::vec(any_json(), 0..8)) {
+        for format in CallFormat::ALL {
+            let mut turn = StreamedTurn::new(format);
+            for event in &events {
+                turn.push(event);
+            }
+            // A recorded turn always has the format's shape.
+            proptest::prop_assert!(turn.replay(&[]).is_ok(), "{}", format);
+            for body in &events {
+                // The calls a body gives are always found where they point.
+                if let Ok(calls) = toolwire_core::wire::calls::CallParser::new(format).parse(body) {
+                    if !calls.is_empty() {
+                        let replayed = replay_turn(format, body, &calls);
+                        proptest::prop_assert!(replayed.is_ok(), "{}: {:?}", format, replayed);
+                    }
+                }
+            }
+        }
+    }
+}
