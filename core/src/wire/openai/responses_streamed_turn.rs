@@ -6,6 +6,9 @@
 //! the finished item whole (a reasoning item with its `encrypted_content`, a message with its
 //! text, a function call with its arguments), each at its `output_index`; so the output is the
 //! done items in index order, and an item that never finished is kept as it began.
+//! `response.completed` (and `.incomplete`, `.failed`) carries the whole response, whose
+//! `output` fills an index no item event gave (our caution, for servers that send the items
+//! only there).
 
 use serde_json::{json, Value};
 
@@ -22,6 +25,10 @@ impl ResponsesTurn {
         let done = match str_of(event, "type") {
             Some("response.output_item.done") => true,
             Some("response.output_item.added") => false,
+            Some("response.completed" | "response.incomplete" | "response.failed") => {
+                self.whole(event);
+                return;
+            }
             _ => return,
         };
         let (Some(index), Some(item)) = (
@@ -37,6 +44,24 @@ impl ResponsesTurn {
         }
     }
 
+    /// The final response's output, where no item event gave an index.
+    fn whole(&mut self, event: &Value) {
+        let Some(output) = event
+            .get("response")
+            .and_then(|r| r.get("output"))
+            .and_then(Value::as_array)
+        else {
+            return;
+        };
+        for (index, item) in output.iter().enumerate() {
+            if let Some(slot) = slot(&mut self.items, index) {
+                if slot.is_null() && item.is_object() {
+                    *slot = item.clone();
+                }
+            }
+        }
+    }
+
     pub(crate) fn body(&self) -> Value {
         let output: Vec<Value> = self
             .items
@@ -45,5 +70,26 @@ impl ResponsesTurn {
             .cloned()
             .collect();
         json!({"object": "response", "output": output})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_final_response_fills_only_what_no_item_event_gave() {
+        let mut turn = ResponsesTurn::default();
+        let call = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
+            "name": "f", "arguments": "{}"});
+        turn.push(&json!({"type": "response.output_item.done", "output_index": 1, "item": call}));
+        let reasoning = json!({"type": "reasoning", "id": "rs_1", "summary": []});
+        turn.push(
+            &json!({"type": "response.completed", "response": {"output": [
+            reasoning, {"type": "function_call", "id": "fc_other"}]}}),
+        );
+        assert_eq!(turn.body()["output"], json!([reasoning, call]));
     }
 }
