@@ -17,6 +17,7 @@ use toolwire_core::wire::calls::{CallFormat, CallParser, ToolCall};
 use toolwire_core::wire::replay::{replay_turn, RenamedCall};
 use toolwire_core::{ToolRuntime, WireFormat};
 use toolwire_test_support::providers::{listing, live_names, tool};
+use toolwire_test_support::wire_lists::wire_names;
 
 /// One call the scripted model makes: the name it emits and its arguments.
 struct Scripted {
@@ -145,7 +146,13 @@ impl Conversation {
     async fn turn(&mut self, runtime: &ToolRuntime, script: &[Scripted]) -> &Turn {
         let request = runtime.request();
         let tools = request.tools(wire_format(self.format)).unwrap();
-        assert!(!tools.to_string().is_empty());
+        // The model is offered the forms (the Responses API's flat tools included).
+        let offered = wire_names(&tools, wire_format(self.format));
+        assert!(
+            offered.iter().any(|n| n == "mcp_fx_echo"),
+            "{}: {offered:?}",
+            self.format
+        );
         let body = response(self.format, self.turns.len(), script);
         let calls = CallParser::new(self.format).parse(&body).unwrap();
         assert_eq!(calls.len(), script.len(), "{}", self.format);
