@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 use toolwire_core::wire::calls::{
-    Arguments, CallFormat, CallParser, JsonLinesCallStream, SseCallStream, StreamError, ToolCall,
-    UnfinishedCall,
+    Arguments, CallFormat, CallParser, JsonLinesCallStream, SseCallStream, SseDecoder, StreamError,
+    ToolCall, UnfinishedCall,
 };
 use toolwire_core::{census::Resolution, wire::unsupported_reason, Census};
 
@@ -155,7 +155,11 @@ fn read_census(args: &CallsArgs) -> Result<(ToolSet, Origins), UnusableInput> {
         .iter()
         .map(|d| unsupported_reason(d).map(str::to_owned))
         .collect();
-    for (index, _) in unsupported.iter().enumerate().filter(|(_, why)| why.is_some()) {
+    for (index, _) in unsupported
+        .iter()
+        .enumerate()
+        .filter(|(_, why)| why.is_some())
+    {
         census.withhold(index);
     }
     let unsupported = if unsupported.iter().any(Option::is_some) {
@@ -163,7 +167,13 @@ fn read_census(args: &CallsArgs) -> Result<(ToolSet, Origins), UnusableInput> {
     } else {
         Vec::new()
     };
-    Ok((ToolSet { census, unsupported }, origins))
+    Ok((
+        ToolSet {
+            census,
+            unsupported,
+        },
+        origins,
+    ))
 }
 
 /// The response's label for messages, and its bytes as they come.
@@ -200,24 +210,37 @@ fn read_body(
     Ok(())
 }
 
-/// The format's stream over raw bytes: server-sent events, or (Converse) one event per line.
+/// The format's stream over raw bytes: server-sent events, or (Converse) one event per line;
+/// and whether any event came at all.
 enum RawStream {
-    Sse(SseCallStream),
-    Lines(JsonLinesCallStream),
+    /// The assembler, and a second reading of the same bytes that only counts the events.
+    Sse(SseCallStream, SseDecoder, usize),
+    /// The assembler, and whether any line that is not blank came.
+    Lines(JsonLinesCallStream, bool),
 }
 
 impl RawStream {
     fn push(&mut self, chunk: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
         match self {
-            RawStream::Sse(stream) => stream.push(chunk),
-            RawStream::Lines(stream) => stream.push(chunk),
+            RawStream::Sse(stream, events, seen) => {
+                *seen += events.push(chunk).len();
+                stream.push(chunk)
+            }
+            RawStream::Lines(stream, seen) => {
+                *seen |= chunk.iter().any(|b| !b.is_ascii_whitespace());
+                stream.push(chunk)
+            }
         }
     }
 
-    fn finish(self) -> (Vec<ToolCall>, Result<(), StreamError>) {
+    /// The calls the end completed, how it ended, and whether any event came.
+    fn finish(self) -> (Vec<ToolCall>, Result<(), StreamError>, bool) {
         match self {
-            RawStream::Sse(stream) => (Vec::new(), stream.finish()),
-            RawStream::Lines(stream) => stream.finish(),
+            RawStream::Sse(stream, _, seen) => (Vec::new(), stream.finish(), seen > 0),
+            RawStream::Lines(stream, seen) => {
+                let (calls, end) = stream.finish();
+                (calls, end, seen)
+            }
         }
     }
 }
@@ -232,8 +255,8 @@ fn read_stream(
     // Converse streams are AWS event-stream frames, which the SDKs decode into events; the
     // command reads those events, one JSON object per line.
     let mut stream = match parser.format() {
-        CallFormat::Converse => RawStream::Lines(parser.json_lines()),
-        _ => RawStream::Sse(parser.sse()),
+        CallFormat::Converse => RawStream::Lines(parser.json_lines(), false),
+        _ => RawStream::Sse(parser.sse(), SseDecoder::new(), 0),
     };
     let mut chunk = vec![0; 64 * 1024];
     loop {
@@ -244,13 +267,29 @@ fn read_stream(
             Err(err) => return Err(UnusableInput(format!("{label}: cannot read: {err}")).into()),
         };
         // A fault comes with the push after the calls it followed, or with `finish`.
-        let calls = stream.push(&chunk[..read]).map_err(|err| stream_fault(label, err))?;
+        let calls = stream
+            .push(&chunk[..read])
+            .map_err(|err| stream_fault(label, err))?;
         for call in &calls {
             out.call(call)?;
         }
         out.flush()?;
     }
-    let (calls, end) = stream.finish();
+    let (calls, end, any_event) = stream.finish();
+    // A stream always has events: none at all is no stream of the format (a body, say), which
+    // the assembler alone would take for a turn without calls.
+    if !any_event {
+        let format = parser.format();
+        return Err(UnusableInput(format!(
+            "{label}: no {} stream event in it{}; a body is read without --stream",
+            format.api_name(),
+            match format {
+                CallFormat::Converse => " (one JSON event per line)",
+                _ => " (server-sent events: `data: {...}` lines, each event ended by a blank line)",
+            }
+        ))
+        .into());
+    }
     for call in &calls {
         out.call(call)?;
     }

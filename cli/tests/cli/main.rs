@@ -10,6 +10,7 @@
 //!
 //! One test binary (one link) with a module per concern; this file holds what they share.
 
+mod calls;
 mod census;
 mod input;
 mod mcp_config;
