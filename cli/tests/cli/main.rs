@@ -1,6 +1,6 @@
 //! The built `toolwire` binary, run as a person or a CI script would: every input format, bad
 //! input, both exit paths of `census`, its `schemas` key and `--provider`, `wire` in every
-//! format, `resolve`, `search`, and the MCP sources (`--mcp-stdio`, `--mcp-http`,
+//! format, `resolve`, `search`, `calls` over the recorded provider responses, and the MCP sources (`--mcp-stdio`, `--mcp-http`,
 //! `--mcp-config`, and the servers each leaves behind: none) against the workspace's fixture
 //! MCP server.
 //!
