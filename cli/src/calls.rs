@@ -22,7 +22,7 @@ use toolwire_core::wire::calls::{
 use toolwire_core::{census::Resolution, wire::unsupported_reason, Census};
 
 use crate::args::{CallFormatKey, NameArgs, Origins, ToolSourceArgs};
-use crate::exit::{Failure, EXIT_FOUND, EXIT_OK, EXIT_UNUSABLE};
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
 use crate::input::{self, UnusableInput};
 use crate::resolve::resolve_call;
 
@@ -97,10 +97,6 @@ pub fn run(args: &CallsArgs) -> Result<u8, Failure> {
         .into());
     }
     let (tools, origins) = read_census(args)?;
-    let status = origins.report_failures(EXIT_OK);
-    if status == EXIT_UNUSABLE {
-        return Ok(status);
-    }
     let parser = CallParser::new(args.format.0);
     let (label, reader) = open(response)?;
     let mut out = Lines {
@@ -119,6 +115,9 @@ pub fn run(args: &CallsArgs) -> Result<u8, Failure> {
     } else {
         EXIT_FOUND
     };
+    // A server of an --mcp-config that could not be listed: the calls were still resolved over
+    // the others' tools (as `census` still checks them), and the status is 2.
+    let status = origins.report_failures(status);
     // The lines already printed stay printed; a fault of the input is said after them.
     let status = match read {
         Ok(()) => status,

@@ -514,3 +514,33 @@ fn a_stream_fault_keeps_the_lines_before_it() {
     assert_eq!(got[0]["called"], "get_weather");
     assert!(stderr(&output).contains("is not JSON"));
 }
+
+#[test]
+fn a_config_server_that_cannot_be_listed_is_exit_2_and_the_others_still_resolve() {
+    let config = file(
+        &json!({"mcpServers": {
+            "fx": {"command": crate::fixture_server()},
+            "gone": {"command": "/nonexistent/toolwire-no-such-server"},
+        }})
+        .to_string(),
+    );
+    let response = file(&chat_response(&["mcp_fx_files_read"]));
+    let output = toolwire(
+        &[
+            "calls",
+            "--format",
+            "openai",
+            "--mcp-config",
+            path(&config),
+            path(&response),
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 2, "{}", stderr(&output));
+    let got = lines(&output);
+    assert_eq!(
+        (&got[0]["to"], &got[0]["via"]),
+        (&json!("mcp/fx/files/read"), &json!("form"))
+    );
+    assert!(stderr(&output).contains("gone"), "{}", stderr(&output));
+}
