@@ -1,14 +1,16 @@
 //! The arguments several subcommands share: where the tool set comes from ([`SourceArgs`]),
-//! which names it is checked beside ([`NameArgs`]), and the keys that name a wire format or a
-//! schema dialect ([`FormatKey`], [`DialectKey`]), which clap lists in help and checks.
+//! which names it is checked beside ([`NameArgs`]), and the keys that name a wire format, a
+//! response format or a schema dialect ([`FormatKey`], [`CallFormatKey`], [`DialectKey`]),
+//! which clap lists in help and checks.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::Duration;
 
 use clap::builder::PossibleValue;
 use clap::{ArgGroup, Args, ValueEnum};
+use toolwire_core::wire::calls::CallFormat;
 use toolwire_core::{names::DEFAULT_META_TOOLS, schema::Dialect, ToolDefinition, WireFormat};
 
 use crate::exit::EXIT_UNUSABLE;
@@ -18,11 +20,38 @@ use crate::{definitions, mcp};
 /// Where the tool set comes from: a JSON file, standard input, or live MCP servers (one of
 /// --mcp-stdio, --mcp-http, --mcp-config).
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("mcp").args(["mcp_stdio", "mcp_http", "mcp_config"])))]
 pub struct SourceArgs {
     /// The JSON file to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE", conflicts_with = "mcp")]
     file: Option<PathBuf>,
+    // --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
+    #[command(flatten)]
+    mcp: McpArgs,
+}
+
+/// Where the tool set comes from, for a command whose own input is the positional argument
+/// (`calls`): `--tools FILE` (`-`: standard input) or live MCP servers; one is required.
+#[derive(Args, Debug)]
+#[command(group(
+    ArgGroup::new("tool_source")
+        .args(["file", "mcp_stdio", "mcp_http", "mcp_config"])
+        .required(true)
+))]
+pub struct ToolSourceArgs {
+    /// The tool set, in any format `toolwire census` reads (`-`: standard input).
+    // (The id stays `file`, so --header's conflicts name it for both sources.)
+    #[arg(long = "tools", value_name = "FILE", conflicts_with = "mcp")]
+    file: Option<PathBuf>,
+    // --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
+    #[command(flatten)]
+    mcp: McpArgs,
+}
+
+/// The live MCP servers a tool set can come from (one of --mcp-stdio, --mcp-http,
+/// --mcp-config), shared by [`SourceArgs`] and [`ToolSourceArgs`].
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("mcp").args(["mcp_stdio", "mcp_http", "mcp_config"])))]
+pub struct McpArgs {
     /// Start this MCP server over stdio (`'COMMAND ARGS'`, split like a shell: quotes group,
     /// backslash escapes), list its tools and check them.
     #[arg(long, value_name = "COMMAND ARGS")]
@@ -82,7 +111,7 @@ impl Origins {
 impl SourceArgs {
     /// Whether the tools come from MCP servers (listed whole), not from a file.
     pub fn is_mcp(&self) -> bool {
-        self.mcp_stdio.is_some() || self.mcp_http.is_some() || self.mcp_config.is_some()
+        self.mcp.is_given()
     }
 
     /// The tools' real names only: for a file, the fast path, which skips descriptions and
@@ -91,7 +120,7 @@ impl SourceArgs {
         &self,
         server: Option<&str>,
     ) -> Result<(Vec<String>, Origins), UnusableInput> {
-        match self.read_mcp(server) {
+        match self.mcp.read(server) {
             Some(listed) => {
                 let (tools, origins) = listed?;
                 Ok((tools.into_iter().map(|t| t.name).collect(), origins))
@@ -108,7 +137,7 @@ impl SourceArgs {
         &self,
         server: Option<&str>,
     ) -> Result<(Vec<ToolDefinition>, Origins), UnusableInput> {
-        match self.read_mcp(server) {
+        match self.mcp.read(server) {
             Some(listed) => listed,
             None => Ok((
                 definitions::read_definitions(self.file.as_deref(), server)?,
@@ -116,11 +145,34 @@ impl SourceArgs {
             )),
         }
     }
+}
+
+impl ToolSourceArgs {
+    /// The `--tools` file, if that is the source (`-`: standard input).
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The MCP servers' whole definitions, if an MCP source is given, named as
+    /// [`SourceArgs::read_definitions`] names them.
+    #[allow(clippy::type_complexity)]
+    pub fn read_mcp(
+        &self,
+        server: Option<&str>,
+    ) -> Option<Result<(Vec<ToolDefinition>, Origins), UnusableInput>> {
+        self.mcp.read(server)
+    }
+}
+
+impl McpArgs {
+    fn is_given(&self) -> bool {
+        self.mcp_stdio.is_some() || self.mcp_http.is_some() || self.mcp_config.is_some()
+    }
 
     /// The MCP servers' tools, if an MCP source is given: one server's, named under `server`
     /// if given, or every server's of a config, each named under its key.
     #[allow(clippy::type_complexity)]
-    fn read_mcp(
+    fn read(
         &self,
         server: Option<&str>,
     ) -> Option<Result<(Vec<ToolDefinition>, Origins), UnusableInput>> {
@@ -190,6 +242,22 @@ impl ValueEnum for FormatKey {
     fn value_variants<'a>() -> &'a [FormatKey] {
         static ALL: LazyLock<Vec<FormatKey>> =
             LazyLock::new(|| WireFormat::ALL.map(FormatKey).to_vec());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.key()))
+    }
+}
+
+/// A response format as `calls --format` spells it: its key ([`CallFormat::key`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CallFormatKey(pub CallFormat);
+
+impl ValueEnum for CallFormatKey {
+    fn value_variants<'a>() -> &'a [CallFormatKey] {
+        static ALL: LazyLock<Vec<CallFormatKey>> =
+            LazyLock::new(|| CallFormat::ALL.map(CallFormatKey).to_vec());
         &ALL
     }
 

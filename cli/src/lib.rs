@@ -5,10 +5,11 @@
 //!
 //! The command checks a tool set's name census (hop 1 of `tool-name-wire.md`), its schemas
 //! (`tool-schema-wire.md`), the tool list a provider receives, and dispatch (hop 5), for tool
-//! sets that exist only at run time: JSON files and live MCP servers.
+//! sets that exist only at run time: JSON files and live MCP servers; and the calls of a model
+//! response (hop 4), each resolved as dispatch would.
 //!
 //! One module per subcommand, each with its arguments and its run: `census.rs` (its output in
-//! `report.rs` and `schemas.rs`), `wire.rs`, `resolve.rs` and `search.rs`. The arguments they
+//! `report.rs` and `schemas.rs`), `wire.rs`, `resolve.rs`, `search.rs` and `calls.rs`. The arguments they
 //! share are `args.rs`; the formats `input/` (names) and `definitions.rs` (whole definitions);
 //! the MCP sources `mcp/`; what a tool is, for every output, `distinct.rs` (one per real name).
 //! The exit statuses and why a command stopped early are `exit.rs`. This file is the top of the
@@ -16,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod calls;
 mod census;
 mod definitions;
 mod distinct;
@@ -36,7 +38,7 @@ use crate::exit::{Failure, EXIT_UNUSABLE};
 
 /// Make LLM tools survive the wire: check a tool set's model-safe forms, which tools a request
 /// leaves out, how each schema travels to each provider, the exact tool list a provider
-/// receives, and where a called name is dispatched.
+/// receives, and where a called name, or each call of a model response, is dispatched.
 #[derive(Parser, Debug)]
 #[command(name = "toolwire", version, propagate_version = true)]
 pub struct Cli {
@@ -56,6 +58,8 @@ enum Command {
     Resolve(resolve::ResolveArgs),
     // `toolwire search`.
     Search(search::SearchArgs),
+    // `toolwire calls`.
+    Calls(calls::CallsArgs),
 }
 
 /// Runs the subcommand `cli` names and returns the exit status: what the command found
@@ -79,6 +83,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Wire(args) => wire::run(&args),
         Command::Resolve(args) => resolve::run(&args),
         Command::Search(args) => search::run(&args),
+        Command::Calls(args) => calls::run(&args),
     };
     match outcome {
         Ok(status) => status,

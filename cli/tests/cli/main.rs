@@ -1,8 +1,8 @@
 //! The built `toolwire` binary, run as a person or a CI script would: every input format, bad
 //! input, both exit paths of `census`, its `schemas` key and `--provider`, `wire` in every
-//! format, `resolve`, `search`, and the MCP sources (`--mcp-stdio`, `--mcp-http`,
-//! `--mcp-config`, and the servers each leaves behind: none) against the workspace's fixture
-//! MCP server.
+//! format, `resolve`, `search`, `calls` over the recorded provider responses, and the MCP
+//! sources (`--mcp-stdio`, `--mcp-http`, `--mcp-config`, and the servers each leaves behind:
+//! none) against the workspace's fixture MCP server.
 //!
 //! No test sleeps to wait for something: a server's URL is its first stdout line, a grandchild's
 //! pid arrives on a socket, an exit is a pidfd turning readable. Each such wait is bounded by
@@ -10,6 +10,7 @@
 //!
 //! One test binary (one link) with a module per concern; this file holds what they share.
 
+mod calls;
 mod census;
 mod input;
 mod mcp_config;

@@ -1,0 +1,460 @@
+//! `toolwire calls`: the client tool calls of one model response (hop 4 of the spec), from its
+//! body or its stream as received, each resolved to the tool it reaches (hop 5).
+//!
+//! Policy: the reading is `toolwire_core::wire::calls`, the mapping `Census::resolve` over the
+//! census `census` builds from the same tool sources; this file only prints. Every call is one
+//! line, in the order the provider emitted it, and a call that cannot be run says why on its
+//! own line (an unknown name, a shared form, arguments that are not an object, a stream that
+//! ended before the call's end signal): loud means printed, never a dropped call. A response
+//! that is not the format's at all is the input's fault (exit 2), as a bad tool set is.
+//! With `--stream`, each call's line is written as soon as its end signal arrives.
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+use toolwire_core::wire::calls::{
+    Arguments, CallFormat, CallParser, JsonLinesCallStream, SseCallStream, SseDecoder, StreamError,
+    ToolCall, UnfinishedCall,
+};
+use toolwire_core::{census::Resolution, wire::unsupported_reason, Census};
+
+use crate::args::{CallFormatKey, NameArgs, Origins, ToolSourceArgs};
+use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
+use crate::input::{self, UnusableInput};
+use crate::resolve::resolve_call;
+
+/// Print the client tool calls of a model response, each resolved to the tool it reaches:
+/// one JSON line per call, in order, {"id", "called", "to", "via", "arguments", "error"}.
+#[derive(Args, Debug)]
+#[command(after_long_help = CALLS_HELP)]
+pub struct CallsArgs {
+    /// The response's format.
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    format: CallFormatKey,
+    /// RESPONSE is the response's stream as received (server-sent events; converse: one
+    /// decoded stream event per line), not its body.
+    #[arg(long)]
+    stream: bool,
+    // --tools, --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
+    #[command(flatten)]
+    source: ToolSourceArgs,
+    // --taken, --no-taken, --server.
+    #[command(flatten)]
+    names: NameArgs,
+    /// The response body (or, with --stream, the stream); `-` or nothing reads standard input.
+    #[arg(value_name = "RESPONSE")]
+    response: Option<PathBuf>,
+}
+
+/// The long help of `calls`: input, output and exit statuses.
+const CALLS_HELP: &str = "\
+Input: RESPONSE is the response body exactly as the provider returned it (openai: a Chat
+Completions response; openai-responses: a Responses API response; anthropic: a Messages
+API message; converse: a Converse response; gemini: a GenerateContentResponse). With
+--stream it is the stream exactly as received: server-sent events (openai,
+openai-responses, anthropic, gemini with alt=sse), or, for converse, one decoded stream
+event per line ({\"contentBlockDelta\": ...}, as the AWS SDKs yield them). The tool set
+(--tools FILE, or an MCP server) is read as `toolwire census` reads it, and each called
+name is resolved over the same census (with --taken, --no-taken, --server).
+
+Output: one JSON line per client tool call, in the order the provider emitted it
+(with --stream, written when its end signal arrives): {\"id\": the provider's call id, or
+null for a Gemini call without one; \"called\": the name exactly as emitted; \"to\": the
+real name it reaches (a meta-tool's own name), or null; \"via\": \"meta\"|\"exact\"|\"form\"|
+\"unknown\"; \"arguments\": the arguments object, or null when they are unusable;
+\"error\": why the call cannot be run (an unknown name with the closest forms, a form
+several tools share, arguments that are not a JSON object, a tool toolwire cannot run, a
+stream that ended before the call's end signal), or null}. A Responses API call inside
+a namespace tool also has \"namespace\"; hop 5 does not map namespaced calls yet, so its
+\"to\" is null. A call whose name a cut stream never carried has \"called\": null.
+Provider-executed blocks (server tools, thinking, reasoning) are not calls.
+
+Exit status: 0 every call reaches a tool or meta-tool with object arguments; 1 a call
+does not, or the stream ended before its end (said on stderr); 2 the input is unusable:
+the response is not that format (not JSON, or not its shape: the message names the JSON
+pointer and, for a stream, the event), a call has no name or not the id its format
+requires, two calls have one id, the stream carries the provider's error, or the tool
+set cannot be read.";
+
+/// `toolwire calls`: reads the tool set and the response, prints one line per call, returns
+/// the exit status.
+pub fn run(args: &CallsArgs) -> Result<u8, Failure> {
+    let response = args.response.as_deref().filter(|p| p.as_os_str() != "-");
+    let tools_on_stdin = args.source.file().is_some_and(|p| p.as_os_str() == "-");
+    if response.is_none() && tools_on_stdin {
+        return Err(UnusableInput(
+            "standard input cannot be both the tool set (--tools -) and the response: give one as a file".to_owned(),
+        )
+        .into());
+    }
+    if response.is_none() && io::stdin().is_terminal() {
+        return Err(UnusableInput(
+            "no response given: name a RESPONSE file, or pipe one in (or give `-`)".to_owned(),
+        )
+        .into());
+    }
+    let (tools, origins) = read_census(args)?;
+    let parser = CallParser::new(args.format.0);
+    let (label, reader) = open(response)?;
+    let mut out = Lines {
+        tools: &tools,
+        out: BufWriter::new(io::stdout().lock()),
+        all_runnable: true,
+    };
+    let read = if args.stream {
+        read_stream(parser, &label, reader, &mut out)
+    } else {
+        read_body(parser, &label, reader, &mut out)
+    };
+    let flushed = out.out.flush();
+    let status = if out.all_runnable {
+        EXIT_OK
+    } else {
+        EXIT_FOUND
+    };
+    // A server of an --mcp-config that could not be listed: the calls were still resolved over
+    // the others' tools (as `census` still checks them), and the status is 2.
+    let status = origins.report_failures(status);
+    // The lines already printed stay printed; a fault of the input is said after them.
+    let status = match read {
+        Ok(()) => status,
+        Err(Failure::Output(err, _)) => return Err(Failure::Output(err, status)),
+        Err(failure) => return Err(failure),
+    };
+    flushed.map_err(|err| Failure::Output(err, status))?;
+    Ok(status)
+}
+
+/// The tool set's census, built as `census` builds it (the same names, the same taken names),
+/// and why the runtime cannot run each tool it cannot (an MCP tool that requires MCP tasks):
+/// such a tool is withheld, as the runtime withholds it, and still resolves, to be refused.
+struct ToolSet {
+    census: Census,
+    /// Tool by tool, in census order; empty when every tool can be run.
+    unsupported: Vec<Option<String>>,
+}
+
+fn read_census(args: &CallsArgs) -> Result<(ToolSet, Origins), UnusableInput> {
+    let server = args.names.server.as_deref();
+    let taken = args.names.taken();
+    let Some(listed) = args.source.read_mcp(server) else {
+        let names = input::read_names(args.source.file(), server)?;
+        let tools = ToolSet {
+            census: Census::build(&names, &taken),
+            unsupported: Vec::new(),
+        };
+        return Ok((tools, Origins::default()));
+    };
+    let (definitions, origins) = listed?;
+    let mut census = Census::build(definitions.iter().map(|d| &d.name), &taken);
+    let unsupported: Vec<Option<String>> = definitions
+        .iter()
+        .map(|d| unsupported_reason(d).map(str::to_owned))
+        .collect();
+    for (index, _) in unsupported
+        .iter()
+        .enumerate()
+        .filter(|(_, why)| why.is_some())
+    {
+        census.withhold(index);
+    }
+    let unsupported = if unsupported.iter().any(Option::is_some) {
+        unsupported
+    } else {
+        Vec::new()
+    };
+    Ok((
+        ToolSet {
+            census,
+            unsupported,
+        },
+        origins,
+    ))
+}
+
+/// The response's label for messages, and its bytes as they come.
+fn open(response: Option<&Path>) -> Result<(String, Box<dyn Read>), UnusableInput> {
+    match response {
+        None => Ok(("<stdin>".to_owned(), Box::new(io::stdin().lock()))),
+        Some(path) => {
+            let label = path.display().to_string();
+            match File::open(path) {
+                Ok(file) => Ok((label, Box::new(file))),
+                Err(err) => Err(UnusableInput(format!("{label}: cannot read: {err}"))),
+            }
+        }
+    }
+}
+
+/// A body: read whole, then its calls.
+fn read_body(
+    parser: CallParser,
+    label: &str,
+    mut reader: Box<dyn Read>,
+    out: &mut Lines<'_>,
+) -> Result<(), Failure> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|err| UnusableInput(format!("{label}: cannot read: {err}")))?;
+    let calls = parser
+        .parse_slice(input::without_bom(&bytes))
+        .map_err(|err| UnusableInput(format!("{label}: {err}")))?;
+    for call in &calls {
+        out.call(call)?;
+    }
+    Ok(())
+}
+
+/// The format's stream over raw bytes: server-sent events, or (Converse) one event per line;
+/// and whether any event came at all.
+enum RawStream {
+    /// The assembler, and a second reading of the same bytes that only counts the events.
+    Sse(SseCallStream, SseDecoder, usize),
+    /// The assembler, and whether any line that is not blank came.
+    Lines(JsonLinesCallStream, bool),
+}
+
+impl RawStream {
+    fn push(&mut self, chunk: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
+        match self {
+            RawStream::Sse(stream, events, seen) => {
+                *seen += events.push(chunk).len();
+                stream.push(chunk)
+            }
+            RawStream::Lines(stream, seen) => {
+                *seen |= chunk.iter().any(|b| !b.is_ascii_whitespace());
+                stream.push(chunk)
+            }
+        }
+    }
+
+    /// The calls the end completed, how it ended, and whether any event came.
+    fn finish(self) -> (Vec<ToolCall>, Result<(), StreamError>, bool) {
+        match self {
+            RawStream::Sse(stream, _, seen) => (Vec::new(), stream.finish(), seen > 0),
+            RawStream::Lines(stream, seen) => {
+                let (calls, end) = stream.finish();
+                (calls, end, seen)
+            }
+        }
+    }
+}
+
+/// A stream: fed as it is read, each call's line written (and flushed) when its end arrives.
+fn read_stream(
+    parser: CallParser,
+    label: &str,
+    mut reader: Box<dyn Read>,
+    out: &mut Lines<'_>,
+) -> Result<(), Failure> {
+    // Converse streams are AWS event-stream frames, which the SDKs decode into events; the
+    // command reads those events, one JSON object per line.
+    let mut stream = match parser.format() {
+        CallFormat::Converse => RawStream::Lines(parser.json_lines(), false),
+        _ => RawStream::Sse(parser.sse(), SseDecoder::new(), 0),
+    };
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        let read = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(UnusableInput(format!("{label}: cannot read: {err}")).into()),
+        };
+        // A fault comes with the push after the calls it followed, or with `finish`.
+        let calls = stream
+            .push(&chunk[..read])
+            .map_err(|err| stream_fault(label, err))?;
+        for call in &calls {
+            out.call(call)?;
+        }
+        out.flush()?;
+    }
+    let (calls, end, any_event) = stream.finish();
+    // A stream always has events: none at all is no stream of the format (a body, say), which
+    // the assembler alone would take for a turn without calls.
+    if !any_event {
+        let format = parser.format();
+        return Err(UnusableInput(format!(
+            "{label}: no {} stream event in it{}; a body is read without --stream",
+            format.api_name(),
+            match format {
+                CallFormat::Converse => " (one JSON event per line)",
+                _ => " (server-sent events: `data: {...}` lines, each event ended by a blank line)",
+            }
+        ))
+        .into());
+    }
+    for call in &calls {
+        out.call(call)?;
+    }
+    match end {
+        Ok(()) => Ok(()),
+        Err(StreamError::Unfinished {
+            calls, cut_event, ..
+        }) => {
+            for call in &calls {
+                out.unfinished(call)?;
+            }
+            out.all_runnable = false;
+            if calls.is_empty() && cut_event {
+                out.flush()?;
+                eprintln!("toolwire: {label}: the stream ended inside an event, before its end");
+            }
+            Ok(())
+        }
+        Err(err) => Err(stream_fault(label, err)),
+    }
+}
+
+/// A stream fault other than an unfinished call: the input is unusable.
+fn stream_fault(label: &str, err: StreamError) -> Failure {
+    UnusableInput(format!("{label}: {err}")).into()
+}
+
+/// One call, as printed.
+#[derive(Debug, Serialize)]
+struct CallLine<'a> {
+    /// The provider's call id, or `null`.
+    id: Option<&'a str>,
+    /// The called name exactly as emitted (`null`: a cut stream never carried it).
+    called: Option<&'a str>,
+    /// The Responses API namespace the call was made in, only when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    namespace: Option<&'a str>,
+    /// The real name it reaches, or `null`.
+    to: Option<&'a str>,
+    /// `meta`, `exact`, `form` or `unknown`.
+    via: &'static str,
+    /// The arguments object, or `null` when unusable.
+    arguments: Option<&'a Arguments>,
+    /// Why the call cannot be run, or `null`.
+    error: Option<String>,
+}
+
+/// Where the lines go, and whether every call so far can be run.
+struct Lines<'a> {
+    tools: &'a ToolSet,
+    out: BufWriter<io::StdoutLock<'static>>,
+    all_runnable: bool,
+}
+
+impl Lines<'_> {
+    /// Writes one call's line.
+    fn call(&mut self, call: &ToolCall) -> Result<(), Failure> {
+        let mut errors = Vec::new();
+        let (to, via) = match &call.namespace {
+            // A namespaced call names a tool by (namespace, name); resolving the bare name
+            // alone could reach another tool of that name, so it is reported unresolved.
+            Some(namespace) => {
+                errors.push(format!(
+                    "the call names the namespace `{namespace}`, and hop 5 does not map a (namespace, name) pair to a tool yet"
+                ));
+                (None, "unknown")
+            }
+            None => land(self.tools, &call.name, &mut errors),
+        };
+        if let Err(err) = &call.arguments {
+            errors.push(err.to_string());
+        }
+        let line = CallLine {
+            id: call.id.as_deref(),
+            called: Some(&call.name),
+            namespace: call.namespace.as_deref(),
+            to,
+            via,
+            arguments: call.arguments.as_ref().ok(),
+            error: (!errors.is_empty()).then(|| errors.join("; ")),
+        };
+        self.write(&line)
+    }
+
+    /// Writes the line of a call a stream began and never ended.
+    fn unfinished(&mut self, call: &UnfinishedCall) -> Result<(), Failure> {
+        let mut errors = Vec::new();
+        let (to, via) = match &call.name {
+            Some(name) => land(self.tools, name, &mut errors),
+            None => (None, "unknown"),
+        };
+        // The end signal's absence is the call's first fault: its arguments may be cut.
+        errors.insert(
+            0,
+            "the stream ended before this call's end signal: its arguments may be cut".to_owned(),
+        );
+        let line = CallLine {
+            id: call.id.as_deref(),
+            called: call.name.as_deref(),
+            namespace: None,
+            to,
+            via,
+            arguments: None,
+            error: Some(errors.join("; ")),
+        };
+        self.write(&line)
+    }
+
+    fn write(&mut self, line: &CallLine<'_>) -> Result<(), Failure> {
+        self.all_runnable &= line.to.is_some() && line.arguments.is_some() && line.error.is_none();
+        serde_json::to_writer(&mut self.out, line)
+            .map_err(io::Error::from)
+            .and_then(|()| self.out.write_all(b"\n"))
+            .map_err(|err| Failure::Output(err, EXIT_FOUND))
+    }
+
+    fn flush(&mut self) -> Result<(), Failure> {
+        self.out
+            .flush()
+            .map_err(|err| Failure::Output(err, EXIT_FOUND))
+    }
+}
+
+/// Where `called` lands in `tools`, with why it cannot be run pushed to `errors`.
+fn land<'a>(
+    tools: &'a ToolSet,
+    called: &'a str,
+    errors: &mut Vec<String>,
+) -> (Option<&'a str>, &'static str) {
+    let landing = resolve_call(&tools.census, called);
+    match landing.to {
+        None => errors.push(why_unknown(&tools.census, called)),
+        Some(to) if !tools.unsupported.is_empty() => {
+            if let Ok(Resolution::Tool(hit)) = tools.census.resolve(called) {
+                if let Some(Some(why)) = tools.unsupported.get(hit.index) {
+                    errors.push(format!("toolwire cannot run `{to}`: {why}"));
+                }
+            }
+        }
+        Some(_) => {}
+    }
+    (landing.to, landing.via)
+}
+
+/// Why no tool answers to `called`: the tools that share it as their form (a call by it cannot
+/// be told apart: each is reached by its real name), or the closest forms offered.
+fn why_unknown(census: &Census, called: &str) -> String {
+    let sharing = census.sharing(called);
+    if !sharing.is_empty() {
+        return format!(
+            "`{called}` is the form of {}, which share it, so a call by it reaches none of them: call one by its real name",
+            quoted(&sharing)
+        );
+    }
+    let closest = census.closest_offered(called, 3);
+    if closest.is_empty() {
+        format!("no tool answers to `{called}`")
+    } else {
+        format!(
+            "no tool answers to `{called}`; the closest offered: {}",
+            quoted(&closest)
+        )
+    }
+}
+
+fn quoted(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}

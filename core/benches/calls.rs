@@ -1,0 +1,398 @@
+//! Hop 4 (`wire::calls`), issue 18 point 11, each beside its plain `serde_json` baseline in the
+//! same run so the ratios can be quoted (docs/performance.md):
+//!
+//! - `calls_body_<format>`: a response of 8 client calls (beside a text block, and the
+//!   provider's own blocks where the format has them), `CallParser::parse_str` against
+//!   `serde_json::from_str::<Value>` of the same body alone, and `parse_slice` against
+//!   `from_slice` (bytes: both check UTF-8).
+//! - `calls_stream_<format>`: a stream of 200 events carrying those 8 calls, its arguments cut
+//!   into fragments; the baselines parse each event's JSON alone (already split out), from
+//!   `&str` and from bytes; `events` feeds the same bytes to `CallStream::push_slice`; `raw` feeds the whole stream as it comes
+//!   off the connection (1,500-byte chunks) to `SseCallStream`, or `JsonLinesCallStream` for
+//!   Converse.
+//!
+//! The bodies and streams are built here, in each provider's documented shape (the recorded
+//! fixtures in `fixtures/provider-wire/` hold one to three calls; their README cites the
+//! sources): field names and event kinds as there, the arguments of each call a small object.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde_json::{json, Value};
+use toolwire_core::wire::calls::{CallFormat, CallParser, CallStream};
+
+/// Calls per response.
+const CALLS: usize = 8;
+/// Events per stream.
+const EVENTS: usize = 200;
+/// The bytes one push of a raw stream carries (about one TCP segment).
+const CHUNK: usize = 1500;
+
+/// The `i`th call's name and arguments (a small object, as a model sends).
+fn call(i: usize) -> (String, Value) {
+    let names = [
+        "get_weather",
+        "mcp_github_create_issue",
+        "search_web",
+        "get_time",
+    ];
+    let city = ["Paris", "Zürich", "Tokyo", "Lagos"][i % 4];
+    let arguments = json!({
+        "city": city,
+        "unit": "celsius",
+        "days": i + 1,
+        "note": format!("call {i}: a sentence of free text the model wrote, with \"quotes\"."),
+    });
+    (names[i % names.len()].to_owned(), arguments)
+}
+
+fn arguments_text(i: usize) -> String {
+    call(i).1.to_string()
+}
+
+/// A response body of `format` with [`CALLS`] client calls.
+fn body(format: CallFormat) -> String {
+    let calls = 0..CALLS;
+    let body = match format {
+        CallFormat::OpenAiChat => json!({
+            "id": "chatcmpl-1", "object": "chat.completion", "created": 1764590400,
+            "model": "gpt-4o-2024-08-06",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": null,
+                "message": {"role": "assistant", "content": "Checking.", "refusal": null,
+                    "tool_calls": calls.map(|i| json!({"id": format!("call_{i:024}"),
+                        "type": "function",
+                        "function": {"name": call(i).0, "arguments": arguments_text(i)}}))
+                        .collect::<Vec<_>>()}}],
+            "usage": {"prompt_tokens": 512, "completion_tokens": 300, "total_tokens": 812},
+        }),
+        CallFormat::OpenAiResponses => json!({
+            "id": "resp_1", "object": "response", "created_at": 1764590400,
+            "status": "completed", "model": "gpt-5.1-2025-11-13",
+            "output": std::iter::once(json!({"id": "rs_1", "type": "reasoning",
+                    "summary": [], "encrypted_content": "gAAAAB".repeat(40)}))
+                .chain(calls.map(|i| json!({"id": format!("fc_{i:020}"),
+                    "type": "function_call", "status": "completed",
+                    "call_id": format!("call_{i:024}"), "name": call(i).0,
+                    "arguments": arguments_text(i)})))
+                .collect::<Vec<_>>(),
+            "usage": {"input_tokens": 512, "output_tokens": 300, "total_tokens": 812},
+        }),
+        CallFormat::Anthropic => json!({
+            "id": "msg_1", "type": "message", "role": "assistant",
+            "model": "claude-sonnet-4-5-20250929", "stop_reason": "tool_use",
+            "content": ([json!({"type": "thinking", "thinking": "The user wants weather.",
+                    "signature": "EqQBCgIYAhIM".repeat(20)}),
+                json!({"type": "text", "text": "Checking."})].into_iter()
+                .chain(calls.map(|i| json!({"type": "tool_use",
+                    "id": format!("toolu_{i:024}"), "name": call(i).0, "input": call(i).1})))
+                .collect::<Vec<_>>()),
+            "usage": {"input_tokens": 512, "output_tokens": 300},
+        }),
+        CallFormat::Converse => json!({
+            "output": {"message": {"role": "assistant",
+                "content": std::iter::once(json!({"text": "Checking."}))
+                    .chain(calls.map(|i| json!({"toolUse": {
+                        "toolUseId": format!("tooluse_{i:022}"), "name": call(i).0,
+                        "input": call(i).1}})))
+                    .collect::<Vec<_>>()}},
+            "stopReason": "tool_use",
+            "usage": {"inputTokens": 512, "outputTokens": 300, "totalTokens": 812},
+            "metrics": {"latencyMs": 1460},
+        }),
+        CallFormat::Gemini => json!({
+            "candidates": [{"index": 0, "finishReason": "STOP", "content": {"role": "model",
+                "parts": std::iter::once(json!({"text": "Checking."}))
+                    .chain(calls.map(|i| json!({"functionCall": {"name": call(i).0,
+                        "args": call(i).1}, "thoughtSignature": "CiQB".repeat(20)})))
+                    .collect::<Vec<_>>()}}],
+            "usageMetadata": {"promptTokenCount": 512, "candidatesTokenCount": 300},
+            "modelVersion": "gemini-2.5-flash",
+        }),
+        // `CallFormat` may grow; this bench covers the five it has.
+        _ => unreachable!("a format this bench does not build"),
+    };
+    body.to_string()
+}
+
+/// `text` cut into `parts` pieces of about one length, never inside a character.
+fn fragments(text: &str, parts: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let size = chars.len().div_ceil(parts.max(1)).max(1);
+    chars.chunks(size).map(|c| c.iter().collect()).collect()
+}
+
+/// How many argument fragments each call gets so the stream has `EVENTS` events when it also
+/// has `overhead` others: the first calls take one more where it does not divide.
+fn fragment_counts(overhead: usize) -> Vec<usize> {
+    let left = EVENTS - overhead;
+    (0..CALLS)
+        .map(|i| left / CALLS + usize::from(i < left % CALLS))
+        .collect()
+}
+
+/// Each call's arguments text cut into its share of fragments (a fragment may be empty when a
+/// text is shorter than its share: providers send those too).
+fn call_fragments(overhead: usize) -> Vec<Vec<String>> {
+    fragment_counts(overhead)
+        .into_iter()
+        .enumerate()
+        .map(|(i, count)| {
+            let mut pieces = fragments(&arguments_text(i), count);
+            pieces.resize(count, String::new());
+            pieces
+        })
+        .collect()
+}
+
+/// The [`EVENTS`] events (each one JSON text) of a stream of `format` carrying the 8 calls.
+fn stream_events(format: CallFormat) -> Vec<String> {
+    let mut events: Vec<Value> = Vec::new();
+    match format {
+        CallFormat::OpenAiChat => {
+            let chunk = |delta: Value, finish: Value| {
+                json!({"id": "chatcmpl-1", "object": "chat.completion.chunk",
+                    "created": 1764590400, "model": "gpt-4o-2024-08-06",
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+            };
+            events.push(chunk(
+                json!({"role": "assistant", "content": null}),
+                Value::Null,
+            ));
+            for (i, pieces) in call_fragments(2 + CALLS).into_iter().enumerate() {
+                events.push(chunk(
+                    json!({"tool_calls": [{"index": i, "id": format!("call_{i:024}"),
+                        "type": "function", "function": {"name": call(i).0, "arguments": ""}}]}),
+                    Value::Null,
+                ));
+                for piece in pieces {
+                    events.push(chunk(
+                        json!({"tool_calls": [{"index": i, "function": {"arguments": piece}}]}),
+                        Value::Null,
+                    ));
+                }
+            }
+            events.push(chunk(json!({}), json!("tool_calls")));
+        }
+        CallFormat::OpenAiResponses => {
+            let response = |status: &str| {
+                json!({"id": "resp_1", "object": "response", "status": status,
+                    "model": "gpt-5.1-2025-11-13", "output": []})
+            };
+            events.push(json!({"type": "response.created", "response": response("in_progress")}));
+            events
+                .push(json!({"type": "response.in_progress", "response": response("in_progress")}));
+            for (i, pieces) in call_fragments(3 + 3 * CALLS).into_iter().enumerate() {
+                let item = |status: &str, arguments: &str| {
+                    json!({"id": format!("fc_{i:020}"), "type": "function_call",
+                        "status": status, "arguments": arguments,
+                        "call_id": format!("call_{i:024}"), "name": call(i).0})
+                };
+                events.push(
+                    json!({"type": "response.output_item.added", "output_index": i,
+                    "item": item("in_progress", "")}),
+                );
+                for piece in pieces {
+                    events.push(json!({"type": "response.function_call_arguments.delta",
+                        "item_id": format!("fc_{i:020}"), "output_index": i, "delta": piece}));
+                }
+                events.push(json!({"type": "response.function_call_arguments.done",
+                    "item_id": format!("fc_{i:020}"), "output_index": i,
+                    "arguments": arguments_text(i)}));
+                events.push(
+                    json!({"type": "response.output_item.done", "output_index": i,
+                    "item": item("completed", &arguments_text(i))}),
+                );
+            }
+            events.push(json!({"type": "response.completed", "response": response("completed")}));
+        }
+        CallFormat::Anthropic => {
+            events.push(json!({"type": "message_start", "message": {"id": "msg_1",
+                "type": "message", "role": "assistant", "content": [],
+                "model": "claude-sonnet-4-5-20250929", "stop_reason": null,
+                "usage": {"input_tokens": 512, "output_tokens": 1}}}));
+            for (i, pieces) in call_fragments(3 + 2 * CALLS).into_iter().enumerate() {
+                events.push(json!({"type": "content_block_start", "index": i,
+                    "content_block": {"type": "tool_use", "id": format!("toolu_{i:024}"),
+                        "name": call(i).0, "input": {}}}));
+                for piece in pieces {
+                    events.push(json!({"type": "content_block_delta", "index": i,
+                        "delta": {"type": "input_json_delta", "partial_json": piece}}));
+                }
+                events.push(json!({"type": "content_block_stop", "index": i}));
+            }
+            events.push(
+                json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"},
+                "usage": {"output_tokens": 300}}),
+            );
+            events.push(json!({"type": "message_stop"}));
+        }
+        CallFormat::Converse => {
+            events.push(json!({"messageStart": {"role": "assistant"}}));
+            for (i, pieces) in call_fragments(3 + 2 * CALLS).into_iter().enumerate() {
+                events.push(json!({"contentBlockStart": {"contentBlockIndex": i,
+                    "start": {"toolUse": {"toolUseId": format!("tooluse_{i:022}"),
+                        "name": call(i).0}}}}));
+                for piece in pieces {
+                    events.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                        "delta": {"toolUse": {"input": piece}}}}));
+                }
+                events.push(json!({"contentBlockStop": {"contentBlockIndex": i}}));
+            }
+            events.push(json!({"messageStop": {"stopReason": "tool_use"}}));
+            events.push(
+                json!({"metadata": {"usage": {"inputTokens": 512, "outputTokens": 300,
+                "totalTokens": 812}, "metrics": {"latencyMs": 1460}}}),
+            );
+        }
+        CallFormat::Gemini => {
+            // Gemini streams each functionCall part whole; the text before them streams in
+            // small chunks, which makes up the 200 events.
+            let chunk = |part: Value| {
+                json!({"candidates": [{"index": 0, "content": {"role": "model",
+                    "parts": [part]}}], "modelVersion": "gemini-2.5-flash"})
+            };
+            for i in 0..EVENTS - CALLS {
+                events.push(chunk(json!({"text": format!("word{i} ")})));
+            }
+            for i in 0..CALLS {
+                events.push(chunk(json!({"functionCall": {"name": call(i).0,
+                    "args": call(i).1}})));
+            }
+        }
+        // `CallFormat` may grow; this bench covers the five it has.
+        _ => unreachable!("a format this bench does not build"),
+    }
+    assert_eq!(events.len(), EVENTS, "{format}");
+    events.iter().map(Value::to_string).collect()
+}
+
+/// The stream as it comes off the connection: server-sent events (with OpenAI's `[DONE]`), or
+/// one JSON event per line for Converse.
+fn raw_stream(format: CallFormat, events: &[String]) -> String {
+    match format {
+        CallFormat::Converse => events.iter().map(|e| format!("{e}\n")).collect(),
+        _ => {
+            let mut text: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+            if matches!(format, CallFormat::OpenAiChat | CallFormat::OpenAiResponses) {
+                text.push_str("data: [DONE]\n\n");
+            }
+            text
+        }
+    }
+}
+
+fn bench_bodies(c: &mut Criterion) {
+    for format in CallFormat::ALL {
+        let text = body(format);
+        let parser = CallParser::new(format);
+        let calls = parser.parse_str(&text).expect("the body parses");
+        assert_eq!(calls.len(), CALLS, "{format}");
+        assert!(calls.iter().all(|c| c.arguments.is_ok()), "{format}");
+
+        let mut group = c.benchmark_group(format!("calls_body_{}", format.key()));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function("serde_json", |b| {
+            b.iter(|| black_box(serde_json::from_str::<Value>(black_box(&text)).unwrap()))
+        });
+        group.bench_function("parse", |b| {
+            b.iter(|| black_box(parser.parse_str(black_box(&text)).unwrap()))
+        });
+        // The same from bytes, as a body comes off the connection: both check UTF-8.
+        group.bench_function("serde_json_slice", |b| {
+            b.iter(|| {
+                black_box(serde_json::from_slice::<Value>(black_box(text.as_bytes())).unwrap())
+            })
+        });
+        group.bench_function("parse_slice", |b| {
+            b.iter(|| black_box(parser.parse_slice(black_box(text.as_bytes())).unwrap()))
+        });
+        // SLOT (issue 18, point 11): "parsing a response with 8 calls and building its
+        // answers". The answers API is being built beside this bench (the runtime's answering
+        // call and `wire/<provider>/answers.rs`); when it lands, add here, in this group:
+        //     group.bench_function("parse_and_answers", |b| b.iter(|| {
+        //         let calls = parser.parse_str(black_box(&text)).unwrap();
+        //         black_box(/* each call answered with a fixed output, in `format`'s shape */)
+        //     }));
+        // and quote it beside `serde_json` in docs/performance.md ("Calls").
+        group.finish();
+    }
+}
+
+fn bench_streams(c: &mut Criterion) {
+    for format in CallFormat::ALL {
+        let events = stream_events(format);
+        let raw = raw_stream(format, &events);
+        let parser = CallParser::new(format);
+
+        // The streams give their 8 calls, fed either way.
+        let mut stream = parser.stream();
+        let mut calls = Vec::new();
+        for event in &events {
+            calls.extend(stream.push_slice(event.as_bytes()).unwrap());
+        }
+        stream.finish().unwrap();
+        assert_eq!(calls.len(), CALLS, "{format}");
+        assert!(
+            calls.iter().all(|c| c.arguments.is_ok()),
+            "{format}: {calls:?}"
+        );
+        assert_eq!(assemble_raw(parser, raw.as_bytes()), CALLS, "{format}");
+
+        let mut group = c.benchmark_group(format!("calls_stream_{}", format.key()));
+        group.throughput(Throughput::Elements(EVENTS as u64));
+        group.bench_function("serde_json", |b| {
+            b.iter(|| {
+                for event in black_box(&events) {
+                    black_box(serde_json::from_str::<Value>(event).unwrap());
+                }
+            })
+        });
+        // The events' texts as bytes, as `push_slice` takes them: both check UTF-8.
+        group.bench_function("serde_json_slice", |b| {
+            b.iter(|| {
+                for event in black_box(&events) {
+                    black_box(serde_json::from_slice::<Value>(event.as_bytes()).unwrap());
+                }
+            })
+        });
+        group.bench_function("events", |b| {
+            b.iter(|| {
+                let mut stream: CallStream = parser.stream();
+                let mut calls = 0;
+                for event in black_box(&events) {
+                    calls += black_box(stream.push_slice(event.as_bytes()).unwrap()).len();
+                }
+                stream.finish().unwrap();
+                calls
+            })
+        });
+        group.bench_function("raw", |b| {
+            b.iter(|| assemble_raw(parser, black_box(raw.as_bytes())))
+        });
+        group.finish();
+    }
+}
+
+/// The raw stream pushed in [`CHUNK`]-byte pieces; the number of calls it gave.
+fn assemble_raw(parser: CallParser, raw: &[u8]) -> usize {
+    let mut calls = 0;
+    if parser.format() == CallFormat::Converse {
+        let mut stream = parser.json_lines();
+        for chunk in raw.chunks(CHUNK) {
+            calls += black_box(stream.push(chunk).unwrap()).len();
+        }
+        let (last, end) = stream.finish();
+        end.unwrap();
+        calls + last.len()
+    } else {
+        let mut stream = parser.sse();
+        for chunk in raw.chunks(CHUNK) {
+            calls += black_box(stream.push(chunk).unwrap()).len();
+        }
+        stream.finish().unwrap();
+        calls
+    }
+}
+
+criterion_group!(benches, bench_bodies, bench_streams);
+criterion_main!(benches);
