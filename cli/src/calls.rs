@@ -24,7 +24,6 @@ use toolwire_core::{census::Resolution, wire::unsupported_reason, Census};
 use crate::args::{CallFormatKey, NameArgs, Origins, ToolSourceArgs};
 use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
 use crate::input::{self, UnusableInput};
-use crate::resolve::resolve_call;
 
 /// Print the client tool calls of a model response, each resolved to the tool it reaches:
 /// one JSON line per call, in order, {"id", "called", "to", "via", "arguments", "error"}.
@@ -68,8 +67,7 @@ real name it reaches (a meta-tool's own name), or null; \"via\": \"meta\"|\"exac
 \"error\": why the call cannot be run (an unknown name with the closest forms, a form
 several tools share, arguments that are not a JSON object, a tool toolwire cannot run, a
 stream that ended before the call's end signal), or null}. A Responses API call inside
-a namespace tool also has \"namespace\"; hop 5 does not map namespaced calls yet, so its
-\"to\" is null. A call whose name a cut stream never carried has \"called\": null.
+a namespace tool also has \"namespace\", and is resolved by its (namespace, name) pair. A call whose name a cut stream never carried has \"called\": null.
 Provider-executed blocks (server tools, thinking, reasoning) are not calls.
 
 Exit status: 0 every call reaches a tool or meta-tool with object arguments; 1 a call
@@ -347,17 +345,14 @@ impl Lines<'_> {
     /// Writes one call's line.
     fn call(&mut self, call: &ToolCall) -> Result<(), Failure> {
         let mut errors = Vec::new();
-        let (to, via) = match &call.namespace {
-            // A namespaced call names a tool by (namespace, name); resolving the bare name
-            // alone could reach another tool of that name, so it is reported unresolved.
-            Some(namespace) => {
-                errors.push(format!(
-                    "the call names the namespace `{namespace}`, and hop 5 does not map a (namespace, name) pair to a tool yet"
-                ));
-                (None, "unknown")
-            }
-            None => land(self.tools, &call.name, &mut errors),
-        };
+        // A namespaced call is resolved by its (namespace, name) pair, never by the bare name,
+        // which could reach another tool of that name (hop 5, `Census::resolve_call`).
+        let (to, via) = land(
+            self.tools,
+            call.namespace.as_deref(),
+            &call.name,
+            &mut errors,
+        );
         if let Err(err) = &call.arguments {
             errors.push(err.to_string());
         }
@@ -377,7 +372,7 @@ impl Lines<'_> {
     fn unfinished(&mut self, call: &UnfinishedCall) -> Result<(), Failure> {
         let mut errors = Vec::new();
         let (to, via) = match &call.name {
-            Some(name) => land(self.tools, name, &mut errors),
+            Some(name) => land(self.tools, None, name, &mut errors),
             None => (None, "unknown"),
         };
         // The end signal's absence is the call's first fault: its arguments may be cut.
@@ -412,25 +407,36 @@ impl Lines<'_> {
     }
 }
 
-/// Where `called` lands in `tools`, with why it cannot be run pushed to `errors`.
+/// Where `called` (inside `namespace`, for a Responses API namespace tool) lands in `tools`,
+/// with why it cannot be run pushed to `errors`.
 fn land<'a>(
     tools: &'a ToolSet,
+    namespace: Option<&str>,
     called: &'a str,
     errors: &mut Vec<String>,
 ) -> (Option<&'a str>, &'static str) {
-    let landing = resolve_call(&tools.census, called);
-    match landing.to {
-        None => errors.push(why_unknown(&tools.census, called)),
-        Some(to) if !tools.unsupported.is_empty() => {
-            if let Ok(Resolution::Tool(hit)) = tools.census.resolve(called) {
-                if let Some(Some(why)) = tools.unsupported.get(hit.index) {
-                    errors.push(format!("toolwire cannot run `{to}`: {why}"));
-                }
+    let resolution = tools.census.resolve_call(namespace, called);
+    let (to, via, index) = match resolution {
+        Ok(Resolution::Meta(meta)) => (Some(meta), "meta", None),
+        Ok(Resolution::Tool(hit)) => (Some(hit.name), hit.via.key(), Some(hit.index)),
+        // `Resolution` may grow: a landing this version cannot name reaches no tool.
+        Ok(_) | Err(_) => (None, "unknown", None),
+    };
+    match (to, index) {
+        (None, _) => match namespace {
+            Some(namespace) => errors.push(format!(
+                "no tool answers to `{called}` in the namespace `{namespace}` (a namespaced call reaches only the one tool that travels under that pair)"
+            )),
+            None => errors.push(why_unknown(&tools.census, called)),
+        },
+        (Some(to), Some(index)) => {
+            if let Some(Some(why)) = tools.unsupported.get(index) {
+                errors.push(format!("toolwire cannot run `{to}`: {why}"));
             }
         }
-        Some(_) => {}
+        (Some(_), None) => {}
     }
-    (landing.to, landing.via)
+    (to, via)
 }
 
 /// Why no tool answers to `called`: the tools that share it as their form (a call by it cannot

@@ -58,10 +58,14 @@ fn landing(called: &str) -> (Value, &'static str) {
 /// The line an index entry's call must print.
 fn expected_line(call: &Value) -> Value {
     let called = call["name"].as_str().unwrap();
-    let (to, via) = if call.get("namespace").is_some() {
-        (Value::Null, "unknown")
-    } else {
-        landing(called)
+    // A namespaced call lands by its pair: (`mcp_github`, `create_issue`) is the form pair of
+    // `mcp/github/create_issue`, and never the bare name alone.
+    let (to, via) = match call.get("namespace").and_then(Value::as_str) {
+        Some("mcp_github") if called == "create_issue" => {
+            (json!("mcp/github/create_issue"), "form")
+        }
+        Some(_) => (Value::Null, "unknown"),
+        None => landing(called),
     };
     let mut line = json!({
         "id": call["id"],
