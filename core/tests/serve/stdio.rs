@@ -147,6 +147,10 @@ async fn a_change_of_the_tool_set_sends_list_changed_and_the_next_list_shows_it(
     let server = server_with(runtime.clone(), ServeOptions::default());
     let (client, mut changes) = stdio_client(&server).await;
     assert_eq!(client.list_all_tools().await.unwrap().len(), 3);
+    // A call changes no list when the catalog is not deferred: no list_changed (one would be
+    // sent before the call's answer).
+    call(&client, "fail", json!({})).await;
+    assert!(changes.try_recv().is_err());
     runtime
         .add_provider(tools_of("later", &["added/later"]))
         .await

@@ -130,9 +130,10 @@ impl ServerSession {
         }
         let loaded = self.conversation.loaded();
         let outcome = request.dispatch(&real, arguments).await;
-        if self.conversation.loaded() != loaded {
+        if request.is_deferred() && self.conversation.loaded() != loaded {
             // The catalog loaded a tool for this session (`tool_schema`, or a call by name):
-            // its list changed. A client that is gone is no error of this call.
+            // its list changed (a list that is not deferred carries every tool anyway). A
+            // client that is gone is no error of this call.
             let _ = peer.notify_tool_list_changed().await;
         }
         match outcome {
