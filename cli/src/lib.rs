@@ -26,6 +26,7 @@ mod report;
 mod resolve;
 mod schemas;
 mod search;
+mod serve;
 mod wire;
 
 use std::io;
@@ -56,6 +57,8 @@ enum Command {
     Resolve(resolve::ResolveArgs),
     // `toolwire search`.
     Search(search::SearchArgs),
+    // `toolwire serve`.
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the subcommand `cli` names and returns the exit status: what the command found
@@ -79,6 +82,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Wire(args) => wire::run(&args),
         Command::Resolve(args) => resolve::run(&args),
         Command::Search(args) => search::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(status) => status,

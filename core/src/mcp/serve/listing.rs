@@ -110,6 +110,21 @@ impl ServedView {
         );
         list
     }
+
+    /// [`ServedView::list_for`], each tool beside its real name.
+    pub(super) fn named_list_for(&self, request: &Request) -> Vec<(Tool, String)> {
+        let (_, carried) = request.carried_definitions();
+        let mut list: Vec<(Tool, String)> = self
+            .meta
+            .iter()
+            .map(|t| (t.clone(), t.name.to_string()))
+            .collect();
+        list.extend(carried.into_iter().filter_map(|i| {
+            let tool = self.tools.get(i)?.clone()?;
+            Some((tool, self.census.tools()[i].name().to_owned()))
+        }));
+        list
+    }
 }
 
 /// Why the runtime's census holds back a tool the served census offers.

@@ -161,6 +161,8 @@ impl ServeOptions {
 pub struct ServedListing {
     /// The tools served, in the order `tools/list` pages them.
     pub tools: Vec<Tool>,
+    /// Each served tool's real name, tool by tool.
+    pub real_names: Vec<String>,
     /// Every tool not served (the census under the budget left it out, a name an API refuses,
     /// a schema the dialect refuses, switched off, unreachable), with its real name and why.
     pub left_out: Vec<LeftOutTool>,
@@ -270,8 +272,10 @@ impl ToolServer {
     pub fn listing(&self) -> ServedListing {
         let request = self.inner.runtime.request();
         let view = self.view(&request);
+        let (tools, real_names) = view.named_list_for(&request).into_iter().unzip();
         ServedListing {
-            tools: view.list_for(&request),
+            tools,
+            real_names,
             left_out: view.left_out.clone(),
         }
     }
@@ -323,7 +327,7 @@ impl ToolServer {
     }
 
     /// Serves one session over a byte stream pair (newline-delimited JSON-RPC, as over stdio)
-    /// until the reader ends.
+    /// until the reader ends (before the handshake too: a client that came and went).
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -331,7 +335,7 @@ impl ToolServer {
     /// let (ours, _theirs) = tokio::io::duplex(1024);
     /// let (read, write) = tokio::io::split(ours);
     /// drop(_theirs); // the client is gone before the handshake
-    /// assert!(server.serve_io(read, write).await.is_err());
+    /// assert!(server.serve_io(read, write).await.is_ok());
     /// # });
     /// ```
     pub async fn serve_io<R, W>(&self, read: R, write: W) -> Result<(), ServeError>
@@ -340,11 +344,12 @@ impl ToolServer {
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
         use rmcp::ServiceExt;
-        let running = self
-            .session()
-            .serve((read, write))
-            .await
-            .map_err(|e| ServeError(format!("the MCP handshake failed: {e}")))?;
+        let running = match self.session().serve((read, write)).await {
+            Ok(running) => running,
+            // The reader ended before a handshake: a client that came and went, not an error.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(ServeError(format!("the MCP handshake failed: {e}"))),
+        };
         running
             .waiting()
             .await
