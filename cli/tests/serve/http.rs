@@ -98,3 +98,81 @@ async fn over_http_with_a_token_calls_reach_their_tools_and_refusals_are_loud() 
         "the grandchild outlived SIGTERM"
     );
 }
+
+/// A client that forwards each `notifications/tools/list_changed` to a channel.
+#[derive(Clone)]
+struct Watcher(tokio::sync::mpsc::UnboundedSender<()>);
+
+impl rmcp::ClientHandler for Watcher {
+    async fn on_tool_list_changed(
+        &self,
+        _context: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        let _ = self.0.send(());
+    }
+}
+
+#[tokio::test]
+async fn with_a_deferred_catalog_two_http_sessions_load_their_own_tools() {
+    let mut args = backends("");
+    args.extend([
+        "--http".into(),
+        "127.0.0.1:0".into(),
+        "--catalog".into(),
+        "deferred".into(),
+    ]);
+    let mut child = gateway(&args);
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    census(&mut err).await;
+    let listening = line(&mut err).await;
+    let url = listening
+        .trim_start_matches("toolwire serve: listening on ")
+        .to_owned();
+    let connect = || async {
+        let (send, changes) = tokio::sync::mpsc::unbounded_channel();
+        let transport = StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(url.as_str()),
+        );
+        (Watcher(send).serve(transport).await.unwrap(), changes)
+    };
+    let ((a, mut a_changes), (b, _)) = (connect().await, connect().await);
+    let meta = ["tool_search", "tool_schema", "reset_tools"];
+    assert_eq!(served_names(&a).await, meta);
+    let params = rmcp::model::CallToolRequestParams::new("tool_schema").with_arguments(
+        json!({"name": "mcp/fx_files/stat"})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    let loaded = a.call_tool(params).await.unwrap();
+    assert_ne!(loaded.is_error, Some(true), "{loaded:?}");
+    tokio::time::timeout(HANG_BOUND, a_changes.recv())
+        .await
+        .expect("session a hears list_changed")
+        .unwrap();
+    assert_eq!(
+        served_names(&a).await,
+        [&meta[..], &["mcp_fx_files_stat"]].concat()
+    );
+    assert_eq!(served_names(&b).await, meta);
+    drop((a, b));
+    // SAFETY: a signal to the child this test started.
+    unsafe { libc::kill(child.id().unwrap() as i32, libc::SIGINT) };
+    let status = tokio::time::timeout(HANG_BOUND, child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "{status}");
+}
+
+async fn served_names(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, Watcher>,
+) -> Vec<String> {
+    client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.into_owned())
+        .collect()
+}
