@@ -47,10 +47,10 @@ fn bench_call(c: &mut Criterion) {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let (direct, gateway) = rt.block_on(async {
         let fixture = fixture_server();
-        let direct: Client = ()
-            .serve(TokioChildProcess::new(tokio::process::Command::new(&fixture)).unwrap())
-            .await
-            .expect("the fixture starts");
+        let direct: Client =
+            ().serve(TokioChildProcess::new(tokio::process::Command::new(&fixture)).unwrap())
+                .await
+                .expect("the fixture starts");
         let runtime = ToolRuntime::new();
         let provider = McpProvider::spawn("fx", McpCommand::new(fixture.to_string_lossy()))
             .await
@@ -98,7 +98,11 @@ async fn corpus_runtime() -> ToolRuntime {
                 )
             })
             .collect();
-        let provider = provider_fn(format!("mcp/{name}"), definitions, |_, a| async move { Ok(a) });
+        let provider = provider_fn(
+            format!("mcp/{name}"),
+            definitions,
+            |_, a| async move { Ok(a) },
+        );
         let _ = runtime.add_provider(Arc::new(provider)).await.unwrap();
     }
     runtime
