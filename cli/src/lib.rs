@@ -28,6 +28,7 @@ mod report;
 mod resolve;
 mod schemas;
 mod search;
+mod serve;
 mod wire;
 
 use std::io;
@@ -60,6 +61,8 @@ enum Command {
     Search(search::SearchArgs),
     // `toolwire calls`.
     Calls(calls::CallsArgs),
+    // `toolwire serve`.
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the subcommand `cli` names and returns the exit status: what the command found
@@ -84,6 +87,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Resolve(args) => resolve::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Calls(args) => calls::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(status) => status,

@@ -186,7 +186,7 @@ fn interruptible<F: Future>(work: F) -> Result<F::Output, UnusableInput> {
 
 /// A future that ends with the name of the first SIGINT or SIGTERM; both are watched from the
 /// moment this returns, before any server starts.
-fn interrupt() -> std::io::Result<impl Future<Output = &'static str>> {
+pub(crate) fn interrupt() -> std::io::Result<impl Future<Output = &'static str>> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::budget::NameBudget;
 use super::name_table::{Key, NameTable, Strings, NONE};
 use super::reasons::{LeftOutReason, ToolStatus};
 use super::tool::{CensusTool, Form};
@@ -37,6 +38,8 @@ pub struct Census {
     pub(super) table: NameTable,
     pub(super) collisions: BTreeMap<String, Vec<String>>,
     pub(super) duplicates: Vec<String>,
+    /// The longest form it gives ([`NameBudget::FULL`] unless built with one).
+    pub(super) budget: NameBudget,
 }
 
 impl Census {
@@ -75,6 +78,50 @@ impl Census {
         I: IntoIterator<Item = (S, u32)>,
         S: AsRef<str>,
     {
+        Census::build_ranked_within(tools, taken, NameBudget::FULL)
+    }
+
+    /// [`Census::build`] under a name budget: every form is cut to `budget` characters and
+    /// the rules run over the cut forms unchanged, so a form two tools share under the budget
+    /// leaves them out ([`LeftOutReason::BudgetClash`] names the budget as the cause), and a
+    /// call by a cut form reaches its one tool (hop 5). Taken names keep their own forms.
+    ///
+    /// ```
+    /// use toolwire_core::{Census, census::{LeftOutReason, NameBudget, Resolution}};
+    /// let budget = NameBudget::new(12).unwrap();
+    /// let census = Census::build_within(["mcp/files/read", "mcp/files/write", "mcp/web/fetch"], &[], budget);
+    /// // `mcp_files_re` and `mcp_files_wr`: apart under 12; `mcp_web_fetc` heals back.
+    /// assert_eq!(census.offered().map(|t| t.form()).collect::<Vec<_>>(), ["mcp_files_re", "mcp_files_wr", "mcp_web_fetc"]);
+    /// let Ok(Resolution::Tool(hit)) = census.resolve("mcp_web_fetc") else { panic!() };
+    /// assert_eq!(hit.name, "mcp/web/fetch");
+    /// // Under 9 the two file tools are one form: both left out, the budget named.
+    /// let census = Census::build_within(["mcp/files/read", "mcp/files/write"], &[], NameBudget::new(9).unwrap());
+    /// assert!(matches!(census.tools()[0].left_out_reason(), Some(LeftOutReason::BudgetClash { budget: 9, .. })));
+    /// ```
+    pub fn build_within<I, S>(names: I, taken: &[&str], budget: NameBudget) -> Census
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        Census::build_ranked_within(names.into_iter().map(|n| (n, 0)), taken, budget)
+    }
+
+    /// [`Census::build_ranked`] under a name budget (see [`Census::build_within`]).
+    ///
+    /// ```
+    /// use toolwire_core::{Census, census::{LeftOutReason, NameBudget}};
+    /// let budget = NameBudget::new(6).unwrap();
+    /// let census = Census::build_ranked_within([("search", 0), ("search/web", 1)], &[], budget);
+    /// let Some(LeftOutReason::BudgetClash { cause, .. }) = census.tools()[1].left_out_reason() else { panic!() };
+    /// assert!(matches!(**cause, LeftOutReason::Outranked { .. }));
+    /// assert_eq!(census.budget(), budget);
+    /// ```
+    pub fn build_ranked_within<I, S>(tools: I, taken: &[&str], budget: NameBudget) -> Census
+    where
+        I: IntoIterator<Item = (S, u32)>,
+        S: AsRef<str>,
+    {
+        let cut = budget.chars();
         let tools = tools.into_iter();
         let mut entries: Vec<CensusTool> = Vec::with_capacity(tools.size_hint().0);
         // One scratch buffer for every form that is not a prefix of its name (at most 64 bytes).
@@ -82,10 +129,14 @@ impl Census {
         for (name, rank) in tools {
             let name = name.as_ref();
             let form = match safe_prefix_len(name) {
-                Ok(len) => Form::Prefix(len),
+                Ok(len) => Form::Prefix(len.min(cut)),
+                // The form's first `cut` characters are all the name's own.
+                Err(safe_prefix) if safe_prefix >= cut => Form::Prefix(cut),
                 Err(safe_prefix) => {
                     scratch.clear();
                     push_form(name, safe_prefix, &mut scratch);
+                    // Forms are ASCII: a cut at any byte is a cut at a character.
+                    scratch.truncate(cut);
                     Form::Owned(scratch.as_str().into())
                 }
             };
@@ -108,6 +159,7 @@ impl Census {
             taken_forms,
             collisions: BTreeMap::new(),
             duplicates: Vec::new(),
+            budget,
         };
         census.settle();
         census
@@ -213,6 +265,16 @@ impl Census {
                 )
             })
             .collect()
+    }
+
+    /// The name budget its forms are cut to ([`NameBudget::FULL`] unless built with one).
+    ///
+    /// ```
+    /// use toolwire_core::{Census, census::NameBudget};
+    /// assert_eq!(Census::build(["a"], &[]).budget(), NameBudget::FULL);
+    /// ```
+    pub fn budget(&self) -> NameBudget {
+        self.budget
     }
 
     /// Real names given more than once, sorted.

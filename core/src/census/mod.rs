@@ -9,6 +9,8 @@
 //! - `build.rs`: the [`Census`], built from real names (and ranks) beside the taken names, and
 //!   what it answers once built;
 //! - `rules.rs`: one function per rule of the spec, each quoting the sentence it implements;
+//! - `budget.rs`: the [`NameBudget`] a census may cut forms to, and the rule that names it
+//!   when it makes two forms one;
 //! - `reasons.rs`: why a tool is left out ([`LeftOutReason`]), and its [`ToolStatus`];
 //! - `tool.rs`: one tool of a census ([`CensusTool`]);
 //! - `resolve.rs`: a called name back to its tool ([`Resolution`], [`Via`], [`UnknownTool`]);
@@ -35,6 +37,7 @@
 //! assert!(census.resolve("mcp_a_b").is_err());
 //! ```
 
+mod budget;
 mod build;
 mod name_table;
 mod namespaces;
@@ -45,6 +48,7 @@ mod sanitized_index;
 mod suggestions;
 mod tool;
 
+pub use budget::{budgeted_form, BudgetError, NameBudget};
 pub use build::Census;
 pub use namespaces::namespace_parts;
 #[cfg(feature = "runtime")]

@@ -53,6 +53,18 @@ pub enum LeftOutReason {
         /// The higher-ranked tools that travel as the form, sorted.
         holders: Vec<String>,
     },
+    /// Under the census's name budget ([`NameBudget`](crate::census::NameBudget)) its form is
+    /// cut to one that another tool, or a meta-tool, has too; without the budget it would be
+    /// `full_form`, apart from them. `cause` is what the census's rules said of the cut form.
+    /// A shorter server name (a larger budget) or a rename is the fix.
+    BudgetClash {
+        /// The budget, in characters.
+        budget: usize,
+        /// The form it would travel as without the budget.
+        full_form: String,
+        /// What the rules said of its form under the budget.
+        cause: Box<LeftOutReason>,
+    },
 }
 
 impl fmt::Display for LeftOutReason {
@@ -79,6 +91,15 @@ impl fmt::Display for LeftOutReason {
                     quoted_list(holders)
                 )
             }
+            LeftOutReason::BudgetClash {
+                budget,
+                full_form,
+                cause,
+            } => write!(
+                f,
+                "under the name budget of {budget} characters {cause} (without the budget it \
+                 would travel as `{full_form}`)"
+            ),
         }
     }
 }
@@ -98,6 +119,7 @@ impl LeftOutReason {
             LeftOutReason::SharesForm { .. } => "shares_form",
             LeftOutReason::Withheld => "withheld",
             LeftOutReason::Outranked { .. } => "outranked",
+            LeftOutReason::BudgetClash { .. } => "budget_clash",
         }
     }
 }

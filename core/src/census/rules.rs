@@ -45,12 +45,13 @@ impl Census {
         settling.clean_up_outranked();
 
         let Settling {
-            left_out,
+            mut left_out,
             mut duplicates,
             mut shared,
             collisions,
             ..
         } = settling;
+        super::budget::budget_rule(&self.tools, self.budget, &mut left_out);
         for (i, reason) in left_out {
             self.tools[i].status = ToolStatus::LeftOut(reason);
         }

@@ -12,7 +12,8 @@
 //! - `stdout_tap.rs`: a stdio server's messages, bounded, and what `rmcp` drops from them
 //!   (`execution.taskSupport`);
 //! - `listing.rs`: a tool list, within the limits, with titles and annotations;
-//! - `provider.rs`: [`McpProvider`].
+//! - `provider.rs`: [`McpProvider`];
+//! - `serve/`: the other way round, a runtime served as an MCP server ([`serve::ToolServer`]).
 //!
 //! MCP tasks are not run: a tool whose `execution.taskSupport` is `required` is listed marked
 //! unsupported (the runtime withholds it). `rmcp` 3.11's `Tool` does not carry `execution`, so
@@ -40,6 +41,7 @@ mod listing;
 mod options;
 mod process_group;
 mod provider;
+pub mod serve;
 mod server;
 mod stderr_tail;
 mod stdout_tap;

@@ -165,6 +165,31 @@ impl Request {
         carried
     }
 
+    /// What [`Request::tools`] carries, as definitions: the meta-tools it lists first (the
+    /// catalog's own only when deferred), then the census positions of the offered tools it
+    /// carries. For a server that lists them in its own shape (`mcp/serve`).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn carried_definitions(&self) -> (Vec<&ToolDefinition>, Vec<usize>) {
+        let deferred = self.snapshot.deferred;
+        let meta_tools = self
+            .shared
+            .meta_tools
+            .iter()
+            .filter(|m| deferred || !m.client_catalog)
+            .map(|m| m.definition())
+            .collect();
+        (meta_tools, self.carried())
+    }
+
+    /// The name of the provider of the tool at census position `index`, and whether it has
+    /// failed (a crashed MCP server, not yet reloaded): for a server that restarts it before
+    /// the tool's next call (`mcp/serve`).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn provider_of(&self, index: usize) -> (&str, bool) {
+        let provider = &self.owner(index).provider;
+        (provider.name(), provider.is_failed())
+    }
+
     /// Why the tool at census position `index` cannot be called, if it cannot.
     pub(super) fn unavailable_reason(&self, index: usize) -> Option<String> {
         self.snapshot.tool_status(&self.shared.read(), index).1

@@ -3,6 +3,7 @@
 //!
 //! One test binary (one link) with a module per kind of test.
 
+mod budget;
 mod fuzz_regressions;
 mod properties;
 mod spec_cases;

@@ -1,0 +1,344 @@
+//! `toolwire serve`: the gateway. The tools of every MCP server given (`--mcp-stdio`,
+//! `--mcp-http`, `--mcp-config`, each repeatable) served as one MCP server, over stdio or
+//! streamable HTTP, each tool under a name every client accepts, each call reaching exactly its
+//! backend tool (hop 5: a lookup, never a split on a separator).
+//!
+//! Policy: the census is printed on stderr at start (what is served, and every tool left out
+//! with why); backends start once and serve every session; a crashed backend answers its call
+//! with its stderr and is restarted before its next call (`--restarts`); every backend's process
+//! group is ended when serving ends: stdin closed (stdio), SIGINT or SIGTERM.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use toolwire_core::census::NameBudget;
+use toolwire_core::mcp::config::McpConfig;
+use toolwire_core::mcp::serve::{HttpOptions, ServeOptions, ServedListing, ToolServer};
+use toolwire_core::mcp::{McpCommand, McpHttp, McpOptions, McpProvider, McpServer, McpTimeouts};
+use toolwire_core::runtime::CatalogPolicy;
+use toolwire_core::ToolRuntime;
+
+use crate::args::DialectKey;
+use crate::exit::{Failure, EXIT_OK};
+use crate::input::UnusableInput;
+use crate::mcp;
+
+/// The environment variable `--token` defaults to, so a token need not be on the command line
+/// (where `ps` shows it).
+pub const TOKEN_VARIABLE: &str = "TOOLWIRE_SERVE_TOKEN";
+
+/// Serve the tools of MCP servers as one MCP server (a gateway): each tool under a name every
+/// client and LLM API accepts (cut to --max-name-len for a client that prefixes names), each
+/// call reaching exactly its tool. The census goes to stderr at start. Serves stdio unless
+/// --http is given; ends every server it started when stdin closes, or on SIGINT or SIGTERM.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Start this MCP server over stdio (repeatable): `'COMMAND ARGS'`, or `'NAME=COMMAND
+    /// ARGS'` to name its tools `mcp/NAME/TOOL` (else NAME is the program's file name).
+    #[arg(long, value_name = "[NAME=]COMMAND ARGS")]
+    mcp_stdio: Vec<String>,
+    /// Reach this MCP server over streamable HTTP (repeatable): `URL`, or `NAME=URL` (else
+    /// NAME is `http`).
+    #[arg(long, value_name = "[NAME=]URL")]
+    mcp_http: Vec<String>,
+    /// A header every request to the --mcp-http servers carries (repeatable), e.g.
+    /// 'Authorization: Bearer TOKEN'.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = mcp::header)]
+    headers: Vec<(String, String)>,
+    /// Every server of this `mcpServers` config, each named by its key (repeatable).
+    #[arg(long, value_name = "FILE")]
+    mcp_config: Vec<PathBuf>,
+    /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8080; port 0 picks one) instead
+    /// of stdio; the URL is printed on stderr. Only loopback unless --allow-remote.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<SocketAddr>,
+    /// Let --http bind an address other than loopback (the MCP transport spec: a local server
+    /// SHOULD bind only to localhost).
+    #[arg(long, requires = "http")]
+    allow_remote: bool,
+    /// Every HTTP request must carry `Authorization: Bearer TOKEN` (else 401); defaults to
+    /// $TOOLWIRE_SERVE_TOKEN.
+    #[arg(long, value_name = "TOKEN", requires = "http")]
+    token: Option<String>,
+    /// The longest served name, 1 to 64 (for a client that adds its own prefix).
+    #[arg(long, value_name = "N", conflicts_with = "client")]
+    max_name_len: Option<usize>,
+    /// Fit the names to this client serving the gateway as --name: `claude-code` (64 less
+    /// `mcp__NAME__`) or `cursor` (60 less NAME).
+    #[arg(long, value_name = "CLIENT")]
+    client: Option<ClientKey>,
+    /// The gateway's server name, as clients are configured with it (for --client).
+    #[arg(long, value_name = "NAME", default_value = "toolwire")]
+    name: String,
+    /// `all`: tools/list gives every tool; `deferred`: the meta-tools (tool_search,
+    /// tool_schema, reset_tools) and what each session loaded.
+    #[arg(long, value_name = "CATALOG", default_value = "all")]
+    catalog: CatalogKey,
+    /// Prepare every inputSchema for this dialect (else each is served as its server gave it).
+    #[arg(long, value_name = "DIALECT")]
+    dialect: Option<DialectKey>,
+    /// How many times a crashed server is restarted (each before its next call).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    restarts: u32,
+    /// How long a server may take to start, and then to list its tools, in seconds (30 each
+    /// by default).
+    #[arg(long, value_name = "SECONDS", value_parser = mcp::timeout)]
+    timeout: Option<Duration>,
+}
+
+/// `--client`: the clients whose own name limits toolwire knows.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ClientKey {
+    /// Claude Code: `mcp__<server>__<tool>` within 64 characters.
+    ClaudeCode,
+    /// Cursor: server and tool name within 60 characters.
+    Cursor,
+}
+
+/// `--catalog`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CatalogKey {
+    /// Every tool is listed.
+    All,
+    /// The meta-tools and what each session loaded.
+    Deferred,
+}
+
+/// One backend to start or reach: its name (`mcp/<name>/<tool>`) and where it is.
+struct Backend {
+    name: String,
+    server: McpServer,
+}
+
+impl ServeArgs {
+    fn budget(&self) -> Result<NameBudget, UnusableInput> {
+        let budget = match (self.client, self.max_name_len) {
+            (Some(ClientKey::ClaudeCode), _) => NameBudget::claude_code(&self.name),
+            (Some(ClientKey::Cursor), _) => NameBudget::cursor(&self.name),
+            (None, Some(chars)) => NameBudget::new(chars),
+            (None, None) => Ok(NameBudget::FULL),
+        };
+        budget.map_err(|err| UnusableInput(format!("--max-name-len / --client: {err}")))
+    }
+
+    fn backends(&self) -> Result<Vec<Backend>, UnusableInput> {
+        let mut backends = Vec::new();
+        for line in &self.mcp_stdio {
+            let (name, line) = named(line);
+            let words = shlex::split(line).ok_or_else(|| {
+                UnusableInput(format!("--mcp-stdio {line:?}: a quote is not closed"))
+            })?;
+            let (program, args) = words
+                .split_first()
+                .ok_or_else(|| UnusableInput("--mcp-stdio: the command is empty".to_owned()))?;
+            let name = name.map(str::to_owned).unwrap_or_else(|| {
+                std::path::Path::new(program)
+                    .file_name()
+                    .map_or_else(|| "stdio".to_owned(), |f| f.to_string_lossy().into_owned())
+            });
+            let mut command = McpCommand::new(program);
+            command.args = args.to_vec();
+            backends.push(Backend {
+                name,
+                server: McpServer::Stdio(command),
+            });
+        }
+        for url in &self.mcp_http {
+            let (name, url) = named(url);
+            let mut http = McpHttp::new(url);
+            http.headers = self.headers.clone();
+            backends.push(Backend {
+                name: name.unwrap_or("http").to_owned(),
+                server: McpServer::Http(http),
+            });
+        }
+        for path in &self.mcp_config {
+            let config = McpConfig::read(path)
+                .map_err(|err| UnusableInput(format!("--mcp-config {}: {err}", path.display())))?;
+            backends.extend(
+                config
+                    .servers
+                    .into_iter()
+                    .map(|(name, server)| Backend { name, server }),
+            );
+        }
+        if backends.is_empty() {
+            return Err(UnusableInput(
+                "no MCP server to serve: give --mcp-stdio, --mcp-http or --mcp-config".to_owned(),
+            ));
+        }
+        // Two backends of one name would be one provider: the later ones are numbered.
+        let mut seen = std::collections::BTreeMap::<String, u32>::new();
+        for backend in &mut backends {
+            let count = seen.entry(backend.name.clone()).or_insert(0);
+            *count += 1;
+            if *count > 1 {
+                backend.name = format!("{}-{count}", backend.name);
+            }
+        }
+        Ok(backends)
+    }
+
+    fn options(&self) -> McpOptions {
+        let mut options = McpOptions::default();
+        if let Some(timeout) = self.timeout {
+            options.timeouts = McpTimeouts {
+                start: timeout,
+                list: timeout,
+                ..options.timeouts
+            };
+        }
+        options
+    }
+}
+
+/// `NAME=REST` → (`Some(NAME)`, REST) when NAME is a server name (`[A-Za-z0-9_-]+`); else the
+/// whole text.
+fn named(text: &str) -> (Option<&str>, &str) {
+    match text.split_once('=') {
+        Some((name, rest))
+            if !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
+        {
+            (Some(name), rest)
+        }
+        _ => (None, text),
+    }
+}
+
+/// Runs `toolwire serve`: 0 when serving ended (stdin closed, SIGINT, SIGTERM), 2 when it
+/// could not start (no backend reachable, a bad flag, the address taken).
+pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
+    let budget = args.budget()?;
+    let backends = args.backends()?;
+    if let Some(addr) = args.http {
+        if !addr.ip().is_loopback() && !args.allow_remote {
+            return Err(UnusableInput(format!(
+                "--http {addr}: not a loopback address; a local MCP server should bind only to \
+                 localhost (give --allow-remote to bind it anyway)"
+            ))
+            .into());
+        }
+    }
+    let token = args
+        .token
+        .clone()
+        .or_else(|| std::env::var(TOKEN_VARIABLE).ok().filter(|t| !t.is_empty()));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| UnusableInput(format!("cannot start the async runtime: {err}")))?;
+    runtime.block_on(async {
+        let interrupted = mcp::interrupt()
+            .map_err(|err| UnusableInput(format!("cannot watch for interrupts: {err}")))?;
+        let catalog = match args.catalog {
+            CatalogKey::All => CatalogPolicy::All,
+            CatalogKey::Deferred => CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0),
+        };
+        let tools = ToolRuntime::builder()
+            .catalog(catalog)
+            .build()
+            .map_err(|err| UnusableInput(err.to_string()))?;
+        let names = start_backends(&tools, &backends, &args.options()).await?;
+        let mut options = ServeOptions::default()
+            .budget(budget)
+            .restarts(args.restarts)
+            .server_name(args.name.clone());
+        if let Some(DialectKey(dialect)) = args.dialect {
+            options = options.dialect(dialect);
+        }
+        let server = ToolServer::new(tools.clone(), options);
+        print_census(&server.listing(), budget);
+        let serving = async {
+            match args.http {
+                None => server.serve_stdio().await,
+                Some(addr) => {
+                    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|err| {
+                        format!("--http {addr}: cannot listen: {err}").to_string()
+                    })?;
+                    let local = listener.local_addr().map_err(|e| e.to_string())?;
+                    eprintln!("toolwire serve: listening on http://{local}/mcp");
+                    let mut http = HttpOptions::default();
+                    http.token = token;
+                    server.serve_http(listener, http).await
+                }
+            }
+        };
+        let ended = tokio::select! {
+            served = serving => served.map_err(|err| err.to_string()),
+            signal = interrupted => {
+                eprintln!("toolwire serve: {signal}: ending every server it started");
+                Ok(())
+            }
+        };
+        // Every backend's process group ends now, whoever still holds a provider.
+        for name in &names {
+            tools.remove_provider(name);
+        }
+        ended
+            .map(|()| EXIT_OK)
+            .map_err(|err| Failure::Input(UnusableInput(err)))
+    })
+}
+
+/// Starts or reaches every backend at once and adds it to `tools`; one that fails is said on
+/// stderr and the others serve. Returns the providers' names; none at all is unusable.
+async fn start_backends(
+    tools: &ToolRuntime,
+    backends: &[Backend],
+    options: &McpOptions,
+) -> Result<Vec<String>, UnusableInput> {
+    let started = futures::future::join_all(
+        backends
+            .iter()
+            .map(|b| McpProvider::connect_with(b.name.clone(), b.server.clone(), *options)),
+    )
+    .await;
+    let mut names = Vec::new();
+    for (backend, started) in backends.iter().zip(started) {
+        match started {
+            Ok(provider) => {
+                let provider = Arc::new(provider);
+                let name = toolwire_core::provider::ToolProvider::name(&*provider).to_owned();
+                // A load with problems (a clash) still serves what it can: the census says.
+                if let Err(err) = tools.add_provider(provider).await {
+                    eprintln!("toolwire serve: server {:?}: {err}", backend.name);
+                    continue;
+                }
+                names.push(name);
+            }
+            Err(err) => eprintln!("toolwire serve: server {:?}: {err}", backend.name),
+        }
+    }
+    if names.is_empty() {
+        return Err(UnusableInput(
+            "no MCP server could be started or reached".to_owned(),
+        ));
+    }
+    Ok(names)
+}
+
+/// The census on stderr: each served name with its real name, then each tool left out with
+/// why (best effort: stderr that cannot be written is not a reason to stop serving).
+fn print_census(listing: &ServedListing, budget: NameBudget) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "toolwire serve: {} tools served (names of at most {}), {} left out",
+        listing.tools.len(),
+        budget,
+        listing.left_out.len()
+    );
+    for (tool, real) in listing.tools.iter().zip(&listing.real_names) {
+        let _ = writeln!(err, "  served  {:<40} {real}", tool.name);
+    }
+    for left in &listing.left_out {
+        let _ = writeln!(err, "  left out  {left}");
+    }
+}

@@ -1,0 +1,165 @@
+//! The gateway over stdio: served names, hop 5 to exactly the backend tool, the shared form
+//! left out loudly, a budget that makes a clash, a backend killed mid-call and restarted, and
+//! no process left once stdin closes.
+
+use rmcp::ServiceExt;
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use toolwire_core::mcp::serve::is_mcp_tool_name;
+use toolwire_core::wire::{check_definition_name, LlmProvider};
+use toolwire_test_support::grandchild::{exits_within, grandchild_listener};
+
+use crate::{backends, call, census, gateway, reached, text, HANG_BOUND};
+
+#[tokio::test]
+async fn every_served_name_is_valid_and_every_call_reaches_exactly_its_backend_tool() {
+    let mut child = gateway(&backends(""));
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    let census = census(&mut err).await.join("\n");
+    // The shared form is left out loudly, both tools named.
+    for real in ["mcp/fx/files/read", "mcp/fx_files/read"] {
+        assert!(
+            census.contains(&format!(
+                "tool `{real}` (sent as `mcp_fx_files_read`) is left out"
+            )),
+            "{census}"
+        );
+    }
+    let client =
+        ().serve((child.stdout.take().unwrap(), child.stdin.take().unwrap()))
+            .await
+            .unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| &*t.name).collect();
+    assert!(
+        names.contains(&"mcp_fx_files_stat") && names.contains(&"mcp_fx_echo"),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"mcp_fx_files_read"));
+    let mut seen = std::collections::BTreeSet::new();
+    for name in &names {
+        assert!(seen.insert(*name), "{name} is served twice");
+        assert!(is_mcp_tool_name(name), "{name}");
+        for provider in LlmProvider::ALL {
+            assert_eq!(check_definition_name(provider, name), Ok(()), "{name}");
+        }
+    }
+    // By served name and by real name: exactly the backend tool, never the other server's.
+    for (called, bare) in [
+        ("mcp_fx_files_stat", "stat"),
+        ("mcp/fx_files/read", "read"),
+        ("mcp/fx/files/read", "files/read"),
+        ("mcp_fx_echo", "echo"),
+        ("mcp/fx/search.web", "search.web"),
+    ] {
+        let arguments = if bare == "files/read" {
+            json!({"path": "a"})
+        } else {
+            json!({})
+        };
+        assert_eq!(
+            reached(&call(&client, called, arguments).await),
+            bare,
+            "{called}"
+        );
+    }
+    drop(client);
+    let status = tokio::time::timeout(HANG_BOUND, child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "{status}");
+}
+
+#[tokio::test]
+async fn a_budget_that_makes_two_forms_one_leaves_both_out_naming_the_budget() {
+    let mut args = backends("");
+    args.extend(["--max-name-len".into(), "20".into()]);
+    let mut child = gateway(&args);
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    let census = census(&mut err).await.join("\n");
+    for real in ["mcp/fx_files/report_daily", "mcp/fx_files/report_weekly"] {
+        let line = census
+            .lines()
+            .find(|l| l.contains(&format!("`{real}`")))
+            .unwrap_or_else(|| panic!("{real} is not in the census: {census}"));
+        assert!(
+            line.contains("under the name budget of 20 characters"),
+            "{line}"
+        );
+    }
+    let client =
+        ().serve((child.stdout.take().unwrap(), child.stdin.take().unwrap()))
+            .await
+            .unwrap();
+    for tool in client.list_all_tools().await.unwrap() {
+        assert!(tool.name.len() <= 20, "{}", tool.name);
+        assert!(!tool.name.starts_with("mcp_fx_files_report"));
+    }
+    // The cut form reaches its one tool; a real name still reaches a tool left out.
+    assert_eq!(
+        reached(&call(&client, "mcp_fx_files_stat", json!({})).await),
+        "stat"
+    );
+    assert_eq!(
+        reached(&call(&client, "mcp/fx_files/report_daily", json!({})).await),
+        "report_daily"
+    );
+    drop(client);
+    tokio::time::timeout(HANG_BOUND, child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_backend_killed_mid_call_fails_with_its_stderr_and_restarts_on_its_next_call() {
+    let mut child = gateway(&backends(""));
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    census(&mut err).await;
+    let client =
+        ().serve((child.stdout.take().unwrap(), child.stdin.take().unwrap()))
+            .await
+            .unwrap();
+    let crashed = call(&client, "mcp_fx_crash", json!({})).await;
+    assert_eq!(crashed.is_error, Some(true));
+    let said = text(&crashed);
+    assert!(
+        said.contains("fixture: crash requested"),
+        "carries its stderr: {said}"
+    );
+    // The other backend keeps serving.
+    assert_eq!(
+        reached(&call(&client, "mcp_fx_files_stat", json!({})).await),
+        "stat"
+    );
+    // The next call to the crashed backend restarts it.
+    assert_eq!(
+        reached(&call(&client, "mcp_fx_echo", json!({})).await),
+        "echo"
+    );
+    drop(client);
+    tokio::time::timeout(HANG_BOUND, child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test]
+async fn closing_stdin_ends_every_backend_s_process_group() {
+    let (port, pid) = grandchild_listener();
+    let mut child = gateway(&backends(&format!("--spawn-child {port}")));
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    census(&mut err).await;
+    let grandchild = pid.recv_timeout(HANG_BOUND).expect("the grandchild's pid");
+    drop(child.stdin.take());
+    let status = tokio::time::timeout(HANG_BOUND, child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "{status}");
+    assert!(
+        exits_within(grandchild, HANG_BOUND),
+        "the grandchild {grandchild} outlived the gateway"
+    );
+}
