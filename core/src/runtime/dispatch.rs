@@ -18,7 +18,7 @@ use super::route::Route;
 use crate::census::Resolution;
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
-use crate::tools::ToolError;
+use crate::tools::{ToolError, ToolOutput};
 use crate::wire::unsupported_reason;
 
 /// A call that ran: which tool answered, how it was reached, and its output.
@@ -32,7 +32,7 @@ use crate::wire::unsupported_reason;
 ///     tool: "reset_tools".into(),
 ///     provider: "runtime".into(),
 ///     route: Route::Meta,
-///     output: json!({"unloaded": []}),
+///     output: json!({"unloaded": []}).into(),
 /// };
 /// assert_eq!(out, expected);
 /// # });
@@ -45,8 +45,9 @@ pub struct CallOutcome {
     pub provider: String,
     /// How the call reached it.
     pub route: Route,
-    /// The tool's output.
-    pub output: Value,
+    /// The tool's output, as the tool gave it: a JSON value, or content blocks (an MCP tool's
+    /// text, images, audio, resources and structured result, distinct).
+    pub output: ToolOutput,
 }
 
 impl Request {
@@ -73,7 +74,7 @@ impl Request {
             tool: meta.to_owned(),
             provider: "runtime".to_owned(),
             route: Route::Meta,
-            output,
+            output: output.into(),
         })
     }
 
