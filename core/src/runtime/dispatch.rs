@@ -126,7 +126,7 @@ impl Request {
 
     /// The error for a name no tool answers to: the tools that share it when it is a shared
     /// form (the model meant one of them), else the closest offered forms.
-    fn unknown(&self, called: &str) -> DispatchError {
+    pub(super) fn unknown(&self, called: &str) -> DispatchError {
         let sharing = self.census().sharing(called);
         if !sharing.is_empty() {
             return DispatchError::SharedForm {
@@ -163,7 +163,21 @@ impl Request {
     /// assert_eq!(err, DispatchError::UnknownTool { called: "echo".into(), closest });
     /// # });
     /// ```
+    ///
+    /// The call runs in an `execute_tool` tracing span (OpenTelemetry's GenAI conventions;
+    /// [`answer_calls`](Request::answer_calls) adds the call's id).
     pub async fn dispatch(
+        &self,
+        called: &str,
+        arguments: Value,
+    ) -> Result<CallOutcome, DispatchError> {
+        self.in_call_span(called, None, self.run_call(called, arguments))
+            .await
+    }
+
+    /// Hop 5, the switches, the approval hook and the call, for [`Request::dispatch`] and a
+    /// turn's answers, inside the span the caller made.
+    pub(super) async fn run_call(
         &self,
         called: &str,
         arguments: Value,

@@ -17,7 +17,8 @@
 //! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
 //!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
 //!   tool list (and where `strict` goes) and its request limits; beside it the return leg so far,
-//!   its calls read from a response body and from its stream (`wire::calls`). `openai/` (Chat
+//!   its calls read from a response body and from its stream (`wire::calls`) and the answers sent
+//!   back (`wire::answers`). `openai/` (Chat
 //!   Completions and the Responses API), `anthropic/` (the Messages API, with its native tool
 //!   search), `converse/` (Bedrock Converse) and `gemini/` (Gemini). The answers sent back and
 //!   the replay join these folders with the rest of issue 18 (`docs/return-leg.md`).
@@ -30,6 +31,9 @@
 //! ```
 
 pub(crate) mod anthropic;
+#[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub mod answers;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub mod calls;
