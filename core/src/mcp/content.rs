@@ -42,7 +42,9 @@ fn block(mcp: &McpBlock) -> ContentBlock {
                 .ok()
                 .and_then(|v| v.get("type").and_then(Value::as_str).map(str::to_owned))
                 .unwrap_or_else(|| "unknown".to_owned());
-            ContentBlock::text(format!("[a content block of MCP type `{kind}` toolwire cannot read]"))
+            ContentBlock::text(format!(
+                "[a content block of MCP type `{kind}` toolwire cannot read]"
+            ))
         })
 }
 

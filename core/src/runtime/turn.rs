@@ -241,7 +241,11 @@ impl Request {
     ) -> Vec<ToolAnswer> {
         let answers = calls.iter().map(|call| async move {
             let result = self
-                .in_call_span(&call.name, call.id.as_deref(), self.answer_one(call, options))
+                .in_call_span(
+                    &call.name,
+                    call.id.as_deref(),
+                    self.answer_one(call, options),
+                )
                 .await;
             ToolAnswer::new(call, result)
         });
@@ -285,7 +289,11 @@ impl Request {
             Ok(Err(panic)) => Err(caught_panic(&tool, &*panic).into()),
             Err(_) => Err(DispatchError::TimedOut {
                 tool,
-                millis: options.time_limit.as_millis().try_into().unwrap_or(u64::MAX),
+                millis: options
+                    .time_limit
+                    .as_millis()
+                    .try_into()
+                    .unwrap_or(u64::MAX),
             }),
         }
     }

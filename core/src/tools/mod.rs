@@ -28,7 +28,7 @@ pub use content::{
     ContentBlock, EmbeddedResource, MediaBlock, ResourceContents, ResourceLink, TextBlock,
 };
 pub use definition::{ToolAnnotations, ToolDefinition};
-pub use output::{ToolContent, ToolOutput};
 pub(crate) use output::json_text;
+pub use output::{ToolContent, ToolOutput};
 pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
 pub use tool_error::ToolError;

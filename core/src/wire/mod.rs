@@ -30,10 +30,10 @@
 //! assert!(check_definition_name(LlmProvider::OpenAi, "files/read").is_err());
 //! ```
 
-pub(crate) mod anthropic;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub mod answers;
+pub(crate) mod anthropic;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub mod calls;

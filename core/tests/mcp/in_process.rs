@@ -107,7 +107,10 @@ async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_car
         .await
         .unwrap();
     assert_eq!(
-        (&out.output.to_value()["name"], &out.output.to_value()["form"]),
+        (
+            &out.output.to_value()["name"],
+            &out.output.to_value()["form"]
+        ),
         (&json!("mcp_x"), &json!("mcp_x"))
     );
 }

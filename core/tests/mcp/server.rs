@@ -108,7 +108,8 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
         assert_eq!(out.route, route);
         assert_eq!(out.provider, "mcp/hard");
         assert_eq!(
-            out.output.to_value()["tool"], "files/read",
+            out.output.to_value()["tool"],
+            "files/read",
             "the server saw its own bare name"
         );
         assert_eq!(out.output.to_value()["arguments"]["path"], "/etc/hosts");

@@ -232,7 +232,12 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
     // resolves against its own census.
     for name in ["mcp/live/search_web", "mcp/live/search.web"] {
         assert_eq!(
-            after.dispatch(name, json!({})).await.unwrap().output.to_value()["tool"],
+            after
+                .dispatch(name, json!({}))
+                .await
+                .unwrap()
+                .output
+                .to_value()["tool"],
             name
         );
     }
@@ -241,7 +246,8 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
             .dispatch("mcp_live_search_web", json!({}))
             .await
             .unwrap()
-            .output.to_value()["tool"],
+            .output
+            .to_value()["tool"],
         "mcp/live/search_web"
     );
 
@@ -268,7 +274,8 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
         last.dispatch("mcp_live_fetch", json!({}))
             .await
             .unwrap()
-            .output.to_value()["tool"],
+            .output
+            .to_value()["tool"],
         "mcp/live/fetch"
     );
 }

@@ -144,8 +144,14 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .await
         .unwrap();
     assert_eq!(found.route, Route::Meta);
-    assert_eq!(found.output.to_value()["tools"][0]["name"], "mcp/files/write_file");
-    assert_eq!(found.output.to_value()["tools"][0]["form"], "mcp_files_write_file");
+    assert_eq!(
+        found.output.to_value()["tools"][0]["name"],
+        "mcp/files/write_file"
+    );
+    assert_eq!(
+        found.output.to_value()["tools"][0]["form"],
+        "mcp_files_write_file"
+    );
 
     // Turn 2: it reads the schema by form; that loads the tool.
     let request = conversation.request();
@@ -656,7 +662,10 @@ async fn the_catalogs_own_tools_travel_only_when_the_request_defers_and_no_form_
         .await
         .unwrap();
     assert_eq!(out.route, Route::Meta);
-    assert_eq!(out.output.to_value()["tools"][0]["name"], "mcp/files/read_file");
+    assert_eq!(
+        out.output.to_value()["tools"][0]["name"],
+        "mcp/files/read_file"
+    );
     let forms_under: Vec<(String, String)> = (under.census().tools().iter())
         .map(|t| (t.name().to_owned(), t.form().to_owned()))
         .collect();

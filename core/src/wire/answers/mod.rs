@@ -210,7 +210,9 @@ impl AnswerNote {
                 "a"
             };
             match mime_type {
-                Some(mime) if !mime.is_empty() => format!("{article} {block} ({mime}, {bytes} bytes)"),
+                Some(mime) if !mime.is_empty() => {
+                    format!("{article} {block} ({mime}, {bytes} bytes)")
+                }
                 _ => format!("{article} {block} ({bytes} bytes)"),
             }
         }

@@ -37,7 +37,10 @@ pub(crate) enum Body<'a> {
     /// A JSON output, whole (within the text limit).
     Value(&'a Value),
     /// Content blocks, as parts; `is_error` when the tool said so (MCP `isError`).
-    Parts { parts: Vec<Part<'a>>, is_error: bool },
+    Parts {
+        parts: Vec<Part<'a>>,
+        is_error: bool,
+    },
 }
 
 impl Body<'_> {
@@ -220,7 +223,8 @@ impl Budget<'_> {
                             data: blob,
                         });
                     } else {
-                        let words = self.not_carried("resource", resource.mime_type.as_deref(), bytes);
+                        let words =
+                            self.not_carried("resource", resource.mime_type.as_deref(), bytes);
                         parts.push(Part::Text(Cow::Owned(format!(
                             "{words} (`{}`)",
                             resource.uri
@@ -259,7 +263,12 @@ impl Budget<'_> {
         }
     }
 
-    fn not_carried(&mut self, block: &'static str, mime_type: Option<&str>, bytes: usize) -> String {
+    fn not_carried(
+        &mut self,
+        block: &'static str,
+        mime_type: Option<&str>,
+        bytes: usize,
+    ) -> String {
         self.note(NoteKind::NotCarried {
             block,
             mime_type: mime_type.map(str::to_owned),

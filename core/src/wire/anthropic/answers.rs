@@ -47,7 +47,8 @@ fn tool_result(reply: &Reply<'_>) -> Value {
                 .collect(),
         ),
     };
-    let mut block = json!({"type": "tool_result", "tool_use_id": reply.id_or_empty(), "content": content});
+    let mut block =
+        json!({"type": "tool_result", "tool_use_id": reply.id_or_empty(), "content": content});
     if reply.body.is_error() {
         block["is_error"] = Value::Bool(true);
     }

@@ -55,6 +55,10 @@ fn tool_result(reply: &Reply<'_>) -> Value {
             })
             .collect(),
     };
-    let status = if reply.body.is_error() { "error" } else { "success" };
+    let status = if reply.body.is_error() {
+        "error"
+    } else {
+        "success"
+    };
     json!({"toolResult": {"toolUseId": reply.id_or_empty(), "content": content, "status": status}})
 }

@@ -41,9 +41,9 @@ fn function_response(reply: &Reply<'_>) -> Value {
             for part in parts {
                 match part {
                     Part::Text(text) => texts.push(text.as_ref()),
-                    Part::Image { mime_type, data } => images.push(
-                        json!({"inlineData": {"mimeType": mime_type, "data": data}}),
-                    ),
+                    Part::Image { mime_type, data } => {
+                        images.push(json!({"inlineData": {"mimeType": mime_type, "data": data}}))
+                    }
                 }
             }
             let key = if *is_error { "error" } else { "output" };
