@@ -38,7 +38,7 @@ type CallFn =
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let out = runtime.request().dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
-/// assert_eq!((out.output, out.route), (json!({"x": 1}), Route::Form));
+/// assert_eq!((out.output, out.route), (json!({"x": 1}).into(), Route::Form));
 /// # });
 /// ```
 pub struct ProviderFn {

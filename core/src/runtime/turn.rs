@@ -101,7 +101,6 @@ impl TurnOptions {
 /// assert_eq!(answer.output().unwrap(), &ToolOutput::from(json!("hi")));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
 pub struct ToolAnswer {
     /// The call's id, as the provider sent it (`None` only for a Gemini call without one).
     pub id: Option<String>,

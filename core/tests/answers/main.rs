@@ -7,6 +7,7 @@ mod mcp_content;
 mod spans;
 mod turn;
 mod wire;
+mod written;
 
 use serde_json::{Map, Value};
 use toolwire_core::wire::calls::ToolCall;

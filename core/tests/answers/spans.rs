@@ -18,9 +18,12 @@ use toolwire_core::ToolRuntime;
 
 use super::call;
 
-/// Every span's name and fields, as recorded (at creation and later).
+/// A span's name and its fields, as recorded (at creation and later).
+type SeenSpan = (String, BTreeMap<String, String>);
+
+/// Every span the layer saw.
 #[derive(Clone, Default)]
-struct Spans(Arc<Mutex<Vec<(String, BTreeMap<String, String>)>>>);
+struct Spans(Arc<Mutex<Vec<SeenSpan>>>);
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 

@@ -140,11 +140,10 @@ pub struct WireAnswers {
 ///
 /// ```
 /// use toolwire_core::wire::answers::{AnswerNote, NoteKind};
-/// let note = AnswerNote { call: 0, kind: NoteKind::NotCarried { block: "image", mime_type: Some("image/png".into()), bytes: 70 } };
-/// assert_eq!(note.for_model(), "[the tool returned an image (image/png, 70 bytes), which this answer cannot carry]");
+/// let note = AnswerNote { call: 0, kind: NoteKind::NotCarried { block: "image", mime_type: Some("image/png".into()), bytes: 69 } };
+/// assert_eq!(note.for_model(), "[the tool returned an image (image/png, 69 bytes), which this answer cannot carry]");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct AnswerNote {
     /// The answer's position in the turn (the call's).
     pub call: usize,
