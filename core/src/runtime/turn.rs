@@ -248,7 +248,9 @@ impl Request {
                 .await;
             ToolAnswer::new(call, result)
         });
-        // `buffered` polls up to `concurrency` calls at once and yields in call order.
+        // `buffered` polls up to `concurrency` calls at once and yields in call order. They
+        // run on the caller's task: concurrent, not parallel (a provider's I/O overlaps; a tool
+        // that blocks its thread holds up the turn, as it would any async caller).
         futures::stream::iter(answers)
             .buffered(options.concurrency.max(1))
             .collect()
