@@ -71,10 +71,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let query = json!({"query": "list the files in a directory", "limit": 3});
     let found = request.dispatch("tool_search", query.clone()).await?;
     println!("  model: tool_search {query}");
-    for hit in found.output["tools"].as_array().into_iter().flatten() {
+    for hit in found.output.to_value()["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
         println!("    -> {} (call it as {})", hit["name"], hit["form"]);
     }
-    let form = found.output["tools"][0]["form"]
+    let form = found.output.to_value()["tools"][0]["form"]
         .as_str()
         .ok_or("no hit")?
         .to_owned();
@@ -87,7 +91,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     println!(
         "  model: tool_schema {{\"name\": \"{form}\"}} -> {} (required: {}), loaded: {}",
-        schema.output["name"], schema.output["parameters"]["required"], schema.output["loaded"]
+        schema.output.to_value()["name"],
+        schema.output.to_value()["parameters"]["required"],
+        schema.output.to_value()["loaded"]
     );
 
     // Turn 3: the tool travels now; the model calls it by the form it was given.
@@ -96,14 +102,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = request.dispatch(&form, json!({"path": "/srv"})).await?;
     println!(
         "  model: {form} {{\"path\": \"/srv\"}} -> reached {} ({:?})",
-        out.output["tool"], out.route
+        out.output.to_value()["tool"],
+        out.route
     );
 
     // Then it needs a web page: it searches, and calls the first hit by the real name it read
     // there, without loading it first: exactly that tool answers, and it is loaded too.
     let query = json!({"query": "fetch the contents of a URL", "limit": 1});
     let found = request.dispatch("tool_search", query.clone()).await?;
-    let name = found.output["tools"][0]["name"]
+    let name = found.output.to_value()["tools"][0]["name"]
         .as_str()
         .ok_or("no hit")?
         .to_owned();
@@ -113,7 +120,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     println!(
         "  model: {name} {{\"url\": …}} -> reached {} ({:?})",
-        out.output["tool"], out.route
+        out.output.to_value()["tool"],
+        out.route
     );
 
     // Turn 4: done with them; reset_tools unloads both, the pinned tool stays.
@@ -122,7 +130,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reset = request.dispatch("reset_tools", json!({})).await?;
     println!(
         "  model: reset_tools -> unloaded {}",
-        reset.output["unloaded"]
+        reset.output.to_value()["unloaded"]
     );
     show_turn(5, &conversation.request());
     println!(

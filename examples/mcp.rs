@@ -113,7 +113,9 @@ async fn call(request: &Request, called: &str, arguments: Value) {
     match request.dispatch(called, arguments).await {
         Ok(out) => println!(
             "call `{called}` → {} via {:?}: {}",
-            out.tool, out.route, out.output
+            out.tool,
+            out.route,
+            out.output.to_value()
         ),
         Err(err) => println!("call `{called}` → error: {err}\n    {err:?}"),
     }

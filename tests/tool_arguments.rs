@@ -359,7 +359,7 @@ fn dispatch(arguments: Value) -> Result<Value, DispatchError> {
             .request()
             .dispatch("order", arguments)
             .await
-            .map(|outcome| outcome.output)
+            .map(|outcome| outcome.output.to_value())
     })
 }
 

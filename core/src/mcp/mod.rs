@@ -36,6 +36,7 @@
 
 pub mod config;
 mod connection;
+mod content;
 mod error;
 mod listing;
 mod options;
@@ -46,6 +47,7 @@ mod server;
 mod stderr_tail;
 mod stdout_tap;
 
+pub use content::{call_tool_result, tool_output};
 pub use error::{McpError, McpHint};
 pub use options::{McpLimits, McpOptions, McpTimeouts};
 pub use provider::McpProvider;

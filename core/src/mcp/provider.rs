@@ -16,6 +16,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use super::connection::{connect, Connection};
+use super::content::tool_output;
 use super::error;
 use super::listing::{list, ListFailure};
 use super::mcp_tool_name;
@@ -24,6 +25,7 @@ use super::server::{check_server_name, McpCommand, McpServer};
 use crate::provider::{arguments_as_object, ProviderError, ToolProvider};
 use crate::tools::ToolDefinition;
 use crate::tools::ToolError;
+use crate::tools::ToolOutput;
 
 /// A [`ToolProvider`] over an MCP server, spoken to over stdio or streamable HTTP. Its tools
 /// are named `mcp/<server>/<tool>`; the provider is named `mcp/<server>`.
@@ -302,27 +304,6 @@ impl McpProvider {
     }
 }
 
-/// The JSON value of a successful MCP call: its structured content if any, else its text (as
-/// JSON when it parses, else a string; several blocks become an array).
-fn call_output(result: &CallToolResult) -> Value {
-    if let Some(structured) = &result.structured_content {
-        return structured.clone();
-    }
-    let texts: Vec<Value> = result
-        .content
-        .iter()
-        .map(|block| match block.as_text() {
-            Some(text) => serde_json::from_str(&text.text)
-                .unwrap_or_else(|_| Value::String(text.text.clone())),
-            None => serde_json::to_value(block).unwrap_or(Value::Null),
-        })
-        .collect();
-    match <[Value; 1]>::try_from(texts) {
-        Ok([one]) => one,
-        Err(many) => Value::Array(many),
-    }
-}
-
 fn error_text(result: &CallToolResult) -> String {
     let texts: Vec<&str> = result
         .content
@@ -395,7 +376,7 @@ impl ToolProvider for McpProvider {
         &'a self,
         tool: &'a str,
         arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let Some(bare) = tool.strip_prefix(&self.prefix) else {
                 return Err(self.unavailable(tool, "has no such tool"));
@@ -422,7 +403,7 @@ impl ToolProvider for McpProvider {
                         })
                     }
                 }
-                Ok(Ok(result)) => Ok(call_output(&result)),
+                Ok(Ok(result)) => Ok(tool_output(&result)),
                 Ok(Err(rmcp::service::ServiceError::McpError(e)))
                     if e.code == ErrorCode::INVALID_PARAMS =>
                 {

@@ -15,9 +15,11 @@ use serde_json::Value;
 use crate::provider::{caught_panic, ProviderError, ProviderKind, ToolProvider};
 use crate::tools::ToolDefinition;
 use crate::tools::ToolError;
+use crate::tools::ToolOutput;
 
 type ListFn = dyn Fn() -> Result<Vec<ToolDefinition>, ProviderError> + Send + Sync;
-type CallFn = dyn Fn(String, Value) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
+type CallFn =
+    dyn Fn(String, Value) -> BoxFuture<'static, Result<ToolOutput, ToolError>> + Send + Sync;
 
 /// A [`ToolProvider`] made of closures; build one with [`provider_fn`]. It is
 /// [`ProviderKind::Loaded`] unless [`with_kind`](ProviderFn::with_kind) says otherwise, and lists
@@ -36,7 +38,7 @@ type CallFn = dyn Fn(String, Value) -> BoxFuture<'static, Result<Value, ToolErro
 /// let runtime = ToolRuntime::new();
 /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
 /// let out = runtime.request().dispatch("mcp_server_echo", json!({"x": 1})).await.unwrap();
-/// assert_eq!((out.output, out.route), (json!({"x": 1}), Route::Form));
+/// assert_eq!((out.output, out.route), (json!({"x": 1}).into(), Route::Form));
 /// # });
 /// ```
 pub struct ProviderFn {
@@ -49,7 +51,8 @@ pub struct ProviderFn {
 
 /// A provider named `name` that lists `tools` and runs a call with `call(tool, arguments)`,
 /// `tool` being the real name. The call's future is awaited by the runtime; a panic in it is a
-/// [`ToolError::Panicked`].
+/// [`ToolError::Panicked`]. It returns anything that is a [`ToolOutput`]: a JSON `Value`, or
+/// content blocks ([`ToolContent`](crate::tools::ToolContent)).
 ///
 /// ```
 /// use serde_json::json;
@@ -65,21 +68,29 @@ pub struct ProviderFn {
 /// let out = clock.call("clock/now", json!({})).await.unwrap();
 /// assert_eq!(out, json!({"tool": "clock/now", "now": "12:00"}));
 ///
-/// let broken = provider_fn("broken", Vec::new(), |_, _| async { panic!("boom") });
+/// let broken = provider_fn("broken", Vec::new(), |_, _| async { panic!("boom") as Result<serde_json::Value, _> });
 /// let err = broken.call("x", json!({})).await.unwrap_err();
 /// assert_eq!(err, ToolError::Panicked { tool: "x".into(), message: "boom".into() });
 /// # });
 /// ```
-pub fn provider_fn<C, F>(name: impl Into<String>, tools: Vec<ToolDefinition>, call: C) -> ProviderFn
+pub fn provider_fn<C, F, O>(
+    name: impl Into<String>,
+    tools: Vec<ToolDefinition>,
+    call: C,
+) -> ProviderFn
 where
     C: Fn(String, Value) -> F + Send + Sync + 'static,
-    F: Future<Output = Result<Value, ToolError>> + Send + 'static,
+    F: Future<Output = Result<O, ToolError>> + Send + 'static,
+    O: Into<ToolOutput>,
 {
     ProviderFn {
         name: name.into(),
         kind: ProviderKind::Loaded,
         list: Box::new(move || Ok(tools.clone())),
-        call: Box::new(move |tool, arguments| Box::pin(call(tool, arguments))),
+        call: Box::new(move |tool, arguments| {
+            let future = call(tool, arguments);
+            Box::pin(async move { future.await.map(Into::into) })
+        }),
         changes: None,
     }
 }
@@ -205,7 +216,7 @@ impl ToolProvider for ProviderFn {
         &'a self,
         tool: &'a str,
         arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         // The closure runs here, so a panic while it makes its future is caught too.
         let started =
             std::panic::catch_unwind(AssertUnwindSafe(|| (self.call)(tool.to_owned(), arguments)));

@@ -10,6 +10,7 @@ use crate::provider::{caught_panic, ProviderError, ProviderKind, ToolProvider};
 use crate::tools::AppState;
 use crate::tools::ToolDefinition;
 use crate::tools::ToolError;
+use crate::tools::ToolOutput;
 use crate::tools::{registered_tools, ToolRegistration};
 
 /// Every `#[tool]` linked into the binary, as a [`ToolProvider`] named `app` of kind
@@ -51,7 +52,7 @@ impl RegisteredTools {
     /// let tools = provider.list_tools().await.unwrap();
     /// assert_eq!(tools.len(), 1);
     /// assert_eq!(tools[0].name, "answer");
-    /// assert_eq!(provider.call("answer", json!({})).await, Ok(json!(42)));
+    /// assert_eq!(provider.call("answer", json!({})).await.unwrap(), json!(42));
     /// # });
     /// ```
     pub fn new(state: AppState) -> RegisteredTools {
@@ -93,7 +94,7 @@ impl ToolProvider for RegisteredTools {
         &'a self,
         tool: &'a str,
         arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ToolError>> {
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let Some(registration) = self.tools.iter().find(|t| t.name == tool) else {
                 return Err(ToolError::Unavailable {
@@ -109,7 +110,7 @@ impl ToolProvider for RegisteredTools {
                 .catch_unwind()
                 .await
             {
-                Ok(result) => result,
+                Ok(result) => result.map(ToolOutput::Json),
                 Err(panic) => Err(caught_panic(tool, &*panic)),
             }
         })

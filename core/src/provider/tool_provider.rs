@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::tools::ToolDefinition;
 use crate::tools::ToolError;
+use crate::tools::ToolOutput;
 
 /// Whether a provider's tools are written into the app (`#[tool]`) or loaded at run time.
 /// A static tool always outranks a loaded one for a shared form.
@@ -85,7 +86,7 @@ impl ProviderError {
 /// ```
 /// use futures::future::BoxFuture;
 /// use serde_json::{json, Value};
-/// use toolwire_core::{ToolDefinition, ToolError, provider::{ProviderError, ToolProvider}};
+/// use toolwire_core::{ToolDefinition, ToolError, provider::{ProviderError, ToolProvider}, tools::ToolOutput};
 ///
 /// struct Clock;
 /// impl ToolProvider for Clock {
@@ -93,8 +94,8 @@ impl ProviderError {
 ///     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {
 ///         Box::pin(async { Ok(vec![ToolDefinition::new("clock/now", "The time.", json!({}))]) })
 ///     }
-///     fn call<'a>(&'a self, tool: &'a str, _args: Value) -> BoxFuture<'a, Result<Value, ToolError>> {
-///         Box::pin(async move { Ok(json!({"tool": tool, "now": "12:00"})) })
+///     fn call<'a>(&'a self, tool: &'a str, _args: Value) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+///         Box::pin(async move { Ok(json!({"tool": tool, "now": "12:00"}).into()) })
 ///     }
 /// }
 /// ```
@@ -138,7 +139,8 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// ```
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>>;
 
-    /// Runs the tool named `tool` (its real name) with JSON `arguments`.
+    /// Runs the tool named `tool` (its real name) with JSON `arguments`; its output as the tool
+    /// gave it (a JSON value, or content blocks: [`ToolOutput`]).
     ///
     /// ```
     /// # use serde_json::json;
@@ -151,7 +153,8 @@ pub trait ToolProvider: Send + Sync + 'static {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let provider = RegisteredTools::from_registrations(vec![&ECHO], AppState::new());
     /// let out = provider.call("echo", json!({"text": "hi"})).await.unwrap();
-    /// assert_eq!(out, json!({"text": "hi"}));
+    /// assert_eq!(out, json!({"text": "hi"})); // a JSON output
+    /// assert_eq!(out, ToolOutput::Json(json!({"text": "hi"})));
     /// let err = provider.call("nope", json!({})).await.unwrap_err();
     /// assert!(matches!(err, ToolError::Unavailable { .. }));
     /// # });
@@ -160,7 +163,7 @@ pub trait ToolProvider: Send + Sync + 'static {
         &'a self,
         tool: &'a str,
         arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ToolError>>;
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
 
     /// Whether the provider itself is down (its server exited, crashed or hung), as opposed to
     /// one tool returning an error. After a failed call the runtime asks this, and if it is

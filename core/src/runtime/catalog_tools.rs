@@ -65,8 +65,8 @@ impl MetaTool {
     /// let runtime = ToolRuntime::new();
     /// runtime.add_provider(Arc::new(files)).await.unwrap().check().unwrap();
     /// let out = runtime.request().dispatch("tool_search", json!({"query": "rename a file"})).await.unwrap();
-    /// assert_eq!(out.output["tools"][0]["name"], "mcp/files/move");
-    /// assert_eq!(out.output["tools"][0]["form"], "mcp_files_move");
+    /// assert_eq!(out.output.to_value()["tools"][0]["name"], "mcp/files/move");
+    /// assert_eq!(out.output.to_value()["tools"][0]["form"], "mcp_files_move");
     /// let err = runtime.request().dispatch("tool_search", json!({})).await.unwrap_err();
     /// assert!(err.to_string().contains("`query`"));
     /// # });
@@ -135,8 +135,8 @@ impl MetaTool {
     /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
     /// let conversation = runtime.conversation();
     /// let out = conversation.request().dispatch("tool_schema", json!({"name": "mcp_server_echo"})).await.unwrap();
-    /// assert_eq!(out.output["name"], "mcp/server/echo");
-    /// assert_eq!(out.output["parameters"], json!({"type": "object", "properties": {}}));
+    /// assert_eq!(out.output.to_value()["name"], "mcp/server/echo");
+    /// assert_eq!(out.output.to_value()["parameters"], json!({"type": "object", "properties": {}}));
     /// assert_eq!(conversation.loaded(), ["mcp/server/echo"]);
     /// let err = conversation.request().dispatch("tool_schema", json!({"name": "nope"})).await.unwrap_err();
     /// assert!(err.to_string().contains("no tool answers to `nope`"));

@@ -18,7 +18,7 @@ use super::route::Route;
 use crate::census::Resolution;
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
-use crate::tools::ToolError;
+use crate::tools::{ToolError, ToolOutput};
 use crate::wire::unsupported_reason;
 
 /// A call that ran: which tool answered, how it was reached, and its output.
@@ -32,7 +32,7 @@ use crate::wire::unsupported_reason;
 ///     tool: "reset_tools".into(),
 ///     provider: "runtime".into(),
 ///     route: Route::Meta,
-///     output: json!({"unloaded": []}),
+///     output: json!({"unloaded": []}).into(),
 /// };
 /// assert_eq!(out, expected);
 /// # });
@@ -45,8 +45,9 @@ pub struct CallOutcome {
     pub provider: String,
     /// How the call reached it.
     pub route: Route,
-    /// The tool's output.
-    pub output: Value,
+    /// The tool's output, as the tool gave it: a JSON value, or content blocks (an MCP tool's
+    /// text, images, audio, resources and structured result, distinct).
+    pub output: ToolOutput,
 }
 
 impl Request {
@@ -73,7 +74,7 @@ impl Request {
             tool: meta.to_owned(),
             provider: "runtime".to_owned(),
             route: Route::Meta,
-            output,
+            output: output.into(),
         })
     }
 
@@ -125,7 +126,7 @@ impl Request {
 
     /// The error for a name no tool answers to: the tools that share it when it is a shared
     /// form (the model meant one of them), else the closest offered forms.
-    fn unknown(&self, called: &str) -> DispatchError {
+    pub(super) fn unknown(&self, called: &str) -> DispatchError {
         let sharing = self.census().sharing(called);
         if !sharing.is_empty() {
             return DispatchError::SharedForm {
@@ -162,7 +163,21 @@ impl Request {
     /// assert_eq!(err, DispatchError::UnknownTool { called: "echo".into(), closest });
     /// # });
     /// ```
+    ///
+    /// The call runs in an `execute_tool` tracing span (OpenTelemetry's GenAI conventions;
+    /// [`answer_calls`](Request::answer_calls) adds the call's id).
     pub async fn dispatch(
+        &self,
+        called: &str,
+        arguments: Value,
+    ) -> Result<CallOutcome, DispatchError> {
+        self.in_call_span(called, None, self.run_call(called, arguments))
+            .await
+    }
+
+    /// Hop 5, the switches, the approval hook and the call, for [`Request::dispatch`] and a
+    /// turn's answers, inside the span the caller made.
+    pub(super) async fn run_call(
         &self,
         called: &str,
         arguments: Value,

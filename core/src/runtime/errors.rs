@@ -73,6 +73,16 @@ pub enum DispatchError {
         /// The provider.
         provider: String,
     },
+    /// The call did not end within the turn's time limit per call
+    /// ([`TurnOptions::time_limit`](super::TurnOptions::time_limit)) and was abandoned; the
+    /// turn's other calls were answered.
+    #[error("the call to tool `{tool}` did not end within {millis} ms and was abandoned")]
+    TimedOut {
+        /// The tool's real name (the called name when no tool answers to it).
+        tool: String,
+        /// The time limit, in milliseconds.
+        millis: u64,
+    },
     /// The tool ran and failed, or could not run.
     #[error(transparent)]
     Tool(#[from] ToolError),
@@ -99,9 +109,44 @@ impl DispatchError {
             DispatchError::UnknownTool { .. } | DispatchError::SharedForm { .. } => {}
             DispatchError::Disabled { tool }
             | DispatchError::Denied { tool, .. }
-            | DispatchError::ProviderRemoved { tool, .. } => *tool = called.to_owned(),
+            | DispatchError::ProviderRemoved { tool, .. }
+            | DispatchError::TimedOut { tool, .. } => *tool = called.to_owned(),
         }
         renamed.to_string()
+    }
+}
+
+impl DispatchError {
+    /// A short, stable name of the error's class: the OpenTelemetry `error.type` of the call's
+    /// span (`unknown_tool`, `shared_form`, `disabled`, `denied`, `provider_removed`,
+    /// `timed_out`; a tool's error by its kind: `invalid_arguments`, `failed`, `missing_state`,
+    /// `bad_output`, `bad_schema`, `unavailable`, `tool_timed_out`, `panicked`).
+    ///
+    /// ```
+    /// use toolwire_core::{ToolError, runtime::DispatchError};
+    /// let err = DispatchError::Tool(ToolError::Panicked { tool: "t".into(), message: "boom".into() });
+    /// assert_eq!(err.kind(), "panicked");
+    /// assert_eq!(DispatchError::Disabled { tool: "t".into() }.kind(), "disabled");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DispatchError::UnknownTool { .. } => "unknown_tool",
+            DispatchError::SharedForm { .. } => "shared_form",
+            DispatchError::Disabled { .. } => "disabled",
+            DispatchError::Denied { .. } => "denied",
+            DispatchError::ProviderRemoved { .. } => "provider_removed",
+            DispatchError::TimedOut { .. } => "timed_out",
+            DispatchError::Tool(err) => match err {
+                ToolError::InvalidArguments { .. } => "invalid_arguments",
+                ToolError::Failed { .. } => "failed",
+                ToolError::MissingState { .. } => "missing_state",
+                ToolError::BadOutput { .. } => "bad_output",
+                ToolError::BadSchema { .. } => "bad_schema",
+                ToolError::Unavailable { .. } => "unavailable",
+                ToolError::TimedOut { .. } => "tool_timed_out",
+                ToolError::Panicked { .. } => "panicked",
+            },
+        }
     }
 }
 

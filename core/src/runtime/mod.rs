@@ -61,6 +61,8 @@
 //! | | `conversation.rs` | [`Conversation`], [`ConversationState`]: what one conversation loaded |
 //! | | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
 //! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
+//! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`TurnOptions`] |
+//! | | `call_span.rs` | the `execute_tool` span each call runs in (OpenTelemetry GenAI conventions) |
 //! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools` |
 //! | **handle**: what the app holds | `tool_runtime.rs` | [`ToolRuntime`] and every one of its methods |
 //! | | `builder.rs` | [`ToolRuntimeBuilder`]: the meta-tools, the catalog policy, the approval hook |
@@ -77,8 +79,8 @@
 //! - `tool_runtime.rs` and `builder.rs` name each other: [`ToolRuntime::builder`] returns the
 //!   builder, [`ToolRuntimeBuilder::build`] the runtime.
 //!
-//! `impl Request` is in two files: `request.rs` (what a turn reads) and `dispatch.rs` (what a
-//! call does); `impl MetaTool` too: `meta_tool.rs` (the type) and `catalog_tools.rs` (the
+//! `impl Request` is in four files: `request.rs` (what a turn reads), `dispatch.rs` (what a
+//! call does), `turn.rs` (a turn's calls answered) and `call_span.rs` (the span of a call); `impl MetaTool` too: `meta_tool.rs` (the type) and `catalog_tools.rs` (the
 //! built-ins).
 
 // types
@@ -96,11 +98,13 @@ mod shared;
 mod tool_set;
 
 // views
+mod call_span;
 mod catalog_tools;
 mod conversation;
 mod dispatch;
 mod meta_tool;
 mod request;
+mod turn;
 
 // handle
 mod builder;
@@ -117,3 +121,4 @@ pub use meta_tool::{MetaCall, MetaTool};
 pub use request::{CatalogHit, Request};
 pub use route::Route;
 pub use tool_runtime::ToolRuntime;
+pub use turn::{ToolAnswer, TurnOptions, DEFAULT_CALL_TIME_LIMIT, DEFAULT_CONCURRENCY};

@@ -1,4 +1,5 @@
-//! Tools: what a tool is ([`ToolDefinition`]), what a call of one can fail with ([`ToolError`]),
+//! Tools: what a tool is ([`ToolDefinition`]), what a call of one returns ([`ToolOutput`]: a JSON
+//! value, or [`ContentBlock`]s kept as the tool sent them), what it can fail with ([`ToolError`]),
 //! the app state a call is given ([`AppState`], [`State`]), and the tools `#[tool]` registered
 //! across every crate linked into the binary ([`registered_tools`]).
 //!
@@ -16,11 +17,18 @@
 //! ```
 
 mod app_state;
+mod content;
 mod definition;
+mod output;
 mod registry;
 mod tool_error;
 
 pub use app_state::{AppState, State};
+pub use content::{
+    ContentBlock, EmbeddedResource, MediaBlock, ResourceContents, ResourceLink, TextBlock,
+};
 pub use definition::{ToolAnnotations, ToolDefinition};
+pub(crate) use output::json_text;
+pub use output::{ToolContent, ToolOutput};
 pub use registry::{registered_tools, ToolFuture, ToolInput, ToolRegistration};
 pub use tool_error::ToolError;

@@ -19,11 +19,11 @@
 //! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
 //!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
 //!   tool list (and where `strict` goes) and its request limits; beside it the return leg so far,
-//!   its calls read from a response body and from its stream (`wire::calls`) and its replay (the
-//!   names it refuses in history, the body its stream builds). `openai/` (Chat Completions and
-//!   the Responses API), `anthropic/` (the Messages API, with its native tool search),
-//!   `converse/` (Bedrock Converse) and `gemini/` (Gemini). The answers sent back join these
-//!   folders with the rest of issue 18 (`docs/return-leg.md`).
+//!   its calls read from a response body and from its stream (`wire::calls`), the answers sent
+//!   back (`wire::answers`) and its replay (the names it refuses in history, the body its
+//!   stream builds). `openai/` (Chat Completions and the Responses API), `anthropic/` (the
+//!   Messages API, with its native tool search), `converse/` (Bedrock Converse) and `gemini/`
+//!   (Gemini).
 //!
 //! ```
 //! use toolwire_core::wire::{check_definition_name, LlmProvider};
@@ -32,6 +32,9 @@
 //! assert!(check_definition_name(LlmProvider::OpenAi, "files/read").is_err());
 //! ```
 
+#[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub mod answers;
 pub(crate) mod anthropic;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]

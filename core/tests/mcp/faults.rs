@@ -63,7 +63,7 @@ async fn a_crashed_server_fails_only_its_tools_and_can_be_reloaded() {
         .dispatch("mcp_crashy_echo", json!({"n": 1}))
         .await
         .unwrap();
-    assert_eq!(out.output["arguments"]["n"], 1);
+    assert_eq!(out.output.to_value()["arguments"]["n"], 1);
 }
 
 #[tokio::test]
@@ -176,7 +176,7 @@ async fn a_call_that_fails_after_a_reload_does_not_fail_the_reloaded_server() {
         .dispatch("mcp_reloading_echo", json!({"n": 2}))
         .await
         .unwrap();
-    assert_eq!(out.output["arguments"]["n"], 2);
+    assert_eq!(out.output.to_value()["arguments"]["n"], 2);
 }
 
 #[tokio::test]

@@ -30,10 +30,11 @@ async fn a_server_over_http_with_a_bearer_token_serves_the_runtime() {
         .unwrap();
     assert_eq!(out.tool, "mcp/web/files/read");
     assert_eq!(
-        out.output["tool"], "files/read",
+        out.output.to_value()["tool"],
+        "files/read",
         "the server saw its bare name"
     );
-    assert_eq!(out.output["arguments"]["path"], "/etc/hosts");
+    assert_eq!(out.output.to_value()["arguments"]["path"], "/etc/hosts");
     // A server's "invalid params" is a typed InvalidArguments over HTTP too.
     let err = request
         .dispatch("mcp_web_files_read", json!({}))

@@ -26,7 +26,7 @@ async fn a_switched_off_tool_keeps_its_names_so_no_call_heals_to_another_tool() 
         .check()
         .unwrap();
     let out = runtime.request().dispatch("x_y", json!({})).await.unwrap();
-    assert_eq!(out.output["provider"], "b");
+    assert_eq!(out.output.to_value()["provider"], "b");
     runtime.set_enabled("x_y", false);
     // Turn 2 replays `x_y`: it must not run a's `x.y` through the healing map.
     let err = runtime
@@ -107,7 +107,10 @@ async fn tool_schema_never_hands_out_the_form_of_a_tool_the_request_does_not_car
         .await
         .unwrap();
     assert_eq!(
-        (&out.output["name"], &out.output["form"]),
+        (
+            &out.output.to_value()["name"],
+            &out.output.to_value()["form"]
+        ),
         (&json!("mcp_x"), &json!("mcp_x"))
     );
 }

@@ -171,7 +171,8 @@ async fn command_env_and_cwd_reach_the_server() {
     let out = provider
         .call("mcp/placed/whereami", json!({}))
         .await
-        .unwrap();
+        .unwrap()
+        .to_value();
     assert_eq!(out["cwd"], dir.display().to_string());
     assert_eq!(out["probe"], "probed");
     let err = McpProvider::spawn(

@@ -108,26 +108,27 @@ async fn a_call_by_real_name_and_by_form_reach_the_same_server_tool() {
         assert_eq!(out.route, route);
         assert_eq!(out.provider, "mcp/hard");
         assert_eq!(
-            out.output["tool"], "files/read",
+            out.output.to_value()["tool"],
+            "files/read",
             "the server saw its own bare name"
         );
-        assert_eq!(out.output["arguments"]["path"], "/etc/hosts");
+        assert_eq!(out.output.to_value()["arguments"]["path"], "/etc/hosts");
     }
     // The 70-character tool by its 64-character form.
     let long_form = model_safe_name(&format!("mcp/hard/{LONG}")).into_owned();
     let out = request.dispatch(&long_form, json!({})).await.unwrap();
-    assert_eq!(out.output["tool"], LONG);
+    assert_eq!(out.output.to_value()["tool"], LONG);
     // The two tools that share a form: each by its exact name, never by the form.
     let out = request
         .dispatch("mcp/hard/search_web", json!({"query": "q"}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "search_web");
+    assert_eq!(out.output.to_value()["tool"], "search_web");
     let out = request
         .dispatch("mcp/hard/search.web", json!({"query": "q"}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "search.web");
+    assert_eq!(out.output.to_value()["tool"], "search.web");
     let err = request
         .dispatch("mcp_hard_search_web", json!({}))
         .await
@@ -184,7 +185,7 @@ async fn an_sdk_input_validation_error_result_is_invalid_arguments_in_the_server
         .dispatch("mcp_sdk_validated", json!({"count": 3}))
         .await
         .unwrap();
-    assert_eq!(out.output["arguments"]["count"], 3);
+    assert_eq!(out.output.to_value()["arguments"]["count"], 3);
     let err = request
         .dispatch("mcp_sdk_fail", json!({}))
         .await

@@ -160,7 +160,7 @@ async fn an_async_approval_asks_the_user_waits_and_refuses_with_a_reason() {
         .dispatch("mcp_fs_read", json!({"path": "a"}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "mcp/fs/read");
+    assert_eq!(out.output.to_value()["tool"], "mcp/fs/read");
     let err = request
         .dispatch("mcp_fs_delete", json!({}))
         .await
@@ -232,7 +232,12 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
     // resolves against its own census.
     for name in ["mcp/live/search_web", "mcp/live/search.web"] {
         assert_eq!(
-            after.dispatch(name, json!({})).await.unwrap().output["tool"],
+            after
+                .dispatch(name, json!({}))
+                .await
+                .unwrap()
+                .output
+                .to_value()["tool"],
             name
         );
     }
@@ -241,7 +246,8 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
             .dispatch("mcp_live_search_web", json!({}))
             .await
             .unwrap()
-            .output["tool"],
+            .output
+            .to_value()["tool"],
         "mcp/live/search_web"
     );
 
@@ -268,7 +274,8 @@ async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool
         last.dispatch("mcp_live_fetch", json!({}))
             .await
             .unwrap()
-            .output["tool"],
+            .output
+            .to_value()["tool"],
         "mcp/live/fetch"
     );
 }

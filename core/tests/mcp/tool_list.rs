@@ -156,7 +156,7 @@ async fn a_list_over_a_limit_fails_only_its_own_load_naming_server_tool_and_limi
         .dispatch("mcp_fine_echo", json!({"n": 1}))
         .await
         .unwrap();
-    assert_eq!(out.output["arguments"]["n"], 1);
+    assert_eq!(out.output.to_value()["arguments"]["n"], 1);
     // Within the limits, the same servers load.
     let many = McpProvider::spawn("many_ok", fixture_command(&["--many-tools", "50"]))
         .await
@@ -218,7 +218,7 @@ async fn a_server_whose_tools_change_mid_conversation_never_gets_a_call_meant_fo
         .dispatch("mcp_live_change_tools", json!({}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "change_tools");
+    assert_eq!(out.output.to_value()["tool"], "change_tools");
     // The server's notifications/tools/list_changed makes the runtime list again.
     tokio::time::timeout(HANG_BOUND, changes.changed())
         .await
@@ -251,6 +251,6 @@ async fn a_server_whose_tools_change_mid_conversation_never_gets_a_call_meant_fo
         ("mcp_live_echo", "echo"),
     ] {
         let out = second.dispatch(called, json!({})).await.unwrap();
-        assert_eq!(out.output["tool"], bare, "{called}");
+        assert_eq!(out.output.to_value()["tool"], bare, "{called}");
     }
 }

@@ -27,7 +27,7 @@ impl ScriptedModel {
             let result = request
                 .dispatch(called, args)
                 .await
-                .map(|o| json!({"tool": o.tool, "output": o.output}))
+                .map(|o| json!({"tool": o.tool, "output": o.output.to_value()}))
                 .map_err(|e| e.to_string());
             self.history.push((called.to_owned(), result));
         }
@@ -192,7 +192,7 @@ async fn calls_race_provider_adds_and_removes_and_each_reaches_its_tool_or_fails
                     } else {
                         "mcp/extra/echo"
                     };
-                    if out.tool != expected || out.output["arguments"]["i"] != i {
+                    if out.tool != expected || out.output.to_value()["arguments"]["i"] != i {
                         wrong.fetch_add(1, Ordering::SeqCst);
                     }
                     true

@@ -89,7 +89,7 @@ impl ScriptedModel {
         );
         let out = request.dispatch(name, arguments).await;
         if let Ok(out) = &out {
-            self.read_output(&out.output);
+            self.read_output(&out.output.to_value());
         }
         out
     }
@@ -144,8 +144,14 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .await
         .unwrap();
     assert_eq!(found.route, Route::Meta);
-    assert_eq!(found.output["tools"][0]["name"], "mcp/files/write_file");
-    assert_eq!(found.output["tools"][0]["form"], "mcp_files_write_file");
+    assert_eq!(
+        found.output.to_value()["tools"][0]["name"],
+        "mcp/files/write_file"
+    );
+    assert_eq!(
+        found.output.to_value()["tools"][0]["form"],
+        "mcp_files_write_file"
+    );
 
     // Turn 2: it reads the schema by form; that loads the tool.
     let request = conversation.request();
@@ -158,8 +164,8 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         )
         .await
         .unwrap();
-    assert_eq!(schema.output["name"], "mcp/files/write_file");
-    assert_eq!(schema.output["loaded"], true);
+    assert_eq!(schema.output.to_value()["name"], "mcp/files/write_file");
+    assert_eq!(schema.output.to_value()["loaded"], true);
     assert_eq!(conversation.loaded(), ["mcp/files/write_file"]);
 
     // Turn 3: the loaded tool travels; a call by its form reaches exactly it.
@@ -173,7 +179,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .await
         .unwrap();
     assert_eq!(
-        (out.output["tool"].as_str(), out.route),
+        (out.output.to_value()["tool"].as_str(), out.route),
         (Some("mcp/files/write_file"), Route::Form)
     );
 
@@ -187,13 +193,13 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         )
         .await
         .unwrap();
-    assert_eq!(found.output["tools"][0]["name"], "mcp/web/fetch");
+    assert_eq!(found.output.to_value()["tools"][0]["name"], "mcp/web/fetch");
     let out = model
         .call(&request, "mcp/web/fetch", json!({}))
         .await
         .unwrap();
     assert_eq!(
-        (out.output["tool"].as_str(), out.route),
+        (out.output.to_value()["tool"].as_str(), out.route),
         (Some("mcp/web/fetch"), Route::Exact)
     );
     assert_eq!(
@@ -211,7 +217,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .await
         .unwrap();
     assert_eq!(
-        reset.output["unloaded"],
+        reset.output.to_value()["unloaded"],
         json!(["mcp/files/write_file", "mcp/web/fetch"])
     );
     let request = conversation.request();
@@ -226,7 +232,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .call(&request, "mcp_files_write_file", json!({}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "mcp/files/write_file");
+    assert_eq!(out.output.to_value()["tool"], "mcp/files/write_file");
     assert_eq!(conversation.loaded(), ["mcp/files/write_file"]);
 
     // The provider is reloaded with a new tool that travels as the same form: the form now
@@ -260,7 +266,7 @@ async fn search_load_call_reset_and_history_reach_exactly_their_tools_across_a_r
         .call(&request, "mcp/files/write_file", json!({}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "mcp/files/write_file");
+    assert_eq!(out.output.to_value()["tool"], "mcp/files/write_file");
     // The census covers the whole catalog whatever is loaded: the same forms for every
     // conversation and for a request made by no conversation.
     let fresh = runtime.conversation().request();
@@ -511,7 +517,7 @@ async fn native_deferral_sends_the_whole_catalog_deferred_under_the_same_forms()
         .dispatch("mcp_files_write_file", json!({}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "mcp/files/write_file");
+    assert_eq!(out.output.to_value()["tool"], "mcp/files/write_file");
     for format in [WireFormat::OpenAi, WireFormat::Gemini, WireFormat::Converse] {
         assert_eq!(
             conversation.request().tools_with_native_search(format),
@@ -561,7 +567,7 @@ async fn loading_stops_where_a_request_would_no_longer_fit_and_says_to_reset() {
         .dispatch("mcp_bulk_tool_199", json!({}))
         .await
         .unwrap();
-    assert_eq!(out.output["tool"], "mcp/bulk/tool_199");
+    assert_eq!(out.output.to_value()["tool"], "mcp/bulk/tool_199");
     assert!(conversation.request().tools(WireFormat::OpenAi).is_ok());
 }
 
@@ -656,7 +662,10 @@ async fn the_catalogs_own_tools_travel_only_when_the_request_defers_and_no_form_
         .await
         .unwrap();
     assert_eq!(out.route, Route::Meta);
-    assert_eq!(out.output["tools"][0]["name"], "mcp/files/read_file");
+    assert_eq!(
+        out.output.to_value()["tools"][0]["name"],
+        "mcp/files/read_file"
+    );
     let forms_under: Vec<(String, String)> = (under.census().tools().iter())
         .map(|t| (t.name().to_owned(), t.form().to_owned()))
         .collect();

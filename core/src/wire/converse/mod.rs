@@ -11,6 +11,8 @@
 
 // The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
 #[cfg(feature = "runtime")]
+pub(crate) mod answers;
+#[cfg(feature = "runtime")]
 pub(crate) mod calls;
 #[cfg(feature = "runtime")]
 pub(crate) mod stream;

@@ -13,6 +13,8 @@
 
 // The return leg: the calls of a body and a stream, for Chat Completions and the Responses API.
 #[cfg(feature = "runtime")]
+pub(crate) mod chat_answers;
+#[cfg(feature = "runtime")]
 pub(crate) mod chat_calls;
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_replay;
@@ -20,6 +22,7 @@ pub(crate) mod chat_replay;
 pub(crate) mod chat_stream;
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_streamed_turn;
+pub(crate) mod responses_answers;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_calls;
 #[cfg(feature = "runtime")]

@@ -1,0 +1,305 @@
+//! Answers on the wire (issue 18, point 5): a turn's [`ToolAnswer`]s as the messages the next
+//! request appends after the assistant turn, in each format's own shape.
+//!
+//! | format | what [`write_answers`] returns in `messages` |
+//! |---|---|
+//! | Chat Completions | one `tool` message per call (`tool_call_id`) |
+//! | Responses | one `function_call_output` item per call (`call_id`) |
+//! | Messages API | one `user` message whose content is the `tool_result` blocks (`tool_use_id`, `is_error`) |
+//! | Converse | one `user` message of `toolResult` blocks (`toolUseId`, `status`) |
+//! | Gemini | one `user` content of `functionResponse` parts (`name` as called, `id` only when the call had one) |
+//!
+//! Each format carries what it can of an output (an image where the format takes one in a tool
+//! result) and says in words what it cannot (a note naming the block's type, MIME type and
+//! size, never base64 as text); each answer is kept within [`AnswerLimits`], cut with a note
+//! the model reads. Both are also returned, in [`WireAnswers::notes`]: loud means returned.
+//!
+//! The layout: this folder holds no provider's facts (`reply.rs` makes an answer ready for any
+//! format); each provider's shape is in its folder beside its calls
+//! (`openai/chat_answers.rs`, `openai/responses_answers.rs`, `anthropic/answers.rs`,
+//! `converse/answers.rs`, `gemini/answers.rs`), each citing its source.
+//!
+//! ```
+//! # use std::sync::Arc;
+//! # use serde_json::json;
+//! use toolwire_core::{ToolDefinition, ToolRuntime, provider::provider_fn};
+//! use toolwire_core::wire::{answers::write_answers, calls::{parse_calls, CallFormat}};
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let weather = provider_fn(
+//!     "weather",
+//!     vec![ToolDefinition::new("weather/get", "The weather.", json!({}))],
+//!     |_tool, _arguments| async move { Ok(json!({"temperature": 18})) },
+//! );
+//! let runtime = ToolRuntime::new();
+//! runtime.add_provider(Arc::new(weather)).await.unwrap().check().unwrap();
+//! let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+//!     {"functionCall": {"name": "weather_get", "args": {"city": "Paris"}}},
+//! ]}}]});
+//! let calls = parse_calls(CallFormat::Gemini, &response).unwrap();
+//! let answers = runtime.request().answer_calls(&calls).await;
+//! let wire = write_answers(CallFormat::Gemini, &answers);
+//! assert_eq!(wire.messages, [json!({"role": "user", "parts": [{"functionResponse": {
+//!     "name": "weather_get", // as called; no id, since the call had none
+//!     "response": {"output": {"temperature": 18}},
+//! }}]})]);
+//! assert!(wire.notes.is_empty());
+//! # });
+//! ```
+
+mod reply;
+
+use serde_json::Value;
+
+use super::calls::CallFormat;
+use super::{anthropic, converse, gemini, openai};
+use crate::runtime::ToolAnswer;
+
+pub(crate) use reply::{Body, Part, Reply};
+
+/// The default limit of one answer's text (its text blocks, a JSON output's JSON text, notes
+/// aside), in bytes: our caution (about 25k tokens), not any provider's rule.
+pub const DEFAULT_MAX_ANSWER_TEXT_BYTES: usize = 100_000;
+
+/// The default limit of one answer's images, decoded bytes: the Messages API's limit of one
+/// image sent through the API, 5 MB ("Vision", platform.claude.com/docs/en/build-with-claude/
+/// vision, "Image size limits"); our caution for the other formats.
+pub const DEFAULT_MAX_ANSWER_MEDIA_BYTES: usize = 5 * 1024 * 1024;
+
+/// How much one answer may carry. Text over `text_bytes` is cut (at a character boundary) with
+/// a note; an image that would take the answer over `media_bytes` is left out with a note.
+///
+/// ```
+/// use toolwire_core::wire::answers::{AnswerLimits, DEFAULT_MAX_ANSWER_TEXT_BYTES};
+/// assert_eq!(AnswerLimits::default().text_bytes, DEFAULT_MAX_ANSWER_TEXT_BYTES);
+/// assert_eq!(AnswerLimits::default().with_text_bytes(10).text_bytes, 10);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AnswerLimits {
+    /// The limit of one answer's text, in bytes.
+    pub text_bytes: usize,
+    /// The limit of one answer's images, in decoded bytes.
+    pub media_bytes: usize,
+}
+
+impl Default for AnswerLimits {
+    fn default() -> AnswerLimits {
+        AnswerLimits {
+            text_bytes: DEFAULT_MAX_ANSWER_TEXT_BYTES,
+            media_bytes: DEFAULT_MAX_ANSWER_MEDIA_BYTES,
+        }
+    }
+}
+
+impl AnswerLimits {
+    /// These limits with another text limit.
+    ///
+    /// ```
+    /// # use toolwire_core::wire::answers::AnswerLimits;
+    /// assert_eq!(AnswerLimits::default().with_text_bytes(1).text_bytes, 1);
+    /// ```
+    pub fn with_text_bytes(mut self, text_bytes: usize) -> AnswerLimits {
+        self.text_bytes = text_bytes;
+        self
+    }
+
+    /// These limits with another image limit.
+    ///
+    /// ```
+    /// # use toolwire_core::wire::answers::AnswerLimits;
+    /// assert_eq!(AnswerLimits::default().with_media_bytes(0).media_bytes, 0);
+    /// ```
+    pub fn with_media_bytes(mut self, media_bytes: usize) -> AnswerLimits {
+        self.media_bytes = media_bytes;
+        self
+    }
+}
+
+/// A turn's answers on the wire: the messages to append (Responses: the input items), and
+/// what they could not carry whole.
+///
+/// ```
+/// use toolwire_core::{runtime::{DispatchError, ToolAnswer}, wire::{answers::write_answers, calls::{CallFormat, ToolCall}}};
+/// let call = ToolCall::new(Some("call_1".into()), "nope", Ok(Default::default()), "/choices/0/message/tool_calls/0");
+/// let unknown = DispatchError::UnknownTool { called: "nope".into(), closest: Vec::new() };
+/// let wire = write_answers(CallFormat::OpenAiChat, &[ToolAnswer::new(&call, Err(unknown))]);
+/// assert_eq!(wire.messages[0]["tool_call_id"], "call_1");
+/// assert_eq!(wire.messages[0]["content"], "Error: unknown tool `nope`");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct WireAnswers {
+    /// The messages (Chat Completions: one per call; Responses: one item per call; Messages
+    /// API, Converse, Gemini: one `user` message) to append after the assistant turn.
+    pub messages: Vec<Value>,
+    /// What was cut or left out, per call; each is also said in the answer the model reads.
+    pub notes: Vec<AnswerNote>,
+}
+
+/// Something one answer could not carry whole.
+///
+/// ```
+/// use toolwire_core::wire::answers::{AnswerNote, NoteKind};
+/// let note = AnswerNote { call: 0, kind: NoteKind::NotCarried { block: "image", mime_type: Some("image/png".into()), bytes: 69 } };
+/// assert_eq!(note.for_model(), "[the tool returned an image (image/png, 69 bytes), which this answer cannot carry]");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerNote {
+    /// The answer's position in the turn (the call's).
+    pub call: usize,
+    /// What happened.
+    pub kind: NoteKind,
+}
+
+/// What an [`AnswerNote`] says.
+///
+/// ```
+/// use toolwire_core::wire::answers::NoteKind;
+/// let cut = NoteKind::Cut { bytes: 300, kept: 100, limit: 100 };
+/// assert!(matches!(cut, NoteKind::Cut { kept: 100, .. }));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoteKind {
+    /// A text (or a JSON output's text) was cut at the text limit.
+    Cut {
+        /// Its length, in bytes.
+        bytes: usize,
+        /// How many bytes were kept.
+        kept: usize,
+        /// The answer's text limit.
+        limit: usize,
+    },
+    /// A block the format cannot carry in a tool result (audio everywhere; an image where the
+    /// format takes none, or not of that type; a binary resource), said in words instead.
+    NotCarried {
+        /// The MCP block type (`image`, `audio`, `resource`).
+        block: &'static str,
+        /// Its MIME type, when known.
+        mime_type: Option<String>,
+        /// Its size, decoded bytes.
+        bytes: usize,
+    },
+    /// An image the format takes, left out: the answer's images would pass the media limit.
+    MediaOverLimit {
+        /// The MCP block type.
+        block: &'static str,
+        /// Its MIME type.
+        mime_type: String,
+        /// Its size, decoded bytes.
+        bytes: usize,
+        /// The answer's media limit.
+        limit: usize,
+    },
+}
+
+impl AnswerNote {
+    /// The note's words, as the answer the model reads carries them.
+    ///
+    /// ```
+    /// use toolwire_core::wire::answers::{AnswerNote, NoteKind};
+    /// let note = AnswerNote { call: 1, kind: NoteKind::Cut { bytes: 250, kept: 100, limit: 100 } };
+    /// assert_eq!(note.for_model(), "[output cut: 100 of its 250 bytes are above; the answer limit is 100 bytes]");
+    /// ```
+    pub fn for_model(&self) -> String {
+        fn block_words(block: &str, mime_type: Option<&str>, bytes: usize) -> String {
+            let article = if block.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            match mime_type {
+                Some(mime) if !mime.is_empty() => {
+                    format!("{article} {block} ({mime}, {bytes} bytes)")
+                }
+                _ => format!("{article} {block} ({bytes} bytes)"),
+            }
+        }
+        match &self.kind {
+            NoteKind::Cut { bytes, kept, limit } => format!(
+                "[output cut: {kept} of its {bytes} bytes are above; the answer limit is {limit} bytes]"
+            ),
+            NoteKind::NotCarried {
+                block,
+                mime_type,
+                bytes,
+            } => format!(
+                "[the tool returned {}, which this answer cannot carry]",
+                block_words(block, mime_type.as_deref(), *bytes)
+            ),
+            NoteKind::MediaOverLimit {
+                block,
+                mime_type,
+                bytes,
+                limit,
+            } => format!(
+                "[the tool returned {}, left out: the answer's images may take {limit} bytes]",
+                block_words(block, Some(mime_type), *bytes)
+            ),
+        }
+    }
+}
+
+/// A turn's answers in `format`'s shape, within the default [`AnswerLimits`].
+///
+/// ```
+/// # use serde_json::json;
+/// use toolwire_core::{runtime::{CallOutcome, Route, ToolAnswer}, wire::{answers::write_answers, calls::{CallFormat, ToolCall}}};
+/// let call = ToolCall::new(Some("toolu_1".into()), "get_weather", Ok(Default::default()), "/content/0");
+/// let outcome = CallOutcome { tool: "get_weather".into(), provider: "app".into(), route: Route::Exact, output: json!({"c": 18}).into() };
+/// let wire = write_answers(CallFormat::Anthropic, &[ToolAnswer::new(&call, Ok(outcome))]);
+/// assert_eq!(wire.messages, [json!({"role": "user", "content": [
+///     {"type": "tool_result", "tool_use_id": "toolu_1", "content": r#"{"c":18}"#},
+/// ]})]);
+/// ```
+pub fn write_answers(format: CallFormat, answers: &[ToolAnswer]) -> WireAnswers {
+    write_answers_with(format, answers, &AnswerLimits::default())
+}
+
+/// A turn's answers in `format`'s shape, within `limits`.
+///
+/// ```
+/// # use serde_json::json;
+/// use toolwire_core::{runtime::{CallOutcome, Route, ToolAnswer}, wire::{answers::*, calls::{CallFormat, ToolCall}}};
+/// let call = ToolCall::new(Some("call_1".into()), "echo", Ok(Default::default()), "/output/0");
+/// let outcome = CallOutcome { tool: "echo".into(), provider: "app".into(), route: Route::Exact, output: json!("a".repeat(50)).into() };
+/// let limits = AnswerLimits::default().with_text_bytes(10);
+/// let wire = write_answers_with(CallFormat::OpenAiResponses, &[ToolAnswer::new(&call, Ok(outcome))], &limits);
+/// let text = wire.messages[0]["output"][0]["text"].as_str().unwrap();
+/// assert!(text.starts_with("aaaaaaaaaa\n[output cut: 10 of its 50 bytes"), "{text}");
+/// assert_eq!(wire.notes[0].kind, NoteKind::Cut { bytes: 50, kept: 10, limit: 10 });
+/// ```
+pub fn write_answers_with(
+    format: CallFormat,
+    answers: &[ToolAnswer],
+    limits: &AnswerLimits,
+) -> WireAnswers {
+    let takes_image: fn(&str) -> bool = match format {
+        CallFormat::OpenAiChat => openai::chat_answers::takes_image,
+        CallFormat::OpenAiResponses => openai::responses_answers::takes_image,
+        CallFormat::Anthropic => anthropic::answers::takes_image,
+        CallFormat::Converse => converse::answers::takes_image,
+        CallFormat::Gemini => gemini::answers::takes_image,
+    };
+    let mut notes = Vec::new();
+    let replies: Vec<Reply<'_>> = answers
+        .iter()
+        .enumerate()
+        .map(|(index, answer)| reply::reply(answer, index, takes_image, limits, &mut notes))
+        .collect();
+    if replies.is_empty() {
+        // No call, no answer: an empty `user` message would be refused.
+        return WireAnswers {
+            messages: Vec::new(),
+            notes,
+        };
+    }
+    let messages = match format {
+        CallFormat::OpenAiChat => openai::chat_answers::messages(&replies),
+        CallFormat::OpenAiResponses => openai::responses_answers::items(&replies),
+        CallFormat::Anthropic => vec![anthropic::answers::message(&replies)],
+        CallFormat::Converse => vec![converse::answers::message(&replies)],
+        CallFormat::Gemini => vec![gemini::answers::content(&replies)],
+    };
+    WireAnswers { messages, notes }
+}

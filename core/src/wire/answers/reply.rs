@@ -1,0 +1,278 @@
+//! One answer made ready for any format: the output's blocks as parts a format can write (text,
+//! an image the format takes), everything else said in words, within the size limits.
+//!
+//! Policy: no provider facts here; a format says only which images it takes. Nothing is left
+//! out silently: each block a format cannot carry becomes a note the model reads, naming its
+//! type, MIME type and size, and is recorded in the answers' `notes`; never base64 as text.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::{AnswerLimits, AnswerNote, NoteKind};
+use crate::runtime::ToolAnswer;
+use crate::tools::{json_text, ContentBlock, MediaBlock, ToolOutput};
+
+/// One answer as a format writes it.
+pub(crate) struct Reply<'a> {
+    /// The call's id, verbatim (`None` only for a Gemini call without one).
+    pub id: Option<&'a str>,
+    /// The called name, verbatim.
+    pub name: &'a str,
+    pub body: Body<'a>,
+}
+
+impl Reply<'_> {
+    /// The call's id, or the empty string for a format whose calls always have one (the
+    /// parsers refuse a call without an id in every format but Gemini, so only a hand-built
+    /// answer can lack it).
+    pub fn id_or_empty(&self) -> &str {
+        self.id.unwrap_or("")
+    }
+}
+
+pub(crate) enum Body<'a> {
+    /// The call did not run or complete: what the model reads about it.
+    Error(String),
+    /// A JSON output, whole (within the text limit).
+    Value(&'a Value),
+    /// Content blocks, as parts; `is_error` when the tool said so (MCP `isError`).
+    Parts {
+        parts: Vec<Part<'a>>,
+        is_error: bool,
+    },
+}
+
+impl Body<'_> {
+    /// Whether the model is told the call failed.
+    pub fn is_error(&self) -> bool {
+        match self {
+            Body::Error(_) => true,
+            Body::Value(_) => false,
+            Body::Parts { is_error, .. } => *is_error,
+        }
+    }
+}
+
+pub(crate) enum Part<'a> {
+    Text(Cow<'a, str>),
+    Image { mime_type: &'a str, data: &'a str },
+}
+
+/// What the model reads for an answer that has no content at all: our caution for every
+/// format, and Converse's rule (an empty `content`, or an empty text block, is refused:
+/// "text content blocks must be non-empty", NousResearch/hermes-agent PR #55093).
+pub(crate) const NO_OUTPUT: &str = "(the tool returned no output)";
+
+/// Prepares `answer` (the `index`th of the turn) for a format that takes the images
+/// `takes_image` accepts, within `limits`, recording what it could not carry in `notes`.
+pub(crate) fn reply<'a>(
+    answer: &'a ToolAnswer,
+    index: usize,
+    takes_image: fn(&str) -> bool,
+    limits: &AnswerLimits,
+    notes: &mut Vec<AnswerNote>,
+) -> Reply<'a> {
+    let mut budget = Budget {
+        index,
+        text_left: limits.text_bytes,
+        media_left: limits.media_bytes,
+        limits: *limits,
+        notes,
+    };
+    let body = match &answer.result {
+        Err(_) => {
+            let text = answer.error_for_model().unwrap_or_default();
+            Body::Error(budget.cut(Cow::Owned(text)).into_owned())
+        }
+        Ok(outcome) => match &outcome.output {
+            ToolOutput::Json(value) => {
+                let text = json_text(value);
+                if text.len() <= budget.text_left {
+                    Body::Value(value)
+                } else {
+                    let cut = budget.cut(Cow::Owned(text));
+                    Body::Parts {
+                        parts: vec![Part::Text(cut)],
+                        is_error: false,
+                    }
+                }
+            }
+            ToolOutput::Content(content) => {
+                let mut parts = Vec::new();
+                if content.content.is_empty() {
+                    // The MCP spec's structured result alone (no text block beside it).
+                    if let Some(structured) = &content.structured {
+                        parts.push(Part::Text(budget.cut(Cow::Owned(json_text(structured)))));
+                    }
+                }
+                for block in &content.content {
+                    budget.block(block, takes_image, &mut parts);
+                }
+                Body::Parts {
+                    parts,
+                    is_error: content.is_error,
+                }
+            }
+        },
+    };
+    let body = match body {
+        Body::Parts { parts, is_error } if parts.is_empty() => Body::Parts {
+            parts: vec![Part::Text(Cow::Borrowed(NO_OUTPUT))],
+            is_error,
+        },
+        body => body,
+    };
+    Reply {
+        id: answer.id.as_deref(),
+        name: &answer.called,
+        body,
+    }
+}
+
+struct Budget<'n> {
+    index: usize,
+    text_left: usize,
+    media_left: usize,
+    limits: AnswerLimits,
+    notes: &'n mut Vec<AnswerNote>,
+}
+
+impl Budget<'_> {
+    fn note(&mut self, kind: NoteKind) -> String {
+        let note = AnswerNote {
+            call: self.index,
+            kind,
+        };
+        let words = note.for_model();
+        self.notes.push(note);
+        words
+    }
+
+    /// `text` within what is left of the text limit: cut at a character boundary, with a note
+    /// the model reads at the end.
+    fn cut<'a>(&mut self, text: Cow<'a, str>) -> Cow<'a, str> {
+        if text.len() <= self.text_left {
+            self.text_left -= text.len();
+            return text;
+        }
+        let mut end = self.text_left;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text_left = 0;
+        let note = self.note(NoteKind::Cut {
+            bytes: text.len(),
+            kept: end,
+            limit: self.limits.text_bytes,
+        });
+        Cow::Owned(format!("{}\n{note}", &text[..end]))
+    }
+
+    fn block<'a>(
+        &mut self,
+        block: &'a ContentBlock,
+        takes_image: fn(&str) -> bool,
+        parts: &mut Vec<Part<'a>>,
+    ) {
+        match block {
+            ContentBlock::Text(text) => {
+                if text.text.is_empty() {
+                    return; // nothing to read; Converse refuses an empty text block
+                }
+                if self.text_left == 0 {
+                    return; // the cut's note already says the rest is left out
+                }
+                parts.push(Part::Text(self.cut(Cow::Borrowed(&text.text))));
+            }
+            ContentBlock::Image(image) => self.media("image", image, takes_image, parts),
+            ContentBlock::Audio(audio) => {
+                let words = self.not_carried("audio", Some(&audio.mime_type), audio.decoded_len());
+                parts.push(Part::Text(Cow::Owned(words)));
+            }
+            ContentBlock::ResourceLink(link) => {
+                let mut words = format!("[a link to the resource `{}`", link.uri);
+                if link.name != link.uri {
+                    words.push_str(&format!(" named `{}`", link.name));
+                }
+                if let Some(mime) = &link.mime_type {
+                    words.push_str(&format!(", {mime}"));
+                }
+                if let Some(size) = link.size {
+                    words.push_str(&format!(", {size} bytes"));
+                }
+                words.push(']');
+                if let Some(description) = &link.description {
+                    words.push_str(&format!(": {description}"));
+                }
+                parts.push(Part::Text(self.cut(Cow::Owned(words))));
+            }
+            ContentBlock::Resource(embedded) => {
+                let resource = &embedded.resource;
+                if let Some(text) = &resource.text {
+                    let words = format!("[the resource `{}`]\n{text}", resource.uri);
+                    parts.push(Part::Text(self.cut(Cow::Owned(words))));
+                } else if let Some(blob) = &resource.blob {
+                    let mime = resource.mime_type.as_deref().unwrap_or("");
+                    let as_media = MediaBlock::new(blob.as_str(), mime);
+                    let bytes = as_media.decoded_len();
+                    if mime.starts_with("image/") && takes_image(mime) && bytes <= self.media_left {
+                        self.media_left -= bytes;
+                        parts.push(Part::Image {
+                            mime_type: mime,
+                            data: blob,
+                        });
+                    } else {
+                        let words =
+                            self.not_carried("resource", resource.mime_type.as_deref(), bytes);
+                        parts.push(Part::Text(Cow::Owned(format!(
+                            "{words} (`{}`)",
+                            resource.uri
+                        ))));
+                    }
+                }
+            }
+        }
+    }
+
+    fn media<'a>(
+        &mut self,
+        block: &'static str,
+        media: &'a MediaBlock,
+        takes_image: fn(&str) -> bool,
+        parts: &mut Vec<Part<'a>>,
+    ) {
+        let bytes = media.decoded_len();
+        if !takes_image(&media.mime_type) {
+            let words = self.not_carried(block, Some(&media.mime_type), bytes);
+            parts.push(Part::Text(Cow::Owned(words)));
+        } else if bytes > self.media_left {
+            let note = self.note(NoteKind::MediaOverLimit {
+                block,
+                mime_type: media.mime_type.clone(),
+                bytes,
+                limit: self.limits.media_bytes,
+            });
+            parts.push(Part::Text(Cow::Owned(note)));
+        } else {
+            self.media_left -= bytes;
+            parts.push(Part::Image {
+                mime_type: &media.mime_type,
+                data: &media.data,
+            });
+        }
+    }
+
+    fn not_carried(
+        &mut self,
+        block: &'static str,
+        mime_type: Option<&str>,
+        bytes: usize,
+    ) -> String {
+        self.note(NoteKind::NotCarried {
+            block,
+            mime_type: mime_type.map(str::to_owned),
+            bytes,
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! The writer's answers for one turn of every kind of outcome, per format, committed under
+//! `fixtures/provider-wire/written/` and validated there by `validate.py` against each
+//! provider's SDK types: the shapes the recorded answers do not show (notes, cuts, audio, a
+//! resource, an `isError` result, empty content, a JSON value that is not an object) are
+//! checked too. This test fails when the writer's output drifts from the committed files;
+//! `TOOLWIRE_WRITE_ANSWERS=1` rewrites them (then run `validate.py` and read the diff).
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+use toolwire_core::runtime::{CallOutcome, DispatchError, Route, ToolAnswer};
+use toolwire_core::tools::{
+    ContentBlock, EmbeddedResource, ResourceContents, ResourceLink, ToolContent, ToolOutput,
+};
+use toolwire_core::wire::answers::{write_answers_with, AnswerLimits};
+use toolwire_core::wire::calls::{CallFormat, ToolCall};
+
+use super::call;
+
+const PNG: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AAX+Av6n1qQsAAAAAElFTkSuQmCC";
+
+fn dir_of(format: CallFormat) -> &'static str {
+    match format {
+        CallFormat::OpenAiChat => "openai-chat",
+        CallFormat::OpenAiResponses => "openai-responses",
+        CallFormat::Anthropic => "anthropic",
+        CallFormat::Converse => "converse",
+        CallFormat::Gemini => "gemini",
+        _ => unreachable!(),
+    }
+}
+
+/// Ids as each format's calls carry them (Gemini: the second and third without one).
+fn calls(format: CallFormat) -> Vec<ToolCall> {
+    let id = |i: usize| -> Option<String> {
+        match format {
+            CallFormat::OpenAiChat | CallFormat::OpenAiResponses => {
+                Some(format!("call_Wr1tTen{i}aBcDeFgHiJkLmNo"))
+            }
+            CallFormat::Anthropic => Some(format!("toolu_01Wr1tTen{i}aBcDeFgHiJkLm")),
+            CallFormat::Converse => Some(format!("tooluse_Wr1tTen{i}aBcDeFgHiJkL")),
+            _ if i == 1 || i == 2 => None,
+            _ => Some(format!("wr1tten{i}")),
+        }
+    };
+    let names = [
+        "get_weather",
+        "get_weather",
+        "mcp_radar_now",
+        "mcp_radar_failed",
+        "empty",
+        "log_tail",
+        "nope",
+    ];
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| call(id(i).as_deref(), name, json!({})))
+        .collect()
+}
+
+fn ran(call: &ToolCall, output: ToolOutput) -> ToolAnswer {
+    let outcome = CallOutcome {
+        tool: call.name.clone(),
+        provider: "app".into(),
+        route: Route::Exact,
+        output,
+    };
+    ToolAnswer::new(call, Ok(outcome))
+}
+
+fn answers(format: CallFormat) -> Vec<ToolAnswer> {
+    let calls = calls(format);
+    let mut link = ResourceLink::new("file:///radar/paris.png", "paris.png");
+    link.mime_type = Some("image/png".into());
+    link.size = Some(69);
+    let radar: ToolOutput = ToolContent::new(vec![
+        ContentBlock::text("Radar image for Paris:"),
+        ContentBlock::image(PNG, "image/png"),
+        ContentBlock::audio("UklGRiQAAABXQVZF", "audio/wav"),
+        ContentBlock::ResourceLink(link),
+        ContentBlock::Resource(EmbeddedResource::new(ResourceContents::text(
+            "file:///radar/legend.txt",
+            "blue: rain",
+        ))),
+        ContentBlock::Resource(EmbeddedResource::new(ResourceContents::blob(
+            "file:///radar/raw.bin",
+            "AAECAw==",
+            "application/octet-stream",
+        ))),
+    ])
+    .with_structured(json!({"city": "Paris"}))
+    .into();
+    let failed: ToolOutput = ToolContent::new(vec![
+        ContentBlock::text("the radar is down"),
+        ContentBlock::image(PNG, "image/png"),
+    ])
+    .as_error()
+    .into();
+    let unknown = DispatchError::UnknownTool {
+        called: "nope".into(),
+        closest: vec!["mcp_radar_now".into()],
+    };
+    vec![
+        ran(
+            &calls[0],
+            json!({"temperature": 18, "unit": "celsius"}).into(),
+        ),
+        ran(&calls[1], json!("18 °C, light rain").into()),
+        ran(&calls[2], radar),
+        ran(&calls[3], failed),
+        ran(&calls[4], ToolContent::new(Vec::new()).into()),
+        ran(&calls[5], json!("0123456789".repeat(40)).into()),
+        ToolAnswer::new(&calls[6], Err(unknown)),
+    ]
+}
+
+#[test]
+fn the_written_answers_are_the_committed_sdk_validated_ones() {
+    let rewrite = std::env::var_os("TOOLWIRE_WRITE_ANSWERS").is_some();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/provider-wire/written");
+    // A small text limit, so the log's answer is cut with its note.
+    let limits = AnswerLimits::default().with_text_bytes(256);
+    for format in CallFormat::ALL {
+        let wire = write_answers_with(format, &answers(format), &limits);
+        assert!(!wire.notes.is_empty(), "{format}: a cut and notes");
+        let written = Value::Array(wire.messages);
+        let path = dir.join(format!("{}.json", dir_of(format)));
+        if rewrite {
+            std::fs::create_dir_all(&dir).unwrap();
+            let text = serde_json::to_string_pretty(&written).unwrap() + "\n";
+            std::fs::write(&path, text).unwrap();
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (TOOLWIRE_WRITE_ANSWERS=1 writes it)",
+                path.display()
+            )
+        });
+        let committed: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(written, committed, "{}", path.display());
+    }
+}
