@@ -86,7 +86,7 @@ impl TurnOptions {
 }
 
 /// One call's answer: the call's id and called name exactly as the model sent them (and its
-/// Responses `namespace`, passed through), and what came of it.
+/// Responses `namespace`, by whose pair it was resolved), and what came of it.
 ///
 /// ```
 /// use serde_json::json;
@@ -264,7 +264,14 @@ impl Request {
         options: TurnOptions,
     ) -> Result<CallOutcome, DispatchError> {
         let called = call.name.as_str();
-        let tool = match self.census().resolve(called) {
+        // Hop 5 for a parsed call: a Responses API call made inside a `namespace` tool is
+        // resolved by its (namespace, name) pair, never by its bare name, which could be
+        // another tool's (`Census::resolve_call`).
+        let resolution = self
+            .census()
+            .resolve_call(call.namespace.as_deref(), called);
+        let namespaced = call.namespace.is_some();
+        let tool = match resolution {
             Ok(Resolution::Tool(hit)) => hit.name.to_owned(),
             Ok(Resolution::Meta(meta)) => meta.to_owned(),
             // An unknown name is the answer even when the arguments are bad too: the model
@@ -284,7 +291,10 @@ impl Request {
         };
         // A custom provider, or the approval hook, may panic outside the providers' own
         // guards: caught here, so one call never takes the turn down.
-        let run = AssertUnwindSafe(self.run_call(called, arguments)).catch_unwind();
+        // A namespaced call runs by the real name its pair resolved to (an exact name, which
+        // reaches that tool alone); any other by the name the model emitted.
+        let run_as = if namespaced { tool.as_str() } else { called };
+        let run = AssertUnwindSafe(self.run_call(run_as, arguments)).catch_unwind();
         match tokio::time::timeout(options.time_limit, run).await {
             Ok(Ok(result)) => result,
             Ok(Err(panic)) => Err(caught_panic(&tool, &*panic).into()),

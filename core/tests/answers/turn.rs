@@ -308,10 +308,17 @@ async fn every_kind_of_failure_is_an_answer_in_its_place() {
         "the tools sharing the form: {}",
         words[7]
     );
+    // A namespaced call is resolved by its (namespace, name) pair: `files/read` inside
+    // `files` is no tool's pair (only `mcp/<server>/<tool>` travels in a namespace), so it is
+    // unknown, never the tool its bare name is.
     assert_eq!(answers[8].namespace.as_deref(), Some("files"));
-    assert_eq!(answers[8].output().unwrap(), &json!({"path": "b"}));
+    assert!(
+        matches!(answers[8].result, Err(DispatchError::UnknownTool { .. })),
+        "{:?}",
+        answers[8].result
+    );
     // Bad arguments, unknown and shared names, the denial: never run.
-    assert_eq!(ran.load(Ordering::SeqCst), 4, "c0, c4, c5, c8 ran");
+    assert_eq!(ran.load(Ordering::SeqCst), 3, "c0, c4, c5 ran");
     assert!(matches!(
         answers[5].result,
         Err(DispatchError::Tool(ToolError::Panicked { .. }))
@@ -325,4 +332,56 @@ async fn an_empty_turn_has_no_answers() {
         .answer_calls(&[])
         .await
         .is_empty());
+}
+
+/// A Responses API call made inside a `namespace` tool reaches the tool of its
+/// (namespace, name) pair, never the top-level tool its bare name is; a pair no tool has is
+/// unknown even when its bare name is a tool's.
+#[tokio::test]
+async fn a_namespaced_call_reaches_its_pair_never_its_bare_name() {
+    let echo = provider_fn(
+        "echo",
+        vec![
+            tool("mcp/github/create_issue"),
+            tool("create_issue"),
+            tool("get_time"),
+        ],
+        |tool, _| async move { Ok(json!({ "tool": tool })) },
+    );
+    let runtime = ToolRuntime::new();
+    runtime
+        .add_provider(Arc::new(echo))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    let in_namespace = |id: &str, name: &str| {
+        let mut call = call(Some(id), name, json!({}));
+        call.namespace = Some("mcp_github".to_owned());
+        call
+    };
+    let calls = [
+        in_namespace("c1", "create_issue"),
+        call(Some("c2"), "create_issue", json!({})),
+        in_namespace("c3", "get_time"),
+    ];
+    let answers = runtime.request().answer_calls(&calls).await;
+    let reached: Vec<Option<Value>> = answers
+        .iter()
+        .map(|a| a.result.as_ref().ok().map(|o| o.output.to_value()))
+        .collect();
+    assert_eq!(
+        reached,
+        vec![
+            Some(json!({"tool": "mcp/github/create_issue"})),
+            Some(json!({"tool": "create_issue"})),
+            None,
+        ]
+    );
+    assert_eq!(answers[0].namespace.as_deref(), Some("mcp_github"));
+    assert!(
+        matches!(answers[2].result, Err(DispatchError::UnknownTool { .. })),
+        "{:?}",
+        answers[2].result
+    );
 }

@@ -11,7 +11,8 @@
 //! One file per job:
 //! - `names.rs`: the names MCP and the LLM APIs accept;
 //! - `listing.rs`: what one snapshot of the runtime serves, and what it leaves out;
-//! - `call_result.rs`: a call's output as MCP's `CallToolResult` (the one conversion);
+//! - `call_result.rs`: a failing call as MCP's `CallToolResult` (a call that ran is
+//!   `mcp::call_tool_result`, the one conversion of a `ToolOutput`);
 //! - `session.rs`: one client's session: its conversation (what its catalog loaded), the
 //!   handler `rmcp` runs, `list_changed` when its tools change;
 //! - `http.rs`: streamable HTTP, safe by default (loopback, `Host` and `Origin` checked, a

@@ -17,9 +17,10 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
-use super::call_result::{call_tool_result, failed_call_result};
+use super::call_result::failed_call_result;
 use super::ToolServer;
 use crate::census::Resolution;
+use crate::mcp::call_tool_result;
 use crate::runtime::{Conversation, DispatchError};
 
 /// One client's session of a [`ToolServer`]: the `rmcp` [`ServerHandler`] for one connection
@@ -137,7 +138,7 @@ impl ServerSession {
             let _ = peer.notify_tool_list_changed().await;
         }
         match outcome {
-            Ok(outcome) => Ok(call_tool_result(outcome.output).into()),
+            Ok(outcome) => Ok(call_tool_result(&outcome.output).into()),
             Err(DispatchError::UnknownTool { closest, .. }) => Err(unknown_tool(called, &closest)),
             Err(err) => Ok(failed_call_result(err.for_model(called)).into()),
         }
