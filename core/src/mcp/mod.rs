@@ -11,6 +11,9 @@
 //! - `stderr_tail.rs`: a stdio server's last stderr lines;
 //! - `stdout_tap.rs`: a stdio server's messages, bounded, and what `rmcp` drops from them
 //!   (`execution.taskSupport`);
+//! - `message_check.rs`: whether a stdio server's message can be read (too deep, not UTF-8, not
+//!   JSON-RPC), and the error answer that fails its request at once when it cannot;
+//! - `tool_reading.rs`: a `tools/list` answer read tool by tool from its raw JSON;
 //! - `listing.rs`: a tool list, within the limits, with titles and annotations;
 //! - `provider.rs`: [`McpProvider`].
 //!
@@ -37,12 +40,14 @@ pub mod config;
 mod connection;
 mod error;
 mod listing;
+mod message_check;
 mod options;
 mod process_group;
 mod provider;
 mod server;
 mod stderr_tail;
 mod stdout_tap;
+mod tool_reading;
 
 pub use error::{McpError, McpHint};
 pub use options::{McpLimits, McpOptions, McpTimeouts};
@@ -90,7 +95,10 @@ pub async fn list_server_tools(
 }
 
 /// Connects to `server` (starting it, for a command), lists its tools (bare names, as the
-/// server gives them, with titles and annotations) within `options`, and ends it.
+/// server gives them, with titles and annotations) within `options`, and ends it. A tool that
+/// is not valid MCP does not fail the list: it is in it, named by its name (or by its position,
+/// `tools[N]`, when it has no string name) and marked unsupported with what is wrong
+/// ([`ToolDefinition::unsupported`]), so a census withholds it and says why.
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), toolwire_core::mcp::McpError> {
@@ -118,7 +126,7 @@ pub async fn list_tools_of(
     )
     .await;
     match listed {
-        Ok(tools) => Ok(tools),
+        Ok(listed) => Ok(listed.tools),
         Err(listing::ListFailure::Limit(e)) => Err(e),
         Err(listing::ListFailure::Server(e)) => {
             connection.kill();
