@@ -251,6 +251,6 @@ async fn a_list_change_that_brings_a_bad_tool_leaves_the_others_dispatching() {
         .collect();
     assert_eq!(
         offered,
-        ["mcp/live/break_list", "mcp/live/echo", "mcp/live/ping"]
+        ["mcp/live/echo", "mcp/live/ping", "mcp/live/break_list"]
     );
 }
