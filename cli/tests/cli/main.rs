@@ -13,6 +13,7 @@
 mod census;
 mod input;
 mod mcp_config;
+mod mcp_faults;
 mod mcp_http;
 mod mcp_processes;
 mod mcp_stdio;
