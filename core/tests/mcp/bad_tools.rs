@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use serde_json::json;
+use toolwire_core::provider::ToolProvider;
 use toolwire_core::{
-    mcp::{list_tools_of, McpHttp, McpOptions, McpProvider, McpServer},
+    mcp::{list_tools_of, McpHttp, McpOptions, McpProvider, McpServer, McpTimeouts},
     runtime::report::ReportStatus,
     runtime::{LoadProblem, LoadStatus},
     ToolRuntime,
@@ -253,4 +254,61 @@ async fn a_list_change_that_brings_a_bad_tool_leaves_the_others_dispatching() {
         offered,
         ["mcp/live/echo", "mcp/live/ping", "mcp/live/break_list"]
     );
+}
+
+/// Options whose start and listing wait `seconds`: for the faults that only a timeout ends (the
+/// one thing these tests need to fire).
+fn waiting(seconds: u64) -> McpOptions {
+    let wait = std::time::Duration::from_secs(seconds);
+    McpOptions {
+        timeouts: McpTimeouts {
+            start: wait,
+            list: wait,
+            call: HANG_BOUND,
+        },
+        ..McpOptions::default()
+    }
+}
+
+#[tokio::test]
+async fn the_faults_that_already_failed_cleanly_still_do() {
+    // Lines that are not JSON beside good answers (a server that logs to stdout): all works.
+    let (provider, _) = faulty("noisy", "garbage", &Transport::Stdio).await;
+    let (runtime, status) = loaded(provider).await;
+    assert_eq!(status, LoadStatus::Loaded);
+    siblings_dispatch(&runtime, "noisy").await;
+
+    // A 64 MiB answer: ended at once, over the bound of one message.
+    let (provider, _) = faulty("flood", "huge-list", &Transport::Stdio).await;
+    let err = provider.list_tools().await.unwrap_err();
+    assert!(err.reason.contains("over 16777216 bytes"), "{err}");
+    assert!(provider.is_failed());
+
+    // The handshake answered under another id: failed at once, named.
+    let command = fixture_command(&["--faulty", "wrong-id"]);
+    let err = McpProvider::connect_with("wrong", command, waiting(2))
+        .await
+        .unwrap_err();
+    assert!(
+        err.reason
+            .contains("failed: the server's answer to the MCP handshake is not valid MCP"),
+        "{err}"
+    );
+
+    // No answer to tools/list, or only a line that is not JSON: the listing's timeout, and
+    // for the second the line the server wrote instead.
+    for (mode, said) in [
+        ("no-list", None),
+        ("garbage-list", Some("it wrote a line on stdout that is not JSON: `fixture: listening on stdio (not JSON)`")),
+    ] {
+        let provider = McpProvider::connect_with("mute", fixture_command(&["--faulty", mode]), waiting(2))
+            .await
+            .unwrap();
+        let err = provider.list_tools().await.unwrap_err();
+        assert!(err.reason.contains("did not answer within 2000 ms: listing its tools (tools/list) did not finish"), "{mode}: {err}");
+        if let Some(said) = said {
+            assert!(err.reason.contains(said), "{mode}: {err}");
+        }
+        assert!(provider.is_failed(), "{mode}");
+    }
 }
