@@ -6,9 +6,11 @@
 //! not fit fails the whole answer; this reads the same result as JSON, one tool at a time.
 //! Lenient only where the reading is sound and common: a tool without `inputSchema` (or with
 //! `"inputSchema": null`, as a Python server writes an unset schema) is a tool without
-//! arguments; the MCP schema requires the field (`Tool.inputSchema` is not optional in
-//! `schema/2025-06-18/schema.ts`, and `mcp.types.Tool.inputSchema: dict[str, Any]` has no
-//! default in the Python SDK), so the reading is said in the load report. Refused: a tool that is
+//! arguments; MCP requires the field (the Python SDK's `mcp_types.Tool.input_schema:
+//! dict[str, Any]`, alias `inputSchema`, is a required field in `mcp` 2.3.0, and `rmcp` 3.11's
+//! `Tool::input_schema` is an `Arc<JsonObject>`, not an `Option`), so the reading is said in the
+//! load report. That a `null` schema is common is our reading of Python servers (a pydantic
+//! `None` serialises as `null`), not a cited fact. Refused: a tool that is
 //! not an object, has no name or a name that is not a string, a schema that is not an object,
 //! or a description, title or annotations that are not what MCP says they are.
 
@@ -169,8 +171,8 @@ fn valid_tool(object: &Map<String, Value>, name: String) -> Result<ValidTool, St
     })
 }
 
-/// The schema of a tool without arguments, as MCP writes it (`{"type": "object"}`; the
-/// specification's example of a tool without parameters).
+/// The schema of a tool without arguments: `{"type": "object"}`, an object schema without
+/// properties (our choice; the wire gives it its empty `properties`, as for any such schema).
 fn no_arguments() -> Map<String, Value> {
     let mut schema = Map::new();
     schema.insert("type".to_owned(), Value::String("object".to_owned()));
