@@ -13,7 +13,7 @@ use std::fmt;
 
 use rmcp::service::{ClientInitializeError, ServiceError};
 
-use super::message_check::{MAX_MESSAGE_DEPTH, UNREADABLE};
+use super::message_check::{ANSWER_UNREAD, MAX_MESSAGE_DEPTH, UNREADABLE};
 
 /// What to change to get past an [`McpError`], as a kind rather than words, so that each
 /// caller says it in its own: [`Display`](fmt::Display) says it as this library's API, a
@@ -386,7 +386,7 @@ fn transport(error: &(dyn StdError + Send + Sync + 'static)) -> Reason {
     }
     let text = chain(error);
     if let Some(why) = unreadable_http_answer(&text) {
-        return format!("its answer could not be read: {why}").into();
+        return format!("{ANSWER_UNREAD}{why}").into();
     }
     if text.contains("401") || text.to_ascii_lowercase().contains("auth") {
         return Reason {
@@ -459,10 +459,9 @@ pub(crate) fn handshake(error: &ClientInitializeError) -> Reason {
             format!("{CLOSED}, during the MCP handshake")
         }
         ClientInitializeError::TransportError { error, .. } => return transport(&*error.error),
-        ClientInitializeError::JsonRpcError(data) if is_unreadable(data) => format!(
-            "its answer to the MCP handshake could not be read: {}",
-            data.message
-        ),
+        ClientInitializeError::JsonRpcError(data) if is_unreadable(data) => {
+            format!("{}, during the MCP handshake", data.message)
+        }
         ClientInitializeError::JsonRpcError(data) => {
             format!("the server refused the MCP handshake: {}", data.message)
         }
@@ -500,9 +499,7 @@ pub(crate) fn is_unreadable(data: &rmcp::model::ErrorData) -> bool {
 /// JSON-RPC error answer.
 pub(crate) fn request(error: &ServiceError) -> Reason {
     let text = match error {
-        ServiceError::McpError(data) if is_unreadable(data) => {
-            format!("its answer could not be read: {}", data.message)
-        }
+        ServiceError::McpError(data) if is_unreadable(data) => data.message.to_string(),
         ServiceError::McpError(data) => {
             format!("the server answered with an error: {}", data.message)
         }

@@ -24,6 +24,10 @@ pub(crate) const MAX_MESSAGE_DEPTH: usize = 127;
 /// The `data` of an error answer toolwire writes for a message it could not read.
 pub(crate) const UNREADABLE: &str = "toolwire: the server's answer could not be read";
 
+/// The start of the message of that error answer: a call's error carries the message as it is,
+/// so it says what happened by itself.
+pub(crate) const ANSWER_UNREAD: &str = "its answer could not be read: ";
+
 /// What to do with one line of a stdio server's stdout.
 #[derive(Debug, PartialEq)]
 pub(crate) enum LineVerdict {
@@ -75,7 +79,7 @@ pub(crate) fn check_line(line: &[u8]) -> LineVerdict {
         ));
     }
     match top.id {
-        Some(id) => LineVerdict::Replace(error_answer(&id, &why)),
+        Some(id) => LineVerdict::Replace(error_answer(&id, &format!("{ANSWER_UNREAD}{why}"))),
         None => LineVerdict::End(format!(
             "it sent a message toolwire cannot read ({why}) that names no request it answers, \
              so the connection was ended"
@@ -113,12 +117,12 @@ fn not_json_rpc(message: &Value) -> Option<String> {
 }
 
 /// The JSON-RPC error answer to request `id`: code -32700 ("Parse error", JSON-RPC 2.0
-/// section 5.1), the reason as its message and [`UNREADABLE`] as its data.
-fn error_answer(id: &Value, why: &str) -> Vec<u8> {
+/// section 5.1), `message` as its message and [`UNREADABLE`] as its data.
+fn error_answer(id: &Value, message: &str) -> Vec<u8> {
     let answer = serde_json::json!({
         "jsonrpc": "2.0",
         "id": id,
-        "error": {"code": -32700, "message": why, "data": UNREADABLE},
+        "error": {"code": -32700, "message": message, "data": UNREADABLE},
     });
     let mut line = answer.to_string().into_bytes();
     line.push(b'\n');
@@ -316,7 +320,10 @@ mod tests {
         let answer: Value = serde_json::from_slice(&answer).unwrap();
         assert_eq!(
             (answer["id"].as_str(), answer["error"]["message"].as_str()),
-            (Some("x-1"), Some("it is not UTF-8"))
+            (
+                Some("x-1"),
+                Some("its answer could not be read: it is not UTF-8")
+            )
         );
         let LineVerdict::End(why) = check_line(&[0xff, b'{', b'}']) else {
             panic!()

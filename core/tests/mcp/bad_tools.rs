@@ -312,3 +312,30 @@ async fn the_faults_that_already_failed_cleanly_still_do() {
         assert!(provider.is_failed(), "{mode}");
     }
 }
+
+#[tokio::test]
+async fn a_call_answer_that_cannot_be_read_fails_that_call_at_once_saying_why() {
+    for transport in &BOTH {
+        let (provider, _http) = faulty("calls", "deep-answer", transport).await;
+        let (runtime, status) = loaded(provider.clone()).await;
+        assert_eq!(status, LoadStatus::Loaded);
+        let request = runtime.request();
+        // The call timeout is HANG_BOUND (a minute): the call fails by its reason, not by it.
+        let err = request
+            .dispatch("mcp_calls_echo", json!({}))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("its answer could not be read: it nests arrays and objects"),
+            "{err}"
+        );
+        assert!(!err.contains("did not answer"), "{err}");
+        if matches!(transport, Transport::Stdio) {
+            // Over stdio the message is matched to its request: the server itself is fine.
+            assert!(!provider.is_failed());
+            let out = request.dispatch("mcp_calls_ping", json!({})).await.unwrap();
+            assert_eq!(out.output, "pong");
+        }
+    }
+}
