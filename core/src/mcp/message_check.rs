@@ -10,8 +10,11 @@
 //! says it is toolwire's reading, not the server's answer. The depth read is
 //! [`MAX_MESSAGE_DEPTH`], `serde_json`'s own default (the depth `rmcp` reads at over stdio and
 //! streamable HTTP alike): no deeper reading, so no stack to guard. A line that is not JSON at
-//! all is passed on (and noted): the official SDKs' stdio clients skip such a line and read on
-//! (a server that logs to stdout), and so does `rmcp`.
+//! all is passed on (and noted), and JSON with no JSON-RPC member is dropped (and noted): a
+//! server that logs to stdout writes such lines, `rmcp` skips them, and we take it that the
+//! official SDKs' stdio clients do too (our reading of their readers, which report a line that
+//! does not parse and read on; not a cited fact). A message meant as JSON-RPC that answers no
+//! request it names ends the connection.
 
 use serde_json::Value;
 
@@ -68,6 +71,14 @@ pub(crate) fn check_line(line: &[u8]) -> LineVerdict {
             Err(e) => format!("it is not JSON: {e}"),
             Ok(message) => match not_json_rpc(&message) {
                 None => return LineVerdict::Pass,
+                // JSON with no JSON-RPC member answers nothing (a server's JSON log line on
+                // stdout): skipped as a line that is not JSON is, never the connection's end.
+                Some(_) if !claims_json_rpc(&message) => {
+                    return LineVerdict::DropNoted(format!(
+                        "it wrote JSON on stdout that is not JSON-RPC: {}",
+                        preview(line)
+                    ))
+                }
                 Some(why) => why,
             },
         }
@@ -85,6 +96,16 @@ pub(crate) fn check_line(line: &[u8]) -> LineVerdict {
              so the connection was ended"
         )),
     }
+}
+
+/// Whether a JSON value has a member only a JSON-RPC message has (`jsonrpc`, `id`, `result`,
+/// `error`): one that is unreadable was meant as JSON-RPC.
+fn claims_json_rpc(message: &Value) -> bool {
+    message.as_object().is_some_and(|object| {
+        ["jsonrpc", "id", "result", "error"]
+            .iter()
+            .any(|key| object.contains_key(*key))
+    })
 }
 
 /// Why a JSON message is not a JSON-RPC 2.0 message, if it is not: a request or notification
@@ -355,11 +376,21 @@ mod tests {
             assert_eq!(answer["id"], 3);
             assert!(answer["error"]["message"].as_str().unwrap().contains(why));
         }
-        assert!(matches!(
-            check_line(br#"{"hello":"world"}"#),
-            LineVerdict::End(_)
-        ));
-        assert!(matches!(check_line(b"[1,2]"), LineVerdict::End(_)));
+        // Meant as JSON-RPC, and matched to no request: the connection ends.
+        let LineVerdict::End(why) = check_line(br#"{"jsonrpc":"2.0","result":{}}"#) else {
+            panic!()
+        };
+        assert!(why.contains("neither a method nor an id"), "{why}");
+        // JSON with nothing of JSON-RPC (a log line): skipped and noted.
+        for line in [&br#"{"level":"info","msg":"up"}"#[..], b"[1,2]"] {
+            let LineVerdict::DropNoted(why) = check_line(line) else {
+                panic!("{line:?}")
+            };
+            assert!(
+                why.starts_with("it wrote JSON on stdout that is not JSON-RPC: `"),
+                "{why}"
+            );
+        }
         // The server's own unreadable notification is dropped, not answered.
         let noisy = format!(
             r#"{{"jsonrpc":"2.0","method":"log","params":{}{}}}"#,
