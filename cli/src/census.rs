@@ -53,6 +53,13 @@ listing. A server that cannot be listed is named on stderr with why (its last st
 lines, for a command); the other servers are still checked, and the exit status is 2. A
 server's tool that requires MCP tasks (execution.taskSupport: required) is left out
 (reason_key \"unsupported\"), as the runtime withholds it: toolwire does not run MCP tasks.
+A tool that is not valid MCP (a schema that is not an object, a name that is not a
+string) is left out the same way, its reason starting \"it is not valid MCP: \" and its
+name tools[N] (its position in the server's list) when it has no name; the server's
+other tools are still checked, so the exit status is 1, not 2. A tool without
+inputSchema is read as a tool without arguments. An answer the client cannot read
+(nested deeper than 127 levels, not UTF-8, not JSON-RPC) fails its server at once,
+saying why.
 
 A name given more than once is one tool: it is reported under duplicates and in the
 summary, and a duplicate alone does not make the exit status 1.

@@ -66,7 +66,10 @@ rewritten with losses carries each loss in a description the model reads.
 Stderr, one line per tool that does not travel exactly:
   left out: tool \"NAME\": REASON                      (the name census)
   left out: tool \"NAME\": unsupported: WHY             (the runtime cannot run it, say an
-                                                       MCP tool that requires MCP tasks)
+                                                       MCP tool that requires MCP tasks, or
+                                                       one that is not valid MCP: WHY starts
+                                                       `it is not valid MCP: `, and NAME is
+                                                       tools[N] for a tool without a name)
   left out: tool \"NAME\", FORMAT: WHY; rename it       (the provider refuses the form)
   lossy: tool \"NAME\", DIALECT, at POINTER, KEYWORD: NOTE   (one line per loss)
   refused: tool \"NAME\", DIALECT, at POINTER, KEYWORD: WHY

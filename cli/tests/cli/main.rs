@@ -14,6 +14,7 @@ mod calls;
 mod census;
 mod input;
 mod mcp_config;
+mod mcp_faults;
 mod mcp_http;
 mod mcp_processes;
 mod mcp_stdio;

@@ -13,6 +13,8 @@ use std::fmt;
 
 use rmcp::service::{ClientInitializeError, ServiceError};
 
+use super::message_check::{ANSWER_UNREAD, MAX_MESSAGE_DEPTH, UNREADABLE};
+
 /// What to change to get past an [`McpError`], as a kind rather than words, so that each
 /// caller says it in its own: [`Display`](fmt::Display) says it as this library's API, a
 /// command line as its flag. [`McpError::hint`] gives an error's hint.
@@ -383,6 +385,9 @@ fn transport(error: &(dyn StdError + Send + Sync + 'static)) -> Reason {
         return format!("could not reach it: {}", chain(client)).into();
     }
     let text = chain(error);
+    if let Some(why) = unreadable_http_answer(&text) {
+        return format!("{ANSWER_UNREAD}{why}").into();
+    }
     if text.contains("401") || text.to_ascii_lowercase().contains("auth") {
         return Reason {
             text: format!("the server refused the request as unauthorized ({text})"),
@@ -390,6 +395,28 @@ fn transport(error: &(dyn StdError + Send + Sync + 'static)) -> Reason {
         };
     }
     format!("its connection failed: {text}").into()
+}
+
+/// Why `rmcp`'s streamable-HTTP client could not read a JSON answer, said as the stdio tap says
+/// it (`message_check.rs`), if that is what `text` (its error, in words) is. `rmcp` 3.11 fails
+/// the request at once with "could not parse JSON response as ServerJsonRpcMessage: <the
+/// serde_json error>: <a preview>" (`json_rpc_parse_error_message`, `streamable_http_client.rs`),
+/// and `serde_json` says "recursion limit exceeded" past its depth and "invalid unicode code
+/// point" for bytes that are not UTF-8 (`serde_json::error::ErrorCode`'s messages).
+fn unreadable_http_answer(text: &str) -> Option<String> {
+    const PARSE: &str = "could not parse JSON response as ServerJsonRpcMessage: ";
+    let serde_error = &text[text.find(PARSE)? + PARSE.len()..];
+    let why = if serde_error.starts_with("recursion limit exceeded") {
+        format!(
+            "it nests arrays and objects deeper than the {MAX_MESSAGE_DEPTH} levels toolwire reads"
+        )
+    } else if serde_error.starts_with("invalid unicode code point") {
+        "it is not UTF-8".to_owned()
+    } else {
+        let detail: String = serde_error.chars().take(200).collect();
+        format!("it is not a JSON-RPC message MCP defines ({detail})")
+    };
+    Some(why)
 }
 
 /// The HTTP client's own error inside the streamable-HTTP transport's, if that is what
@@ -432,6 +459,9 @@ pub(crate) fn handshake(error: &ClientInitializeError) -> Reason {
             format!("{CLOSED}, during the MCP handshake")
         }
         ClientInitializeError::TransportError { error, .. } => return transport(&*error.error),
+        ClientInitializeError::JsonRpcError(data) if is_unreadable(data) => {
+            format!("{}, during the MCP handshake", data.message)
+        }
         ClientInitializeError::JsonRpcError(data) => {
             format!("the server refused the MCP handshake: {}", data.message)
         }
@@ -459,10 +489,17 @@ fn versions<T: serde::Serialize>(list: &[T]) -> String {
         .join(", ")
 }
 
+/// Whether an error answer is the stdio tap's, for a message it could not read
+/// (`message_check.rs`), not the server's own.
+pub(crate) fn is_unreadable(data: &rmcp::model::ErrorData) -> bool {
+    data.data.as_ref().and_then(serde_json::Value::as_str) == Some(UNREADABLE)
+}
+
 /// Why a request (other than the handshake) failed, for an error that is not the server's own
 /// JSON-RPC error answer.
 pub(crate) fn request(error: &ServiceError) -> Reason {
     let text = match error {
+        ServiceError::McpError(data) if is_unreadable(data) => data.message.to_string(),
         ServiceError::McpError(data) => {
             format!("the server answered with an error: {}", data.message)
         }

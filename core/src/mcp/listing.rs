@@ -2,19 +2,22 @@
 //! what the server says about each tool (title, annotations), and a tool that requires MCP
 //! tasks marked unsupported.
 //!
-//! Policy: the limits are checked as the pages arrive, so a server that lists too much (or
-//! pages forever) is cut off before it costs memory; one tool over a per-tool limit fails the
-//! whole list, naming the tool and the limit (see [`McpLimits`]).
+//! Policy: each page is read tool by tool (`tool_reading.rs`): a tool that is not valid MCP is
+//! that tool's fault (listed, withheld, with why), never the page's. The limits are checked as
+//! the pages arrive, so a server that lists too much (or pages forever) is cut off before it
+//! costs memory; one tool over a per-tool limit fails the whole list, naming the tool and the
+//! limit (see [`McpLimits`]).
 
 use std::time::Duration;
 
-use rmcp::model::{PaginatedRequestParams, Tool};
+use rmcp::model::{ClientRequest, ListToolsRequest, PaginatedRequestParams, ServerResult};
 use serde_json::Value;
 
 use super::connection::Connection;
 use super::error::{self, McpError, McpHint};
 use super::options::McpLimits;
-use crate::tools::{ToolAnnotations, ToolDefinition};
+use super::tool_reading::{read_page, ReadTool, ValidTool, NOT_VALID_MCP};
+use crate::tools::ToolDefinition;
 
 /// Why the runtime cannot call a tool whose `execution.taskSupport` is `required`.
 pub(crate) const REQUIRES_TASKS: &str = "it requires MCP tasks (execution.taskSupport: \
@@ -29,13 +32,41 @@ pub(crate) enum ListFailure {
     Limit(McpError),
 }
 
-/// Lists every tool of the server behind `client` (bare names, as the server gives them).
+/// What a listing found: every tool (bare names, as the server gives them; a tool that is not
+/// valid MCP among them, named by its name or `tools[N]` and marked unsupported with why), and
+/// what the list said of some tools beyond their definitions.
+#[derive(Debug, Default)]
+pub(crate) struct Listed {
+    pub(crate) tools: Vec<ToolDefinition>,
+    pub(crate) notes: Vec<ToolNote>,
+}
+
+/// What a listing says of one tool beyond its definition.
+#[derive(Debug)]
+pub(crate) struct ToolNote {
+    /// The tool's bare name, or its position (`tools[N]`).
+    pub(crate) tool: String,
+    pub(crate) kind: NoteKind,
+    /// What is wrong, or how it was read.
+    pub(crate) text: String,
+}
+
+/// Whether a tool was refused or read leniently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoteKind {
+    /// Not valid MCP: refused (listed, marked unsupported).
+    Invalid,
+    /// Read leniently: loaded and offered.
+    Lenient,
+}
+
+/// Lists every tool of the server behind `client`.
 pub(crate) async fn list(
     connection: &Connection,
     target: &str,
     timeout: Duration,
     limits: &McpLimits,
-) -> Result<Vec<ToolDefinition>, ListFailure> {
+) -> Result<Listed, ListFailure> {
     match tokio::time::timeout(timeout, every_page(connection, target, limits)).await {
         Ok(result) => result,
         Err(_) => Err(ListFailure::Server(McpError::Timeout {
@@ -52,49 +83,106 @@ async fn every_page(
     connection: &Connection,
     target: &str,
     limits: &McpLimits,
-) -> Result<Vec<ToolDefinition>, ListFailure> {
-    let mut tools = Vec::new();
+) -> Result<Listed, ListFailure> {
+    let mut listed = Listed::default();
+    let mut read = 0usize;
     let mut cursor = None;
     loop {
-        let params = PaginatedRequestParams::default().with_cursor(cursor);
-        let page = connection
-            .client
-            .list_tools(Some(params))
-            .await
-            .map_err(|e| {
-                let why = error::request(&e);
-                ListFailure::Server(McpError::Protocol {
-                    program: target.to_owned(),
-                    reason: format!("listing its tools failed: {}", why.text),
-                    hint: why.hint,
-                    detail: String::new(),
-                })
-            })?;
-        if tools.len() + page.tools.len() > limits.max_tools {
+        let result = page(connection, target, cursor).await?;
+        let page = read_page(&result, read).map_err(|why| {
+            ListFailure::Server(McpError::Protocol {
+                program: target.to_owned(),
+                reason: format!("listing its tools failed: {why}"),
+                hint: None,
+                detail: String::new(),
+            })
+        })?;
+        read += page.tools.len();
+        if read > limits.max_tools {
             return Err(ListFailure::Limit(McpError::TooLarge {
                 program: target.to_owned(),
                 what: "its tool list".to_owned(),
                 limit: "max_tools".to_owned(),
-                size: tools.len() + page.tools.len(),
+                size: read,
                 max: limits.max_tools,
             }));
         }
         for tool in page.tools {
-            let mut def = definition(tool, target, limits).map_err(ListFailure::Limit)?;
-            if connection.requires_tasks(&def.name) {
-                def = def.unsupported_because(REQUIRES_TASKS);
+            match tool {
+                ReadTool::Valid(tool) => {
+                    if let Some(how) = tool.lenient {
+                        listed.notes.push(ToolNote {
+                            tool: tool.name.clone(),
+                            kind: NoteKind::Lenient,
+                            text: how.to_owned(),
+                        });
+                    }
+                    let mut def = definition(tool, target, limits).map_err(ListFailure::Limit)?;
+                    if connection.requires_tasks(&def.name) {
+                        def = def.unsupported_because(REQUIRES_TASKS);
+                    }
+                    listed.tools.push(def);
+                }
+                ReadTool::Invalid { name, reason } => {
+                    // Kept in the list, withheld: the census keeps its name taken, a call to
+                    // it says why, and `census`/`wire` list it as left out.
+                    listed.tools.push(
+                        ToolDefinition::new(name.clone(), String::new(), Value::Null)
+                            .unsupported_because(format!("{NOT_VALID_MCP}{reason}")),
+                    );
+                    listed.notes.push(ToolNote {
+                        tool: name,
+                        kind: NoteKind::Invalid,
+                        text: reason,
+                    });
+                }
             }
-            tools.push(def);
         }
         match page.next_cursor {
             Some(next) => cursor = Some(next),
-            None => return Ok(tools),
+            None => return Ok(listed),
         }
     }
 }
 
+/// One page's raw result: `tools/list` sent as `rmcp` sends it, the answer taken raw when
+/// `rmcp`'s own `ListToolsResult` does not read it (its untagged `ServerResult` then holds it
+/// as a `CustomResult`), so one tool that is not MCP fails only itself.
+async fn page(
+    connection: &Connection,
+    target: &str,
+    cursor: Option<String>,
+) -> Result<Value, ListFailure> {
+    let params = PaginatedRequestParams::default().with_cursor(cursor);
+    let request = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(params));
+    let failed = |why: error::Reason| {
+        ListFailure::Server(McpError::Protocol {
+            program: target.to_owned(),
+            reason: format!("listing its tools failed: {}", why.text),
+            hint: why.hint,
+            detail: String::new(),
+        })
+    };
+    match connection.client.send_request(request).await {
+        Ok(ServerResult::ListToolsResult(result)) => {
+            serde_json::to_value(result).map_err(|e| failed(e.to_string().into()))
+        }
+        Ok(ServerResult::CustomResult(raw)) => Ok(raw.0),
+        Ok(_) => Err(failed(
+            "its answer to tools/list is another kind of MCP result"
+                .to_owned()
+                .into(),
+        )),
+        Err(e) => Err(failed(error::request(&e))),
+    }
+}
+
 /// One server tool as a definition (its bare name), or the limit it goes over.
-fn definition(tool: Tool, target: &str, limits: &McpLimits) -> Result<ToolDefinition, McpError> {
+fn definition(
+    tool: ValidTool,
+    target: &str,
+    limits: &McpLimits,
+) -> Result<ToolDefinition, McpError> {
     let too_large = |what: &str, limit: &str, size: usize, max: usize| McpError::TooLarge {
         program: target.to_owned(),
         what: format!("the {what} of tool `{}`", tool.name),
@@ -111,7 +199,7 @@ fn definition(tool: Tool, target: &str, limits: &McpLimits) -> Result<ToolDefini
             limits.max_description_bytes,
         ));
     }
-    let schema_bytes = serde_json::to_vec(&*tool.input_schema).map_or(0, |b| b.len());
+    let schema_bytes = serde_json::to_vec(&tool.input_schema).map_or(0, |b| b.len());
     if schema_bytes > limits.max_schema_bytes {
         return Err(too_large(
             "input schema (bytes)",
@@ -121,26 +209,16 @@ fn definition(tool: Tool, target: &str, limits: &McpLimits) -> Result<ToolDefini
         ));
     }
     let mut def = ToolDefinition::new(
-        tool.name.to_string(),
+        tool.name.clone(),
         description.to_owned(),
-        Value::Object((*tool.input_schema).clone()),
+        Value::Object(tool.input_schema),
     );
-    let hints = tool.annotations.as_ref();
     // MCP has a title in two places; the tool's own wins over its annotations' older one.
-    if let Some(title) = tool
-        .title
-        .clone()
-        .or_else(|| hints.and_then(|h| h.title.clone()))
-    {
+    if let Some(title) = tool.title.or(tool.annotations_title) {
         def = def.with_title(title);
     }
-    if let Some(hints) = hints {
-        def = def.with_annotations(ToolAnnotations {
-            read_only_hint: hints.read_only_hint,
-            destructive_hint: hints.destructive_hint,
-            idempotent_hint: hints.idempotent_hint,
-            open_world_hint: hints.open_world_hint,
-        });
+    if let Some(hints) = tool.annotations {
+        def = def.with_annotations(hints);
     }
     Ok(def)
 }

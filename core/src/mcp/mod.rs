@@ -11,6 +11,9 @@
 //! - `stderr_tail.rs`: a stdio server's last stderr lines;
 //! - `stdout_tap.rs`: a stdio server's messages, bounded, and what `rmcp` drops from them
 //!   (`execution.taskSupport`);
+//! - `message_check.rs`: whether a stdio server's message can be read (too deep, not UTF-8, not
+//!   JSON-RPC), and the error answer that fails its request at once when it cannot;
+//! - `tool_reading.rs`: a `tools/list` answer read tool by tool from its raw JSON;
 //! - `listing.rs`: a tool list, within the limits, with titles and annotations;
 //! - `provider.rs`: [`McpProvider`];
 //! - `serve/`: the other way round, a runtime served as an MCP server ([`serve::ToolServer`]).
@@ -39,6 +42,7 @@ mod connection;
 mod content;
 mod error;
 mod listing;
+mod message_check;
 mod options;
 mod process_group;
 mod provider;
@@ -46,9 +50,63 @@ pub mod serve;
 mod server;
 mod stderr_tail;
 mod stdout_tap;
+mod tool_reading;
 
 pub use content::{call_tool_result, tool_output};
 pub use error::{McpError, McpHint};
+
+/// Not public API: the reading of a server's raw messages, for the fuzz target
+/// (`fuzz/fuzz_targets/mcp_input.rs`), which sees only public items.
+#[doc(hidden)]
+pub mod __fuzz {
+    use serde_json::Value;
+
+    /// The deepest nesting read in one message.
+    pub const MAX_MESSAGE_DEPTH: usize = super::message_check::MAX_MESSAGE_DEPTH;
+    /// The `data` of the error answer that replaces an unreadable message.
+    pub const UNREADABLE: &str = super::message_check::UNREADABLE;
+
+    /// The deepest nesting of arrays and objects outside strings.
+    pub fn nesting_depth(line: &[u8]) -> usize {
+        super::message_check::nesting_depth(line)
+    }
+
+    /// What the stdio tap does with one line (without its newline): `("pass" | "pass_noted" |
+    /// "replace" | "drop_noted" | "end", the replacement line or the reason)`.
+    pub fn check_line(line: &[u8]) -> (&'static str, Vec<u8>) {
+        use super::message_check::{check_line, LineVerdict};
+        match check_line(line) {
+            LineVerdict::Pass => ("pass", Vec::new()),
+            LineVerdict::PassNoted(why) => ("pass_noted", why.into_bytes()),
+            LineVerdict::Replace(answer) => ("replace", answer),
+            LineVerdict::DropNoted(why) => ("drop_noted", why.into_bytes()),
+            LineVerdict::End(why) => ("end", why.into_bytes()),
+        }
+    }
+
+    /// One tool as read: `Ok((name, input schema, how it was read leniently))` or
+    /// `Err((name or tools[N], what is wrong))`.
+    pub type ReadTool = Result<(String, Value, Option<&'static str>), (String, String)>;
+
+    /// A `tools/list` result read tool by tool, numbered from `first`: its tools and next
+    /// cursor, or why it is no tool list.
+    pub fn read_page(
+        result: &Value,
+        first: usize,
+    ) -> Result<(Vec<ReadTool>, Option<String>), String> {
+        use super::tool_reading::{read_page, ReadTool as Read};
+        let page = read_page(result, first)?;
+        let tools = page
+            .tools
+            .into_iter()
+            .map(|tool| match tool {
+                Read::Valid(v) => Ok((v.name, Value::Object(v.input_schema), v.lenient)),
+                Read::Invalid { name, reason } => Err((name, reason)),
+            })
+            .collect();
+        Ok((tools, page.next_cursor))
+    }
+}
 pub use options::{McpLimits, McpOptions, McpTimeouts};
 pub use provider::McpProvider;
 pub use server::{check_server_name, McpCommand, McpHttp, McpServer};
@@ -94,7 +152,10 @@ pub async fn list_server_tools(
 }
 
 /// Connects to `server` (starting it, for a command), lists its tools (bare names, as the
-/// server gives them, with titles and annotations) within `options`, and ends it.
+/// server gives them, with titles and annotations) within `options`, and ends it. A tool that
+/// is not valid MCP does not fail the list: it is in it, named by its name (or by its position,
+/// `tools[N]`, when it has no string name) and marked unsupported with what is wrong
+/// ([`ToolDefinition::unsupported`]), so a census withholds it and says why.
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), toolwire_core::mcp::McpError> {
@@ -122,7 +183,7 @@ pub async fn list_tools_of(
     )
     .await;
     match listed {
-        Ok(tools) => Ok(tools),
+        Ok(listed) => Ok(listed.tools),
         Err(listing::ListFailure::Limit(e)) => Err(e),
         Err(listing::ListFailure::Server(e)) => {
             connection.kill();

@@ -18,11 +18,12 @@ use tokio::sync::watch;
 use super::connection::{connect, Connection};
 use super::content::tool_output;
 use super::error;
-use super::listing::{list, ListFailure};
+use super::listing::{list, ListFailure, Listed, NoteKind};
 use super::mcp_tool_name;
 use super::options::{McpLimits, McpOptions, McpTimeouts};
 use super::server::{check_server_name, McpCommand, McpServer};
 use crate::provider::{arguments_as_object, ProviderError, ToolProvider};
+use crate::runtime::LoadProblem;
 use crate::tools::ToolDefinition;
 use crate::tools::ToolError;
 use crate::tools::ToolOutput;
@@ -52,6 +53,8 @@ pub struct McpProvider {
     options: McpOptions,
     connection: Mutex<Option<Arc<Connection>>>,
     failed: AtomicBool,
+    /// What the last listing said of some tools (refused, read leniently), as load problems.
+    listing_problems: Mutex<Vec<LoadProblem>>,
     /// Bumped on each `notifications/tools/list_changed`, by every connection this provider
     /// makes: one sender for the provider's life, so a receiver keeps working across reloads.
     changed: Arc<watch::Sender<u64>>,
@@ -158,6 +161,7 @@ impl McpProvider {
             target: target.into(),
             options,
             connection: Mutex::new(None),
+            listing_problems: Mutex::new(Vec::new()),
             failed: AtomicBool::new(false),
             changed: Arc::new(watch::channel(0).0),
         };
@@ -353,8 +357,8 @@ impl ToolProvider for McpProvider {
                 &self.options.limits,
             )
             .await;
-            let mut tools = match listed {
-                Ok(tools) => tools,
+            let Listed { mut tools, notes } = match listed {
+                Ok(listed) => listed,
                 Err(ListFailure::Limit(e)) => {
                     return Err(ProviderError::new(&self.provider_name, e.to_string()))
                 }
@@ -368,8 +372,32 @@ impl ToolProvider for McpProvider {
             for tool in &mut tools {
                 tool.name = mcp_tool_name(&self.server, &tool.name);
             }
+            let problems = notes.into_iter().map(|note| {
+                let tool = mcp_tool_name(&self.server, &note.tool);
+                match note.kind {
+                    NoteKind::Invalid => LoadProblem::InvalidTool {
+                        tool,
+                        reason: note.text,
+                    },
+                    NoteKind::Lenient => LoadProblem::ReadLeniently {
+                        tool,
+                        reading: note.text,
+                    },
+                }
+            });
+            *self
+                .listing_problems
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()) = problems.collect();
             Ok(tools)
         })
+    }
+
+    fn listing_problems(&self) -> Vec<LoadProblem> {
+        self.listing_problems
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     fn call<'a>(

@@ -1,5 +1,7 @@
-//! A stdio server's stdout, passed on to the `rmcp` client line by line, with two things done
-//! on the way: each message is bounded, and what `rmcp` 3.11 drops is read from the raw JSON.
+//! A stdio server's stdout, passed on to the `rmcp` client line by line, with three things done
+//! on the way: each message is bounded, each is checked readable (`message_check.rs`: one that
+//! is not fails the request it answered at once), and what `rmcp` 3.11 drops is read from the
+//! raw JSON.
 //!
 //! Policy: `rmcp`'s `Tool` has no `execution` field, so a tool's `execution.taskSupport` never
 //! reaches the client; this tap reads it from each `tools/list` answer before the client sees
@@ -13,6 +15,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
+use super::message_check::{check_line, LineVerdict};
+
 /// The largest message accepted from a stdio server: `rmcp`'s own bound for stdio and for
 /// one streamable-HTTP event.
 pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
@@ -20,7 +24,9 @@ pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The tools (bare names) whose last listing said `execution.taskSupport: "required"`.
 pub(crate) type TaskRequired = Arc<Mutex<HashSet<String>>>;
 
-/// Why the tap ended the connection, when it did (a message over the bound).
+/// Why the tap ended the connection, when it did (a message over the bound, an unreadable one
+/// that answers no request it can name), or else the first thing it noted that the client will
+/// not read (a line that is not JSON).
 pub(crate) type TapVerdict = Arc<Mutex<Option<String>>>;
 
 /// Copies `stdout` to `out` line by line until either ends, noting task-required tools in
@@ -51,16 +57,41 @@ pub(crate) async fn tap(
             if !piece.ends_with(b"\n") {
                 continue;
             }
-            note_task_support(&line, &required);
-            if out.write_all(&line).await.is_err() {
+            let passed = match check_line(&line[..line.len() - 1]) {
+                LineVerdict::Pass => Some(std::mem::take(&mut line)),
+                LineVerdict::PassNoted(why) => {
+                    note(&verdict, why);
+                    Some(std::mem::take(&mut line))
+                }
+                LineVerdict::Replace(answer) => Some(answer),
+                LineVerdict::DropNoted(why) => {
+                    note(&verdict, why);
+                    None
+                }
+                LineVerdict::End(why) => {
+                    *verdict.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
+                    return; // As for a message over the bound.
+                }
+            };
+            line.clear();
+            let Some(passed) = passed else { continue };
+            note_task_support(&passed, &required);
+            if out.write_all(&passed).await.is_err() {
                 return; // The client is gone.
             }
-            line.clear();
         }
         if out.flush().await.is_err() {
             return;
         }
     }
+}
+
+/// Keeps `why` as the verdict unless one is already kept: the first oddity explains best.
+fn note(verdict: &TapVerdict, why: String) {
+    verdict
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get_or_insert(why);
 }
 
 /// Records, from one raw message, each listed tool's `execution.taskSupport`.

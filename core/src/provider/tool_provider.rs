@@ -191,6 +191,20 @@ pub trait ToolProvider: Send + Sync + 'static {
         None
     }
 
+    /// What the provider's last [`list_tools`](ToolProvider::list_tools) found wrong with its
+    /// tools that the definitions alone do not say: an MCP tool that is not valid MCP
+    /// ([`LoadProblem::InvalidTool`](crate::runtime::LoadProblem::InvalidTool)) or was read
+    /// leniently. The runtime adds them to the provider's load status after each listing. The
+    /// default is none.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
+    /// assert!(RegisteredTools::new(AppState::new()).listing_problems().is_empty());
+    /// ```
+    fn listing_problems(&self) -> Vec<crate::runtime::LoadProblem> {
+        Vec::new()
+    }
+
     /// Stops the provider for good (the runtime calls it when the provider is removed): an
     /// MCP provider ends its server's process. Calls already running may fail. The default
     /// does nothing.

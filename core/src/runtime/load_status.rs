@@ -43,6 +43,25 @@ pub enum LoadProblem {
         /// The meta-tool's name, which is its form.
         name: String,
     },
+    /// A tool the provider listed is not valid MCP (its schema is not an object, its name is not
+    /// a string): that tool is refused (withheld from every request, a call to it says why);
+    /// the provider's other tools load.
+    InvalidTool {
+        /// The tool's real name, or where it stands in its server's list (`mcp/<server>/tools[N]`,
+        /// counting from 0) when it has no name that is a string.
+        tool: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A tool the provider listed was read leniently (an MCP tool without `inputSchema` is a
+    /// tool without arguments): it loads and is offered, but its server does not list it as
+    /// MCP says.
+    ReadLeniently {
+        /// The tool's real name.
+        tool: String,
+        /// How it was read.
+        reading: String,
+    },
     /// The provider could not be reached (it failed to list its tools, or its server exited,
     /// crashed or hung during a call). Its tools are out of every request until it is reloaded.
     Unreachable {
@@ -74,6 +93,12 @@ impl fmt::Display for LoadProblem {
                 f,
                 "the tool `{tool}` travels as `{name}`, the name of one of the runtime's own tools; rename it"
             ),
+            LoadProblem::InvalidTool { tool, reason } => {
+                write!(f, "the tool `{tool}` is not valid MCP and is left out: {reason}")
+            }
+            LoadProblem::ReadLeniently { tool, reading } => {
+                write!(f, "the tool `{tool}` is not listed as MCP says: {reading}")
+            }
             LoadProblem::Unreachable { reason } => write!(f, "unreachable: {reason}"),
         }
     }

@@ -77,7 +77,8 @@ pub(super) async fn load(
 ) -> (Vec<ToolDefinition>, LoadStatus) {
     match provider.list_tools().await {
         Ok(tools) => {
-            let mut problems = load_problems(&tools);
+            let mut problems = provider.listing_problems();
+            problems.extend(load_problems(&tools));
             problems.extend(meta_name_problems(provider, &tools, shared));
             if !problems.is_empty() {
                 tracing::warn!(

@@ -60,7 +60,8 @@ pub enum ReportStatus {
     Disabled,
     /// Its provider is unreachable.
     Unavailable,
-    /// The runtime cannot call it (an MCP tool that requires tasks): withheld, with the reason.
+    /// The runtime cannot call it (an MCP tool that requires tasks, or one that is not valid
+    /// MCP): withheld, with the reason.
     Unsupported,
 }
 

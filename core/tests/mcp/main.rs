@@ -7,6 +7,7 @@
 //! One test binary (one fixture build, one link) with a module per concern; this file holds
 //! what they share.
 
+mod bad_tools;
 mod config;
 mod faults;
 mod http;
