@@ -70,6 +70,18 @@ pub enum LoadProblem {
     },
 }
 
+impl LoadProblem {
+    /// Whether this is a note rather than a loss: a tool read leniently loads and is offered.
+    ///
+    /// ```
+    /// use toolwire_core::runtime::LoadProblem;
+    /// assert!(!LoadProblem::EmptyName.is_note());
+    /// ```
+    pub fn is_note(&self) -> bool {
+        matches!(self, LoadProblem::ReadLeniently { .. })
+    }
+}
+
 impl fmt::Display for LoadProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let quoted = |names: &[String]| {
@@ -140,6 +152,14 @@ impl fmt::Display for LoadProblem {
 pub enum LoadStatus {
     /// Every tool loaded cleanly.
     Loaded,
+    /// Every tool loaded and is offered, but some were read leniently: their source did not
+    /// list them as its protocol says, and the notes say how each was read (an MCP tool
+    /// without `inputSchema` is a tool without arguments). Nothing is lost, so
+    /// [`check`](LoadStatus::check) passes; the notes are here for a Tools page or a log.
+    LoadedWithNotes {
+        /// How each such tool was read ([`LoadProblem::ReadLeniently`]).
+        notes: Vec<LoadProblem>,
+    },
     /// The load failed: the problems say why. Tools not named by a problem are still offered,
     /// unless the provider is unreachable.
     Failed {
@@ -149,13 +169,20 @@ pub enum LoadStatus {
 }
 
 impl LoadStatus {
-    /// Whether every tool loaded cleanly.
+    /// Whether every tool loaded (cleanly, or read leniently with notes).
     ///
     /// ```
-    /// assert!(toolwire_core::runtime::LoadStatus::Loaded.is_loaded());
+    /// use toolwire_core::runtime::{LoadProblem, LoadStatus};
+    /// assert!(LoadStatus::Loaded.is_loaded());
+    /// let lenient = LoadProblem::ReadLeniently { tool: "mcp/s/ping".into(), reading: "…".into() };
+    /// assert!(LoadStatus::LoadedWithNotes { notes: vec![lenient] }.is_loaded());
+    /// assert!(!LoadStatus::Failed { problems: vec![LoadProblem::EmptyName] }.is_loaded());
     /// ```
     pub fn is_loaded(&self) -> bool {
-        matches!(self, LoadStatus::Loaded)
+        matches!(
+            self,
+            LoadStatus::Loaded | LoadStatus::LoadedWithNotes { .. }
+        )
     }
 
     /// `Ok` when every tool loaded cleanly, else the problems as an error, so one `?` checks
@@ -182,7 +209,7 @@ impl LoadStatus {
     /// ```
     pub fn check(&self) -> Result<(), LoadFailed> {
         match self {
-            LoadStatus::Loaded => Ok(()),
+            LoadStatus::Loaded | LoadStatus::LoadedWithNotes { .. } => Ok(()),
             LoadStatus::Failed { problems } => Err(LoadFailed {
                 problems: problems.clone(),
             }),
@@ -193,9 +220,14 @@ impl LoadStatus {
         matches!(self, LoadStatus::Failed { problems } if problems.iter().any(|p| matches!(p, LoadProblem::Unreachable { .. })))
     }
 
+    /// The status of a load that found `problems`: clean when there are none, loaded with
+    /// notes when every one is a lenient reading (nothing lost), else failed (a failed load
+    /// lists its lenient readings beside what failed).
     pub(super) fn of(problems: Vec<LoadProblem>) -> LoadStatus {
         if problems.is_empty() {
             LoadStatus::Loaded
+        } else if problems.iter().all(LoadProblem::is_note) {
+            LoadStatus::LoadedWithNotes { notes: problems }
         } else {
             LoadStatus::Failed { problems }
         }

@@ -57,12 +57,12 @@ async fn siblings_dispatch(runtime: &ToolRuntime, server: &str) {
         .dispatch(&format!("mcp_{server}_echo"), json!({"n": 1}))
         .await
         .unwrap();
-    assert_eq!(out.output, json!({"n": 1}));
+    assert_eq!(out.output.to_value(), json!({"n": 1}));
     let out = request
         .dispatch(&format!("mcp_{server}_ping"), json!({}))
         .await
         .unwrap();
-    assert_eq!(out.output, "pong");
+    assert_eq!(out.output.to_value(), json!("pong"));
 }
 
 #[tokio::test]
@@ -121,7 +121,9 @@ async fn a_tool_without_a_schema_is_a_tool_without_arguments_and_the_load_says_s
         for (mode, lenient, said) in cases {
             let (provider, _http) = faulty("lax", mode, transport).await;
             let (runtime, status) = loaded(provider).await;
-            let LoadStatus::Failed { problems } = &status else {
+            // Nothing is lost: the load passes `check()`, and says how the tool was read.
+            assert!(status.check().is_ok() && status.is_loaded(), "{status:?}");
+            let LoadStatus::LoadedWithNotes { notes: problems } = &status else {
                 panic!("{status:?}")
             };
             let [LoadProblem::ReadLeniently { tool, reading }] = &problems[..] else {
@@ -138,7 +140,7 @@ async fn a_tool_without_a_schema_is_a_tool_without_arguments_and_the_load_says_s
                 .dispatch(&format!("mcp_lax_{lenient}"), json!({}))
                 .await
                 .unwrap();
-            assert_eq!(out.output, json!({}), "{mode}: it is offered and called");
+            assert_eq!(out.output.to_value(), json!({}), "{mode}: it is offered and called");
         }
     }
 }
@@ -229,7 +231,7 @@ async fn a_list_change_that_brings_a_bad_tool_leaves_the_others_dispatching() {
         .dispatch("mcp_live_break_list", json!({}))
         .await
         .unwrap();
-    assert_eq!(out.output, "broken");
+    assert_eq!(out.output.to_value(), json!("broken"));
     // The server's notifications/tools/list_changed makes the runtime list again.
     tokio::time::timeout(HANG_BOUND, changes.changed())
         .await
@@ -335,7 +337,7 @@ async fn a_call_answer_that_cannot_be_read_fails_that_call_at_once_saying_why() 
             // Over stdio the message is matched to its request: the server itself is fine.
             assert!(!provider.is_failed());
             let out = request.dispatch("mcp_calls_ping", json!({})).await.unwrap();
-            assert_eq!(out.output, "pong");
+            assert_eq!(out.output.to_value(), json!("pong"));
         }
     }
 }
