@@ -168,8 +168,8 @@ impl Request {
 
     /// What [`Request::tools`] carries, as definitions: the meta-tools it lists first (the
     /// catalog's own only when deferred), then the census positions of the offered tools it
-    /// carries. For a server that lists them in its own shape (`mcp/serve`).
-    #[cfg(feature = "mcp")]
+    /// carries. For a server that lists them in its own shape (`mcp/serve`), and the
+    /// namespaced list.
     pub(crate) fn carried_definitions(&self) -> (Vec<&ToolDefinition>, Vec<usize>) {
         let deferred = self.snapshot.deferred;
         let meta_tools = self
