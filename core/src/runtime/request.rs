@@ -13,6 +13,7 @@ use super::shared::Shared;
 use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, Resolution};
 use crate::tools::ToolDefinition;
+use crate::wire::namespaces::namespaced_list;
 use crate::wire::{anthropic, RequestLimit, ToolList, WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
@@ -167,8 +168,8 @@ impl Request {
 
     /// What [`Request::tools`] carries, as definitions: the meta-tools it lists first (the
     /// catalog's own only when deferred), then the census positions of the offered tools it
-    /// carries. For a server that lists them in its own shape (`mcp/serve`).
-    #[cfg(feature = "mcp")]
+    /// carries. For a server that lists them in its own shape (`mcp/serve`), and the
+    /// namespaced list.
     pub(crate) fn carried_definitions(&self) -> (Vec<&ToolDefinition>, Vec<usize>) {
         let deferred = self.snapshot.deferred;
         let meta_tools = self
@@ -333,6 +334,53 @@ impl Request {
                 )
             })
             .clone()
+    }
+
+    /// The request's tool list for the Responses API with each MCP server's tools inside one
+    /// `namespace` tool, each part of a name with its own 64 characters (as
+    /// [`wire::namespaced_tools`](crate::wire::namespaced_tools) builds it): the meta-tools and
+    /// the tools that are no MCP server's flat first, then one namespace per server. It
+    /// carries what [`tools`](Self::tools) carries (a deferred request: its pinned and loaded
+    /// tools); a tool whose flat form is shared but whose pair is its own travels here, and
+    /// `left_out` says why each other tool does not. A call back names its namespace
+    /// ([`ToolCall::namespace`](crate::wire::calls::ToolCall::namespace)), and
+    /// [`answer_calls`](Self::answer_calls) resolves it by the pair. Any other format is
+    /// [`WireError::NoNamespaces`]. Built at each call (the flat lists are shared).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// use toolwire_core::{ToolDefinition, ToolRuntime, WireFormat, provider::provider_fn};
+    /// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let github = provider_fn("github", vec![
+    ///     ToolDefinition::new("mcp/github/create_issue", "Creates an issue.", json!({})),
+    /// ], |tool, _| async move { Ok(json!(tool)) });
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(github)).await.unwrap().check().unwrap();
+    /// let request = runtime.request();
+    /// let tools = request.tools_in_namespaces(WireFormat::OpenAiResponses).unwrap();
+    /// assert_eq!((&tools[0]["type"], &tools[0]["name"]), (&json!("namespace"), &json!("mcp_github")));
+    /// assert_eq!(tools[0]["tools"][0]["name"], "create_issue");
+    /// let response = json!({"output": [{"type": "function_call", "call_id": "call_1",
+    ///     "namespace": "mcp_github", "name": "create_issue", "arguments": "{}"}]});
+    /// let calls = parse_calls(CallFormat::OpenAiResponses, &response).unwrap();
+    /// let answers = request.answer_calls(&calls).await;
+    /// assert_eq!(answers[0].output().unwrap(), &json!("mcp/github/create_issue"));
+    /// assert!(request.tools_in_namespaces(WireFormat::Anthropic).is_err());
+    /// # });
+    /// ```
+    pub fn tools_in_namespaces(&self, format: WireFormat) -> Result<ToolList, WireError> {
+        let (metas, carried) = self.carried_definitions();
+        let carried = self.snapshot.deferred.then_some(carried);
+        namespaced_list(
+            self.census(),
+            self.definitions(),
+            format,
+            metas,
+            carried.as_deref(),
+            &self.snapshot.census_left_out(),
+        )
     }
 
     /// The request's tool list with the provider's own tool search (native deferral): the

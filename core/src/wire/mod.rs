@@ -45,7 +45,7 @@ mod format;
 pub(crate) mod gemini;
 mod name_rules;
 #[cfg(feature = "runtime")]
-mod namespaces;
+pub(crate) mod namespaces;
 pub(crate) mod openai;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]

@@ -17,7 +17,7 @@ use super::format::{check_census_matches, wire_list};
 use super::openai;
 use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
 use super::{RequestLimit, WireError, WireFormat};
-use crate::census::{Census, NamespacePlacement};
+use crate::census::{Census, LeftOutReason, NamespacePlacement};
 use crate::tools::ToolDefinition;
 
 /// The Responses API tool list of `census` with each MCP server's tools (`mcp/<server>/<tool>`)
@@ -55,22 +55,50 @@ pub fn namespaced_tools(
     definitions: &[ToolDefinition],
     format: WireFormat,
 ) -> Result<ToolList, WireError> {
-    if !matches!(
-        format,
-        WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict
-    ) {
-        return Err(WireError::NoNamespaces { format });
-    }
+    check_namespaced_format(format)?;
     check_census_matches(census, definitions)?;
-    let mut flat = Vec::new();
+    namespaced_list(census, definitions, format, Vec::new(), None, &[])
+}
+
+/// [`WireError::NoNamespaces`] unless `format` is one of the Responses API's.
+fn check_namespaced_format(format: WireFormat) -> Result<(), WireError> {
+    match format {
+        WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict => Ok(()),
+        _ => Err(WireError::NoNamespaces { format }),
+    }
+}
+
+/// The namespaced list of `census` (whose `definitions` match it), as a request carries it:
+/// `metas` first, flat under their own names; then, of the census, the tools at the sorted
+/// positions `carried` (`None`: every tool the placement puts in the list; a tool not carried
+/// is in the request's catalog, not left out). A tool the census withholds is left out with
+/// the reason `withheld` gives for its name (switched off, unreachable…), when it gives one.
+pub(crate) fn namespaced_list<'a>(
+    census: &'a Census,
+    definitions: &'a [ToolDefinition],
+    format: WireFormat,
+    metas: Vec<&'a ToolDefinition>,
+    carried: Option<&[usize]>,
+    withheld: &[LeftOutTool],
+) -> Result<ToolList, WireError> {
+    check_namespaced_format(format)?;
+    let mut flat: Vec<(&str, &ToolDefinition)> = metas
+        .into_iter()
+        .map(|def| (def.name.as_str(), def))
+        .collect();
     let mut left_out = Vec::new();
     let mut namespaces: Vec<Namespace<'_>> = Vec::new();
-    for ((tool, definition), placement) in census
+    for (index, ((tool, definition), placement)) in census
         .tools()
         .iter()
         .zip(definitions)
         .zip(census.namespace_placements())
+        .enumerate()
     {
+        let travels = !matches!(placement, NamespacePlacement::LeftOut(_));
+        if travels && carried.is_some_and(|carried| carried.binary_search(&index).is_err()) {
+            continue;
+        }
         match placement {
             NamespacePlacement::Flat => flat.push((tool.form(), definition)),
             NamespacePlacement::InNamespace { namespace, name } => {
@@ -82,11 +110,16 @@ pub fn namespaced_tools(
                     }
                 }
             }
-            NamespacePlacement::LeftOut(reason) => left_out.push(LeftOutTool::new(
-                tool.name(),
-                tool.form(),
-                WhyLeftOut::Census(reason),
-            )),
+            NamespacePlacement::LeftOut(reason) => {
+                let why = match reason {
+                    LeftOutReason::Withheld => withheld
+                        .iter()
+                        .find(|w| w.name == tool.name())
+                        .map_or(WhyLeftOut::Census(reason), |w| w.reason.clone()),
+                    reason => WhyLeftOut::Census(reason),
+                };
+                left_out.push(LeftOutTool::new(tool.name(), tool.form(), why));
+            }
         }
     }
     let top = wire_list(format, flat, left_out)?;

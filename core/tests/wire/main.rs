@@ -10,6 +10,7 @@ mod chunking;
 mod fixtures;
 mod namespaces;
 mod replay;
+mod request_namespaces;
 mod scripted_turns;
 mod streamed_replay;
 mod streams;

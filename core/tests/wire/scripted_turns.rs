@@ -1,32 +1,74 @@
 //! Multi-turn conversations with a scripted model, in every format (issue 18, point 7): each
 //! turn the model's response (written per format, with its provider blocks: thinking and
-//! signatures, reasoning items, thoughtSignatures) is parsed, every call dispatched through
-//! `Request::dispatch` by the name the model emitted, and the replay appended to history;
-//! between turns the provider is reloaded; at the end every call in history is resolved again.
+//! signatures, reasoning items, thoughtSignatures) is parsed, the turn's calls run and answered
+//! by `Request::answer_calls` (hop 5 on the name the model emitted), and the replay then the
+//! answers' messages (`write_answers`) appended to history, exactly as the next request carries
+//! them. At the start of every later turn the scripted model reads that history: each of its
+//! calls answered once, in order, paired by id (Gemini: by the called name, in order), saying
+//! what the call reached. Between turns the provider is reloaded; at the end every call in
+//! history is resolved again.
 //!
-//! The answers on the wire (point 5) are another part's: `answers` below is where they plug in
-//! (today it appends none, so the history holds the assistant turns only). Everything else is
-//! the real runtime: a provider made of closures, its census, its dispatch.
+//! The only double is the model. Everything else is the real runtime: a provider made of
+//! closures, its census, its turn, the answers' writers.
 
 use std::sync::Arc;
 
 use serde_json::{json, Value};
 use toolwire_core::census::Resolution;
+use toolwire_core::provider::{provider_fn, ProviderFn};
 use toolwire_core::runtime::{CallOutcome, DispatchError, Route};
+use toolwire_core::wire::answers::write_answers;
 use toolwire_core::wire::calls::{CallFormat, CallParser, ToolCall};
 use toolwire_core::wire::replay::{replay_turn, RenamedCall};
 use toolwire_core::{ToolRuntime, WireFormat};
-use toolwire_test_support::providers::{listing, live_names, tool};
+use toolwire_test_support::providers::{live_names, tool, LiveNames};
 use toolwire_test_support::wire_lists::wire_names;
 
-/// One call the scripted model makes: the name it emits and its arguments.
+/// One call the scripted model makes: the name it emits, its arguments, and what it expects to
+/// read in the answer next turn (words of the output, or of the error).
 struct Scripted {
     name: &'static str,
     arguments: Value,
+    expects: Expects,
 }
 
-fn scripted(name: &'static str, arguments: Value) -> Scripted {
-    Scripted { name, arguments }
+/// What the scripted model expects its answer to say.
+#[derive(Clone, Copy, Debug)]
+enum Expects {
+    /// An output holding these words.
+    Output(&'static str),
+    /// An error answer holding these words.
+    Error(&'static str),
+}
+
+/// A call whose answer is an output holding `says`.
+fn answered(name: &'static str, arguments: Value, says: &'static str) -> Scripted {
+    let expects = Expects::Output(says);
+    Scripted {
+        name,
+        arguments,
+        expects,
+    }
+}
+
+/// A call whose answer is an error holding `says`.
+fn refused(name: &'static str, arguments: Value, says: &'static str) -> Scripted {
+    let expects = Expects::Error(says);
+    Scripted {
+        name,
+        arguments,
+        expects,
+    }
+}
+
+/// A provider named `provider` of the tools `names` holds at each load, whose every tool
+/// answers with its real name and the arguments it received (so an answer shows which call it
+/// answers: two parallel calls of one function differ by their arguments alone).
+fn echoing(provider: &str, names: LiveNames) -> ProviderFn {
+    provider_fn(provider, Vec::new(), |tool, arguments| async move {
+        Ok(json!({"tool": tool, "arguments": arguments}))
+    })
+    .with_list(move || Ok(names.lock().unwrap().iter().map(|n| tool(n)).collect()))
 }
 
 /// The tool-list format whose responses come back in `format`.
@@ -108,14 +150,133 @@ fn as_body(format: CallFormat, turn: &Value) -> Value {
     }
 }
 
-/// What the app appends after the assistant turn: one answer per call in the format's shape.
-/// Point 5 (another part) plugs in here; until then nothing is appended.
-fn answers(
-    _format: CallFormat,
-    _calls: &[ToolCall],
-    _outcomes: &[Result<CallOutcome, DispatchError>],
-) -> Vec<Value> {
-    Vec::new()
+/// One answer as the model reads it in history: what it pairs with (the call's id; Gemini: the
+/// called name), its words, and whether it says the call failed.
+#[derive(Debug)]
+struct ReadAnswer {
+    pairs_with: String,
+    words: String,
+    is_error: bool,
+}
+
+/// One turn as the model reads it in history: its calls, then the answers after them.
+#[derive(Debug)]
+struct Exchange {
+    calls: Vec<ToolCall>,
+    answers: Vec<ReadAnswer>,
+}
+
+/// Every string of `value` in order, one a line: what the model reads of an answer.
+fn words(value: &Value) -> String {
+    fn collect(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
+            Value::Object(members) => members.values().for_each(|v| collect(v, out)),
+            other => out.push(other.to_string()),
+        }
+    }
+    let mut out = Vec::new();
+    collect(value, &mut out);
+    out.join("\n")
+}
+
+/// The answers one message (Responses: one item) of history carries, in the format's shape,
+/// or `None` when it is no answer. A message that holds answers holds nothing else.
+fn answers_in(format: CallFormat, message: &Value) -> Option<Vec<ReadAnswer>> {
+    let text_answer = |pairs_with: &Value, said: &Value| {
+        let words = words(said);
+        ReadAnswer {
+            pairs_with: pairs_with.as_str().unwrap().to_owned(),
+            is_error: words.starts_with("Error:"),
+            words,
+        }
+    };
+    let blocks = |key: &str| -> Vec<Value> {
+        let content = message[key].as_array().unwrap();
+        content.clone()
+    };
+    match format {
+        CallFormat::OpenAiChat => (message["role"] == "tool")
+            .then(|| vec![text_answer(&message["tool_call_id"], &message["content"])]),
+        CallFormat::OpenAiResponses => (message["type"] == "function_call_output")
+            .then(|| vec![text_answer(&message["call_id"], &message["output"])]),
+        CallFormat::Anthropic if message["role"] == "user" => Some(
+            blocks("content")
+                .iter()
+                .map(|block| {
+                    assert_eq!(block["type"], "tool_result", "only answers: {message}");
+                    ReadAnswer {
+                        pairs_with: block["tool_use_id"].as_str().unwrap().to_owned(),
+                        words: words(&block["content"]),
+                        is_error: block["is_error"] == true,
+                    }
+                })
+                .collect(),
+        ),
+        CallFormat::Converse if message["role"] == "user" => Some(
+            blocks("content")
+                .iter()
+                .map(|block| {
+                    let result = &block["toolResult"];
+                    ReadAnswer {
+                        pairs_with: result["toolUseId"].as_str().unwrap().to_owned(),
+                        words: words(&result["content"]),
+                        is_error: result["status"] == "error",
+                    }
+                })
+                .collect(),
+        ),
+        CallFormat::Gemini if message["role"] == "user" => Some(
+            blocks("parts")
+                .iter()
+                .map(|part| {
+                    let response = &part["functionResponse"];
+                    assert!(response["id"].is_null(), "no id was called: {part}");
+                    ReadAnswer {
+                        pairs_with: response["name"].as_str().unwrap().to_owned(),
+                        words: words(&response["response"]),
+                        is_error: response["response"].get("error").is_some(),
+                    }
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// The history as the model reads it: each assistant turn's calls and the answers after them.
+/// A Responses turn is its run of items before the answers' items.
+fn read_history(format: CallFormat, history: &[Value]) -> Vec<Exchange> {
+    let parser = CallParser::new(format);
+    let mut exchanges: Vec<Exchange> = Vec::new();
+    let mut items: Vec<Value> = Vec::new();
+    for message in &history[1..] {
+        if let Some(answers) = answers_in(format, message) {
+            if !items.is_empty() {
+                let body = as_body(format, &Value::Array(std::mem::take(&mut items)));
+                let calls = parser.parse(&body).unwrap();
+                exchanges.push(Exchange {
+                    calls,
+                    answers: Vec::new(),
+                });
+            }
+            exchanges
+                .last_mut()
+                .expect("answers after a turn")
+                .answers
+                .extend(answers);
+        } else if format == CallFormat::OpenAiResponses {
+            items.push(message.clone());
+        } else {
+            let calls = parser.parse(&as_body(format, message)).unwrap();
+            exchanges.push(Exchange {
+                calls,
+                answers: Vec::new(),
+            });
+        }
+    }
+    exchanges
 }
 
 /// One turn's record: the calls, what each reached, the names the replay replaced.
@@ -130,6 +291,8 @@ struct Conversation {
     format: CallFormat,
     history: Vec<Value>,
     turns: Vec<Turn>,
+    /// What the model expects of each answer, turn by turn (its own earlier responses).
+    expected: Vec<Vec<Expects>>,
 }
 
 impl Conversation {
@@ -138,12 +301,54 @@ impl Conversation {
             format,
             history: vec![json!({"role": "user", "content": "Go."})],
             turns: Vec::new(),
+            expected: Vec::new(),
         }
     }
 
-    /// One turn: the request's tools, the scripted response, every call dispatched by the
-    /// name the model emitted, the replay and the answers appended.
+    /// The scripted model reads the history the request carries: every call it made is
+    /// answered once, in order, paired by id (Gemini: by the called name, in order, no id),
+    /// and each answer says what it expected (an output's words, or an error's).
+    fn model_reads_history(&self) {
+        let format = self.format;
+        let exchanges = read_history(format, &self.history);
+        assert_eq!(
+            exchanges.len(),
+            self.expected.len(),
+            "{format}: {exchanges:?}"
+        );
+        for (exchange, expected) in exchanges.iter().zip(&self.expected) {
+            let calls: Vec<&str> = exchange
+                .calls
+                .iter()
+                .map(|call| match format {
+                    CallFormat::Gemini => call.name.as_str(),
+                    _ => call.id.as_deref().unwrap(),
+                })
+                .collect();
+            let pairs: Vec<&str> = exchange
+                .answers
+                .iter()
+                .map(|a| a.pairs_with.as_str())
+                .collect();
+            assert_eq!(pairs, calls, "{format}: every call answered, in order");
+            for (answer, expects) in exchange.answers.iter().zip(expected) {
+                let (says, error) = match *expects {
+                    Expects::Output(says) => (says, false),
+                    Expects::Error(says) => (says, true),
+                };
+                assert!(
+                    answer.words.contains(says),
+                    "{format}: {says:?} in {answer:?}"
+                );
+                assert_eq!(answer.is_error, error, "{format}: {answer:?}");
+            }
+        }
+    }
+
+    /// One turn: the model reads the history, the request's tools, the scripted response,
+    /// the turn's calls answered (`answer_calls`), the replay and the answers appended.
     async fn turn(&mut self, runtime: &ToolRuntime, script: &[Scripted]) -> &Turn {
+        self.model_reads_history();
         let request = runtime.request();
         let tools = request.tools(wire_format(self.format)).unwrap();
         // The model is offered the forms (the Responses API's flat tools included).
@@ -156,21 +361,21 @@ impl Conversation {
         let body = response(self.format, self.turns.len(), script);
         let calls = CallParser::new(self.format).parse(&body).unwrap();
         assert_eq!(calls.len(), script.len(), "{}", self.format);
-        let mut outcomes = Vec::new();
-        for call in &calls {
-            let arguments = Value::Object(call.arguments.clone().unwrap());
-            outcomes.push(request.dispatch(&call.name, arguments).await);
-        }
+        let answers = request.answer_calls(&calls).await;
         let replay = replay_turn(self.format, &body, &calls).unwrap();
         match replay.turn {
             // Responses: the turn is the output items, appended one by one.
             Value::Array(items) => self.history.extend(items),
             turn => self.history.push(turn),
         }
-        self.history.extend(answers(self.format, &calls, &outcomes));
+        let wire = write_answers(self.format, &answers);
+        assert!(wire.notes.is_empty(), "{}: {:?}", self.format, wire.notes);
+        self.history.extend(wire.messages);
+        self.expected
+            .push(script.iter().map(|s| s.expects).collect());
         self.turns.push(Turn {
             calls,
-            outcomes,
+            outcomes: answers.into_iter().map(|a| a.result).collect(),
             renamed: replay.renamed,
         });
         self.turns.last().unwrap()
@@ -178,16 +383,9 @@ impl Conversation {
 
     /// Every call of history, read back from the replayed turns, in order.
     fn calls_in_history(&self) -> Vec<ToolCall> {
-        let parser = CallParser::new(self.format);
-        if self.format == CallFormat::OpenAiResponses {
-            let items: Vec<Value> = self.history.iter().skip(1).cloned().collect();
-            return parser.parse(&json!({"output": items})).unwrap();
-        }
-        self.history
-            .iter()
-            .skip(1)
-            .filter(|turn| turn.get("role").is_some_and(|r| r != "user"))
-            .flat_map(|turn| parser.parse(&as_body(self.format, turn)).unwrap())
+        read_history(self.format, &self.history)
+            .into_iter()
+            .flat_map(|exchange| exchange.calls)
             .collect()
     }
 }
@@ -203,18 +401,18 @@ fn reached(outcome: &Result<CallOutcome, DispatchError>) -> String {
 }
 
 #[tokio::test]
-async fn every_format_dispatches_by_the_emitted_name_replays_and_resolves_history_again() {
+async fn every_format_answers_by_the_emitted_name_replays_and_resolves_history_again() {
     for format in CallFormat::ALL {
         let names = live_names(&["mcp/fx/echo", "mcp/a/b", "get_weather"]);
         let runtime = ToolRuntime::new();
         runtime
-            .add_provider(Arc::new(listing("fx", names.clone(), tool)))
+            .add_provider(Arc::new(echoing("fx", names.clone())))
             .await
             .unwrap()
             .check()
             .unwrap();
         // A second provider's tool that shares the form `mcp_a_b`: neither is offered.
-        let other = listing("other", live_names(&["mcp/a.b"]), tool);
+        let other = echoing("other", live_names(&["mcp/a.b"]));
         runtime
             .add_provider(Arc::new(other))
             .await
@@ -229,12 +427,12 @@ async fn every_format_dispatches_by_the_emitted_name_replays_and_resolves_histor
             .turn(
                 &runtime,
                 &[
-                    scripted("mcp_fx_echo", json!({})),
-                    scripted("mcp/fx/echo", json!({})),
-                    scripted("nope", json!({})),
-                    scripted("mcp_a_b", json!({})),
-                    scripted("get_weather", json!({"city": "Paris"})),
-                    scripted("get_weather", json!({"city": "Zürich"})),
+                    answered("mcp_fx_echo", json!({"n": 1}), "mcp/fx/echo"),
+                    answered("mcp/fx/echo", json!({"n": 2}), "mcp/fx/echo"),
+                    refused("nope", json!({}), "unknown tool `nope`"),
+                    refused("mcp_a_b", json!({}), "no one tool answers to `mcp_a_b`"),
+                    answered("get_weather", json!({"city": "Paris"}), "Paris"),
+                    answered("get_weather", json!({"city": "Zürich"}), "Zürich"),
                 ],
             )
             .await;
@@ -294,13 +492,16 @@ async fn every_format_dispatches_by_the_emitted_name_replays_and_resolves_histor
             .turn(
                 &runtime,
                 &[
-                    scripted("mcp_fx_new", json!({})),
-                    scripted("mcp_fx_echo", json!({})),
+                    answered("mcp_fx_new", json!({}), "mcp/fx/new"),
+                    answered("mcp_fx_echo", json!({"n": 3}), "mcp/fx/echo"),
                 ],
             )
             .await;
         let got: Vec<String> = turn.outcomes.iter().map(reached).collect();
         assert_eq!(got, ["mcp/fx/new", "mcp/fx/echo"], "{format}");
+
+        // The model reads the last turn's answers too (as the request after it carries them).
+        conversation.model_reads_history();
 
         // The provider blocks of every turn are in history untouched.
         let history = Value::Array(conversation.history.clone()).to_string();
