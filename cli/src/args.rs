@@ -90,13 +90,19 @@ pub struct Origins {
     pub servers: Option<Vec<String>>,
     /// One message per MCP server that could not be listed; the others' tools were read.
     pub failures: Vec<String>,
+    /// One line per MCP tool read leniently (offered), saying how it was read.
+    pub notes: Vec<String>,
 }
 
 impl Origins {
-    /// Says each server that could not be listed on stderr (best effort) and returns the exit
-    /// status: `status`, or 2 when a server failed.
+    /// Says each tool read leniently and each server that could not be listed on stderr (best
+    /// effort) and returns the exit status: `status`, or 2 when a server failed. A lenient
+    /// reading loses nothing (the tool is offered), so it leaves the status as it is.
     pub fn report_failures(&self, status: u8) -> u8 {
         let mut err = io::stderr().lock();
+        for note in &self.notes {
+            let _ = writeln!(err, "toolwire: note: {note}");
+        }
         for failure in &self.failures {
             let _ = writeln!(err, "toolwire: {failure}");
         }
@@ -178,7 +184,12 @@ impl McpArgs {
     ) -> Option<Result<(Vec<ToolDefinition>, Origins), UnusableInput>> {
         let options = mcp::options(self.timeout);
         let one = |wanted: Result<mcp::Wanted, UnusableInput>| {
-            Ok((mcp::list_one(&wanted?, &options)?, Origins::default()))
+            let (tools, notes) = mcp::list_one_with_notes(&wanted?, &options)?;
+            let origins = Origins {
+                notes,
+                ..Origins::default()
+            };
+            Ok((tools, origins))
         };
         if let Some(command) = &self.mcp_stdio {
             return Some(one(mcp::Wanted::stdio(command, server)));
@@ -192,6 +203,7 @@ impl McpArgs {
             let origins = Origins {
                 servers: Some(listing.servers),
                 failures: listing.failures,
+                notes: listing.notes,
             };
             Ok((listing.tools, origins))
         }))

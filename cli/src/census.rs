@@ -57,7 +57,8 @@ A tool that is not valid MCP (a schema that is not an object, a name that is not
 string) is left out the same way, its reason starting \"it is not valid MCP: \" and its
 name tools[N] (its position in the server's list) when it has no name; the server's
 other tools are still checked, so the exit status is 1, not 2. A tool without
-inputSchema is read as a tool without arguments. An answer the client cannot read
+inputSchema (or with a null one) is read as a tool without arguments and offered, with a
+\"toolwire: note: \" line on stderr saying so (the status is unchanged). An answer the client cannot read
 (nested deeper than 127 levels, not UTF-8, not JSON-RPC) fails its server at once,
 saying why.
 

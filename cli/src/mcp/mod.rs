@@ -23,7 +23,11 @@ use std::time::Duration;
 
 use toolwire_core::{
     mcp::config::McpConfig,
-    mcp::{list_tools_of, mcp_tool_name, McpCommand, McpHttp, McpOptions, McpServer, McpTimeouts},
+    mcp::{
+        list_tools_with_notes_of, mcp_tool_name, McpCommand, McpHttp, McpOptions, McpServer,
+        McpTimeouts,
+    },
+    runtime::LoadProblem,
     ToolDefinition,
 };
 
@@ -100,6 +104,8 @@ pub struct Listing {
     pub servers: Vec<String>,
     /// One message per server that could not be listed, naming it and why.
     pub failures: Vec<String>,
+    /// One line per tool read leniently (named as [`Wanted`] says), saying how it was read.
+    pub notes: Vec<String>,
 }
 
 /// The options `--timeout` gives: it bounds the start and, again, the listing; core's defaults
@@ -121,6 +127,15 @@ pub fn list_one(
     wanted: &Wanted,
     options: &McpOptions,
 ) -> Result<Vec<ToolDefinition>, UnusableInput> {
+    Ok(list_one_with_notes(wanted, options)?.0)
+}
+
+/// The tools of one server and a line per tool read leniently; a server that cannot be
+/// listed is unusable input.
+pub fn list_one_with_notes(
+    wanted: &Wanted,
+    options: &McpOptions,
+) -> Result<(Vec<ToolDefinition>, Vec<String>), UnusableInput> {
     interruptible(list(wanted, options))?
 }
 
@@ -134,13 +149,15 @@ pub fn list_all(wanted: &[Wanted], options: &McpOptions) -> Result<Listing, Unus
         tools: Vec::new(),
         servers: Vec::new(),
         failures: Vec::new(),
+        notes: Vec::new(),
     };
     for (wanted, listed) in wanted.iter().zip(listed) {
         match listed {
-            Ok(tools) => {
+            Ok((tools, notes)) => {
                 let name = wanted.name.clone().unwrap_or_default();
                 listing.servers.extend(tools.iter().map(|_| name.clone()));
                 listing.tools.extend(tools);
+                listing.notes.extend(notes);
             }
             Err(UnusableInput(message)) => listing.failures.push(message),
         }
@@ -153,16 +170,31 @@ pub fn list_all(wanted: &[Wanted], options: &McpOptions) -> Result<Listing, Unus
 
 /// Lists `wanted`'s tools, named as it says; the connection (and a stdio server's process
 /// group) ends when this returns or is dropped.
-async fn list(wanted: &Wanted, options: &McpOptions) -> Result<Vec<ToolDefinition>, UnusableInput> {
-    let mut tools = list_tools_of(&wanted.server, options)
+async fn list(
+    wanted: &Wanted,
+    options: &McpOptions,
+) -> Result<(Vec<ToolDefinition>, Vec<String>), UnusableInput> {
+    let listed = list_tools_with_notes_of(&wanted.server, options)
         .await
         .map_err(|err| UnusableInput(format!("{}: {}", wanted.label, hints::in_flags(&err))))?;
-    if let Some(name) = &wanted.name {
-        for tool in &mut tools {
-            tool.name = mcp_tool_name(name, &tool.name);
-        }
+    let named = |tool: &str| match &wanted.name {
+        Some(name) => mcp_tool_name(name, tool),
+        None => tool.to_owned(),
+    };
+    let mut tools = listed.tools;
+    for tool in &mut tools {
+        tool.name = named(&tool.name);
     }
-    Ok(tools)
+    // A tool read leniently is offered like the others; its line says how it was read.
+    let notes = (listed.notes.iter())
+        .filter_map(|note| match note {
+            LoadProblem::ReadLeniently { tool, reading } => {
+                Some(format!("{}: `{}`: {reading}", wanted.label, named(tool)))
+            }
+            _ => None,
+        })
+        .collect();
+    Ok((tools, notes))
 }
 
 /// Runs `work` to its end, or until the command is interrupted (SIGINT, SIGTERM): then `work`

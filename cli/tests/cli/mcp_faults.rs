@@ -111,3 +111,45 @@ fn an_answer_that_cannot_be_read_is_exit_2_saying_why() {
         }
     }
 }
+
+/// A tool without `inputSchema` (or with a `null` one) loses nothing: it is offered as a tool
+/// without arguments, the exit status stays 0, and a note on stderr names it and says how it
+/// was read, in `census` and `wire`, over stdio and HTTP.
+#[test]
+fn a_tool_read_leniently_is_offered_with_a_note_and_exit_0() {
+    let cases = [
+        ("no-schema", "bare", "it has no inputSchema"),
+        ("null-schema", "nulled", "its inputSchema is null"),
+    ];
+    for (mode, lenient, said) in cases {
+        for (source, _http) in sources(mode) {
+            let source: Vec<&str> = source.iter().map(String::as_str).collect();
+            let note = |err: &str| {
+                err.lines().any(|l| {
+                    l.starts_with("toolwire: note: ")
+                        && l.contains(&format!(
+                            "`{lenient}`: {said}, so it is read as a tool without arguments"
+                        ))
+                })
+            };
+            let mut args = vec!["census", "--json"];
+            args.extend(&source);
+            let output = toolwire(&args, "");
+            assert_eq!(status(&output), 0, "{mode}: {}", stderr(&output));
+            let object: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let offered: Vec<&str> = (object["offered"].as_array().unwrap().iter())
+                .map(|n| n.as_str().unwrap())
+                .collect();
+            assert!(offered.contains(&lenient), "{mode}: {offered:?}");
+            assert!(note(&stderr(&output)), "{mode}: {}", stderr(&output));
+
+            let (code, list, err) = wire("openai", &source, "");
+            assert_eq!(code, 0, "{mode}: {err}");
+            assert!(
+                (list.as_array().unwrap().iter()).any(|t| t["function"]["name"] == lenient),
+                "{mode}: {list}"
+            );
+            assert!(note(&err), "{mode}: {err}");
+        }
+    }
+}

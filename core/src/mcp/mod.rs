@@ -113,6 +113,7 @@ pub use server::{check_server_name, McpCommand, McpHttp, McpServer};
 
 use std::sync::Arc;
 
+use crate::runtime::LoadProblem;
 use crate::tools::ToolDefinition;
 
 /// The runtime's real name for tool `tool` of MCP server `server`: `mcp/<server>/<tool>`. An
@@ -173,6 +174,46 @@ pub async fn list_tools_of(
     server: &McpServer,
     options: &McpOptions,
 ) -> Result<Vec<ToolDefinition>, McpError> {
+    Ok(list_tools_with_notes_of(server, options).await?.tools)
+}
+
+/// What [`list_tools_with_notes_of`] read: the tools (as [`list_tools_of`] gives them) and how
+/// each tool that was read leniently was read ([`LoadProblem::ReadLeniently`], named by its
+/// bare name), the notes a runtime's load returns in [`LoadStatus::LoadedWithNotes`].
+///
+/// [`LoadStatus::LoadedWithNotes`]: crate::runtime::LoadStatus::LoadedWithNotes
+///
+/// ```
+/// use toolwire_core::mcp::McpToolList;
+/// let list = McpToolList::default();
+/// assert!(list.tools.is_empty() && list.notes.is_empty());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct McpToolList {
+    /// Every listed tool, bare names as the server gives them; a tool that is not valid MCP
+    /// among them, marked unsupported with what is wrong.
+    pub tools: Vec<ToolDefinition>,
+    /// One note per tool read leniently (an MCP tool without `inputSchema` is a tool without
+    /// arguments): it is in `tools` and offered, but its server did not list it as MCP says.
+    pub notes: Vec<LoadProblem>,
+}
+
+/// [`list_tools_of`], with how each tool read leniently was read: what `toolwire census` and
+/// `toolwire wire` say beside the tools (loud means returned).
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), toolwire_core::mcp::McpError> {
+/// use toolwire_core::mcp::{list_tools_with_notes_of, McpCommand, McpOptions, McpServer};
+/// let server = McpServer::Stdio(McpCommand::new("my-mcp-server"));
+/// let list = list_tools_with_notes_of(&server, &McpOptions::default()).await?;
+/// for note in &list.notes { eprintln!("{note}"); }
+/// # Ok(()) }
+/// ```
+pub async fn list_tools_with_notes_of(
+    server: &McpServer,
+    options: &McpOptions,
+) -> Result<McpToolList, McpError> {
     let changed = Arc::new(tokio::sync::watch::channel(0).0);
     let connection = connection::connect(server, &options.timeouts, changed).await?;
     let listed = listing::list(
@@ -183,7 +224,19 @@ pub async fn list_tools_of(
     )
     .await;
     match listed {
-        Ok(listed) => Ok(listed.tools),
+        Ok(listed) => {
+            let notes = (listed.notes.into_iter())
+                .filter(|note| note.kind == listing::NoteKind::Lenient)
+                .map(|note| LoadProblem::ReadLeniently {
+                    tool: note.tool,
+                    reading: note.text,
+                })
+                .collect();
+            Ok(McpToolList {
+                tools: listed.tools,
+                notes,
+            })
+        }
         Err(listing::ListFailure::Limit(e)) => Err(e),
         Err(listing::ListFailure::Server(e)) => {
             connection.kill();

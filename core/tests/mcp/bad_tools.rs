@@ -140,7 +140,11 @@ async fn a_tool_without_a_schema_is_a_tool_without_arguments_and_the_load_says_s
                 .dispatch(&format!("mcp_lax_{lenient}"), json!({}))
                 .await
                 .unwrap();
-            assert_eq!(out.output.to_value(), json!({}), "{mode}: it is offered and called");
+            assert_eq!(
+                out.output.to_value(),
+                json!({}),
+                "{mode}: it is offered and called"
+            );
         }
     }
 }
