@@ -134,6 +134,9 @@ fn definition(tool: Tool, target: &str, limits: &McpLimits) -> Result<ToolDefini
     {
         def = def.with_title(title);
     }
+    if let Some(output) = &tool.output_schema {
+        def = def.with_output_schema(Value::Object((**output).clone()));
+    }
     if let Some(hints) = hints {
         def = def.with_annotations(ToolAnnotations {
             read_only_hint: hints.read_only_hint,

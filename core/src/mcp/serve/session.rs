@@ -22,6 +22,7 @@ use super::ToolServer;
 use crate::census::Resolution;
 use crate::mcp::call_tool_result;
 use crate::runtime::{Conversation, DispatchError};
+use crate::tools::ToolOutput;
 
 /// One client's session of a [`ToolServer`]: the `rmcp` [`ServerHandler`] for one connection
 /// (stdio) or one MCP session (streamable HTTP).
@@ -129,6 +130,12 @@ impl ServerSession {
                 request = self.conversation.request();
             }
         }
+        let mut arguments = arguments;
+        if index.is_none() {
+            // A meta-tool's `name` argument (`tool_schema`'s) may be a served name, as
+            // `tool_search` gave it: the runtime's census knows the tool by its real name.
+            view.serve_name_argument(&mut arguments);
+        }
         let loaded = self.conversation.loaded();
         let outcome = request.dispatch(&real, arguments).await;
         if request.is_deferred() && self.conversation.loaded() != loaded {
@@ -138,7 +145,16 @@ impl ServerSession {
             let _ = peer.notify_tool_list_changed().await;
         }
         match outcome {
-            Ok(outcome) => Ok(call_tool_result(&outcome.output).into()),
+            Ok(mut outcome) => {
+                if index.is_none() {
+                    // A meta-tool names tools by the runtime's forms; the client calls the
+                    // served ones.
+                    if let ToolOutput::Json(answer) = &mut outcome.output {
+                        view.serve_forms(answer);
+                    }
+                }
+                Ok(call_tool_result(&outcome.output).into())
+            }
             Err(DispatchError::UnknownTool { closest, .. }) => Err(unknown_tool(called, &closest)),
             Err(err) => Ok(failed_call_result(err.for_model(called)).into()),
         }
