@@ -52,14 +52,20 @@ fn as_json<T: serde::Serialize>(value: &T) -> Value {
 
 #[tokio::test]
 async fn a_backend_tools_output_schema_content_and_structured_content_pass_through_unchanged() {
-    let server = server_with(backend_runtime(&["--content"]).await, ServeOptions::default());
+    let server = server_with(
+        backend_runtime(&["--content"]).await,
+        ServeOptions::default(),
+    );
     let (client, _changes) = stdio_client(&server).await;
     let (direct_tools, direct_radar) = direct("radar").await;
 
     let served = client.list_all_tools().await.unwrap();
     let radar = served.iter().find(|t| t.name == "mcp_wx_radar").unwrap();
     let backend_radar = direct_tools.iter().find(|t| t.name == "radar").unwrap();
-    let schema = radar.output_schema.clone().expect("the output schema is served");
+    let schema = radar
+        .output_schema
+        .clone()
+        .expect("the output schema is served");
     assert_eq!(Some(schema.clone()), backend_radar.output_schema);
     assert_eq!(schema["required"], json!(["city", "rain"]));
 
@@ -81,7 +87,10 @@ async fn a_backend_tools_output_schema_content_and_structured_content_pass_throu
 
 #[tokio::test]
 async fn a_backend_error_result_reaches_the_client_with_every_block() {
-    let server = server_with(backend_runtime(&["--content"]).await, ServeOptions::default());
+    let server = server_with(
+        backend_runtime(&["--content"]).await,
+        ServeOptions::default(),
+    );
     let (client, _changes) = stdio_client(&server).await;
     let (_, direct_failed) = direct("radar_failed").await;
 

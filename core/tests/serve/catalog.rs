@@ -72,12 +72,22 @@ async fn under_a_name_budget_tool_search_and_tool_schema_give_the_served_names()
     let server = server_with(runtime, ServeOptions::default().budget(budget));
     let (client, mut changes) = stdio_client(&server).await;
 
-    let found = call(&client, "tool_search", json!({"query": "pull request reviews"})).await;
+    let found = call(
+        &client,
+        "tool_search",
+        json!({"query": "pull request reviews"}),
+    )
+    .await;
     let hit = &answer(&found)["tools"][0];
     assert_eq!(hit["name"], "github/list_pull_request_reviews");
     assert_eq!(hit["form"], "github_list_pull_req");
 
-    let loaded = call(&client, "tool_schema", json!({"name": "github_list_pull_req"})).await;
+    let loaded = call(
+        &client,
+        "tool_schema",
+        json!({"name": "github_list_pull_req"}),
+    )
+    .await;
     assert_eq!(answer(&loaded)["form"], "github_list_pull_req");
     tokio::time::timeout(HANG_BOUND, changes.recv())
         .await
@@ -85,7 +95,10 @@ async fn under_a_name_budget_tool_search_and_tool_schema_give_the_served_names()
         .unwrap();
     // The name the meta-tools gave is the one listed, and it is called by it.
     let listed = names(&client).await;
-    assert!(listed.contains(&"github_list_pull_req".to_owned()), "{listed:?}");
+    assert!(
+        listed.contains(&"github_list_pull_req".to_owned()),
+        "{listed:?}"
+    );
     let ran = call(&client, "github_list_pull_req", json!({})).await;
     assert_eq!(answer(&ran)["tool"], "github/list_pull_request_reviews");
     client.cancel().await.unwrap();

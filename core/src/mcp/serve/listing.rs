@@ -99,14 +99,15 @@ impl ServedView {
     }
 
     /// The tools `request` (of this view's snapshot) carries, as served: the meta-tools, then
-    /// the carried offered tools in census order.
-    pub(super) fn list_for(&self, request: &Request) -> Vec<Tool> {
+    /// the carried offered tools in census order. Borrowed: `tools/list` clones only the page
+    /// it sends.
+    pub(super) fn list_for(&self, request: &Request) -> Vec<&Tool> {
         let (_, carried) = request.carried_definitions();
-        let mut list = self.meta.clone();
+        let mut list: Vec<&Tool> = self.meta.iter().collect();
         list.extend(
             carried
                 .into_iter()
-                .filter_map(|i| self.tools.get(i).and_then(Clone::clone)),
+                .filter_map(|i| self.tools.get(i).and_then(Option::as_ref)),
         );
         list
     }
