@@ -304,7 +304,9 @@ async fn start_backends(
     for (backend, started) in backends.iter().zip(started) {
         match started {
             Ok(provider) => {
-                let provider = Arc::new(provider);
+                // The gateway serves a backend's error result as it came (every block kept),
+                // not as a typed error of its text.
+                let provider = Arc::new(provider.with_error_results_kept());
                 let name = toolwire_core::provider::ToolProvider::name(&*provider).to_owned();
                 // A load with problems (a clash) still serves what it can: the census says.
                 if let Err(err) = tools.add_provider(provider).await {

@@ -6,7 +6,8 @@
 //!   in-process byte stream, newline-delimited JSON-RPC as over stdio. The ratio of medians is
 //!   the gateway's cost.
 //! - `tools_list_2486`: `tools/list` of the 2,486 corpus tools through a `ToolServer` (one page),
-//!   beside `serde_json::to_vec` of that same list.
+//!   beside `serde_json::to_vec` of that same list, and beside writing it and reading it back
+//!   (the floor of any exchange of it).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -124,6 +125,14 @@ fn bench_list(c: &mut Criterion) {
     group.sample_size(30);
     group.bench_function("serialising_the_list", |b| {
         b.iter(|| serde_json::to_vec(&page).unwrap())
+    });
+    // The floor of any MCP exchange of this page: writing it and rmcp's `ListToolsResult`
+    // read back from those bytes, as a client must.
+    group.bench_function("serialising_and_parsing_back", |b| {
+        b.iter(|| {
+            let bytes = serde_json::to_vec(&page).unwrap();
+            black_box(serde_json::from_slice::<ListToolsResult>(&bytes).unwrap())
+        })
     });
     group.bench_function("through_the_gateway", |b| {
         b.iter(|| {

@@ -3,7 +3,7 @@
 //! no process left once stdin closes.
 
 use rmcp::ServiceExt;
-use serde_json::json;
+use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use toolwire_core::mcp::serve::is_mcp_tool_name;
 use toolwire_core::wire::{check_definition_name, LlmProvider};
@@ -138,6 +138,48 @@ async fn a_backend_killed_mid_call_fails_with_its_stderr_and_restarts_on_its_nex
         reached(&call(&client, "mcp_fx_echo", json!({})).await),
         "echo"
     );
+    drop(client);
+    tokio::time::timeout(HANG_BOUND, child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// The gateway passes a backend's answers through whole: `radar`'s output schema and every
+/// content block, and `radar_failed`'s error result with its image (not a typed error's text).
+#[tokio::test]
+async fn a_backend_s_output_schema_content_and_error_result_reach_the_client_whole() {
+    let mut child = gateway(&backends("--content"));
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    census(&mut err).await;
+    let client =
+        ().serve((child.stdout.take().unwrap(), child.stdin.take().unwrap()))
+            .await
+            .unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    let radar = tools.iter().find(|t| t.name == "mcp_fx_radar").unwrap();
+    let schema = radar.output_schema.as_ref().expect("radar's output schema");
+    assert_eq!(schema["required"], json!(["city", "rain"]));
+
+    let answer = call(&client, "mcp_fx_radar", json!({})).await;
+    let kinds = |r: &rmcp::model::CallToolResult| -> Vec<Value> {
+        r.content
+            .iter()
+            .map(|b| serde_json::to_value(b).unwrap()["type"].clone())
+            .collect()
+    };
+    assert_eq!(
+        kinds(&answer),
+        ["text", "image", "audio", "resource_link", "resource"]
+    );
+    assert_eq!(
+        answer.structured_content,
+        Some(json!({"city": "Paris", "rain": true}))
+    );
+    let failed = call(&client, "mcp_fx_radar_failed", json!({})).await;
+    assert_eq!(failed.is_error, Some(true));
+    assert_eq!(kinds(&failed), ["text", "image"]);
+    assert_eq!(text(&failed), "the radar is down");
     drop(client);
     tokio::time::timeout(HANG_BOUND, child.wait())
         .await

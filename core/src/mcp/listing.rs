@@ -217,6 +217,9 @@ fn definition(
     if let Some(title) = tool.title.or(tool.annotations_title) {
         def = def.with_title(title);
     }
+    if let Some(output) = tool.output_schema {
+        def = def.with_output_schema(Value::Object(output));
+    }
     if let Some(hints) = tool.annotations {
         def = def.with_annotations(hints);
     }

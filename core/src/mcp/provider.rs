@@ -58,6 +58,8 @@ pub struct McpProvider {
     /// Bumped on each `notifications/tools/list_changed`, by every connection this provider
     /// makes: one sender for the provider's life, so a receiver keeps working across reloads.
     changed: Arc<watch::Sender<u64>>,
+    /// Whether an `isError` result is returned as it came (`with_error_results_kept`).
+    keep_error_results: bool,
 }
 
 impl Drop for McpProvider {
@@ -164,6 +166,7 @@ impl McpProvider {
             listing_problems: Mutex::new(Vec::new()),
             failed: AtomicBool::new(false),
             changed: Arc::new(watch::channel(0).0),
+            keep_error_results: false,
         };
         provider.start().await?;
         Ok(provider)
@@ -184,6 +187,26 @@ impl McpProvider {
     /// ```
     pub fn with_call_timeout(mut self, timeout: Duration) -> McpProvider {
         self.options.timeouts.call = timeout;
+        self
+    }
+
+    /// This provider with a tool's `isError` result returned as it came, a
+    /// [`ToolOutput::Content`] whose `is_error` is set (every block and the
+    /// `structuredContent` kept), instead of a [`ToolError`] of its text. For a gateway that
+    /// serves the result on to an MCP client (`toolwire serve`): the client gets the backend's
+    /// error result unchanged, an image beside the text included. A runtime whose answers go to
+    /// an LLM API keeps the default, a typed error (an SDK's input-validation text becomes
+    /// [`ToolError::InvalidArguments`]).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
+    /// use toolwire_core::mcp::{McpCommand, McpProvider};
+    /// let backend = McpProvider::spawn("wx", McpCommand::new("wx-server")).await?.with_error_results_kept();
+    /// # let _ = backend;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_error_results_kept(mut self) -> McpProvider {
+        self.keep_error_results = true;
         self
     }
 
@@ -416,7 +439,7 @@ impl ToolProvider for McpProvider {
             let params = CallToolRequestParams::new(bare.to_owned()).with_arguments(arguments);
             let timeout = self.options.timeouts.call;
             match tokio::time::timeout(timeout, connection.client.call_tool(params)).await {
-                Ok(Ok(result)) if result.is_error == Some(true) => {
+                Ok(Ok(result)) if result.is_error == Some(true) && !self.keep_error_results => {
                     let text = error_text(&result);
                     if is_input_validation_error(&text) {
                         Err(ToolError::InvalidArguments {

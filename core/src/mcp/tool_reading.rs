@@ -47,6 +47,8 @@ pub(crate) struct ValidTool {
     /// The annotations' own (older) title.
     pub(crate) annotations_title: Option<String>,
     pub(crate) input_schema: Map<String, Value>,
+    /// The JSON schema of its structured result (`outputSchema`), when it has one.
+    pub(crate) output_schema: Option<Map<String, Value>>,
     /// How it was read leniently, when it was.
     pub(crate) lenient: Option<&'static str>,
 }
@@ -142,6 +144,17 @@ fn valid_tool(object: &Map<String, Value>, name: String) -> Result<ValidTool, St
             ))
         }
     };
+    // MCP 2025-06-18+ `Tool.outputSchema` is an object schema when present.
+    let output_schema = match object.get("outputSchema") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(schema)) => Some(schema.clone()),
+        Some(other) => {
+            return Err(format!(
+                "its outputSchema is {}, not an object (the JSON schema of its structured result)",
+                kind(other)
+            ))
+        }
+    };
     let description = optional_string(object, "description")?;
     let title = optional_string(object, "title")?;
     let (annotations, annotations_title) = match object.get("annotations") {
@@ -167,6 +180,7 @@ fn valid_tool(object: &Map<String, Value>, name: String) -> Result<ValidTool, St
         annotations,
         annotations_title,
         input_schema,
+        output_schema,
         lenient,
     })
 }

@@ -138,17 +138,19 @@ impl RuntimeState {
     }
 
     /// Records that the provider `id` is down, unless it was reloaded since `generation`.
-    pub(super) fn mark_unreachable(&mut self, id: u64, generation: u64, reason: String) {
+    /// Whether a slot was marked (a call into an older load marks nothing).
+    pub(super) fn mark_unreachable(&mut self, id: u64, generation: u64, reason: String) -> bool {
         // A failure seen by a call into an older load says nothing about the reloaded one.
         let Some(slot) = self
             .slots
             .iter_mut()
             .find(|s| s.id == id && s.generation == generation)
         else {
-            return;
+            return false;
         };
         tracing::warn!(provider = slot.provider.name(), %reason, "provider marked failed");
         slot.status = LoadStatus::unreachable(reason);
         self.switches_version += 1;
+        true
     }
 }

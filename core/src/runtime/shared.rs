@@ -92,8 +92,18 @@ impl Shared {
         self.write().next_watch(id)
     }
 
+    /// Marks a provider unreachable; its tools are then withheld from every request, so the
+    /// tools offered changed: receivers of `tool_set_changes` hear of it (a server serving the
+    /// runtime tells its clients `list_changed`), after the lock is released.
     pub(super) fn mark_unreachable(&self, slot: u64, generation: u64, reason: String) {
-        self.write().mark_unreachable(slot, generation, reason);
+        let (marked, version) = {
+            let mut state = self.write();
+            let marked = state.mark_unreachable(slot, generation, reason);
+            (marked, state.tool_set_version())
+        };
+        if marked {
+            self.changes.send_replace(version);
+        }
     }
 
     /// What a turn reads for `state` (which the caller holds): the last snapshot while nothing

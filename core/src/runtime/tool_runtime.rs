@@ -251,7 +251,9 @@ impl ToolRuntime {
     }
 
     /// A receiver that sees every change of the tool set (a provider added, removed, reloaded,
-    /// or its tool list changed): await `changed()` to learn that the next request differs.
+    /// or its tool list changed) and every provider marked unreachable (a crashed MCP server,
+    /// whose tools are then withheld): await `changed()` to learn that the next request
+    /// differs.
     ///
     /// ```
     /// # use std::sync::Arc;

@@ -44,6 +44,14 @@ pub struct ToolDefinition {
     /// (`tool-schema-wire.md`, "Strict, revised").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub null_is_absent: bool,
+    /// The JSON schema of the tool's structured result (MCP's `outputSchema`, 2025-06-18 on),
+    /// when its server gave one. Carried as it came: toolwire never sends it to an LLM API (no
+    /// provider takes one for a function tool), and a server serving this tool lists it again.
+    /// MCP 2025-06-18, "Tools" → "Output Schema": "If an output schema is provided: Servers
+    /// MUST provide structured results that conform to this schema"
+    /// (<https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema>).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
 }
 
 impl ToolDefinition {
@@ -66,6 +74,7 @@ impl ToolDefinition {
             annotations: ToolAnnotations::default(),
             unsupported: None,
             null_is_absent: false,
+            output_schema: None,
         }
     }
 
@@ -116,6 +125,19 @@ impl ToolDefinition {
     /// ```
     pub fn with_null_is_absent(mut self, null_is_absent: bool) -> ToolDefinition {
         self.null_is_absent = null_is_absent;
+        self
+    }
+
+    /// This definition with the JSON schema of its structured result (MCP's `outputSchema`).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let def = toolwire_core::ToolDefinition::new("weather", "Weather.", json!({}))
+    ///     .with_output_schema(json!({"type": "object", "properties": {"c": {"type": "number"}}}));
+    /// assert_eq!(def.output_schema.unwrap()["type"], "object");
+    /// ```
+    pub fn with_output_schema(mut self, schema: Value) -> ToolDefinition {
+        self.output_schema = Some(schema);
         self
     }
 

@@ -55,3 +55,51 @@ async fn two_sessions_load_their_own_catalog_tools_and_each_hears_only_its_own_c
     a.cancel().await.unwrap();
     b.cancel().await.unwrap();
 }
+
+/// Under a name budget the catalog's meta-tools name each tool by the name this session's
+/// client calls, the cut one its list shows, not the runtime's 64-character form.
+#[tokio::test]
+async fn under_a_name_budget_tool_search_and_tool_schema_give_the_served_names() {
+    let always = CatalogPolicy::deferred(Vec::<String>::new()).with_threshold(0);
+    let runtime = ToolRuntime::builder().catalog(always).build().unwrap();
+    runtime
+        .add_provider(tools_of("cat", &["github/list_pull_request_reviews"]))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    let budget = toolwire_core::census::NameBudget::new(20).unwrap();
+    let server = server_with(runtime, ServeOptions::default().budget(budget));
+    let (client, mut changes) = stdio_client(&server).await;
+
+    let found = call(
+        &client,
+        "tool_search",
+        json!({"query": "pull request reviews"}),
+    )
+    .await;
+    let hit = &answer(&found)["tools"][0];
+    assert_eq!(hit["name"], "github/list_pull_request_reviews");
+    assert_eq!(hit["form"], "github_list_pull_req");
+
+    let loaded = call(
+        &client,
+        "tool_schema",
+        json!({"name": "github_list_pull_req"}),
+    )
+    .await;
+    assert_eq!(answer(&loaded)["form"], "github_list_pull_req");
+    tokio::time::timeout(HANG_BOUND, changes.recv())
+        .await
+        .expect("the session hears list_changed")
+        .unwrap();
+    // The name the meta-tools gave is the one listed, and it is called by it.
+    let listed = names(&client).await;
+    assert!(
+        listed.contains(&"github_list_pull_req".to_owned()),
+        "{listed:?}"
+    );
+    let ran = call(&client, "github_list_pull_req", json!({})).await;
+    assert_eq!(answer(&ran)["tool"], "github/list_pull_request_reviews");
+    client.cancel().await.unwrap();
+}

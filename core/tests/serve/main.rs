@@ -5,6 +5,7 @@
 //!
 //! One test binary with a module per transport or concern; this file holds what they share.
 
+mod backend;
 mod catalog;
 mod http;
 mod stdio;

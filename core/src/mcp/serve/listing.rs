@@ -99,16 +99,60 @@ impl ServedView {
     }
 
     /// The tools `request` (of this view's snapshot) carries, as served: the meta-tools, then
-    /// the carried offered tools in census order.
-    pub(super) fn list_for(&self, request: &Request) -> Vec<Tool> {
+    /// the carried offered tools in census order. Borrowed: `tools/list` clones only the page
+    /// it sends.
+    pub(super) fn list_for(&self, request: &Request) -> Vec<&Tool> {
         let (_, carried) = request.carried_definitions();
-        let mut list = self.meta.clone();
+        let mut list: Vec<&Tool> = self.meta.iter().collect();
         list.extend(
             carried
                 .into_iter()
-                .filter_map(|i| self.tools.get(i).and_then(Clone::clone)),
+                .filter_map(|i| self.tools.get(i).and_then(Option::as_ref)),
         );
         list
+    }
+
+    /// The name the tool of real name `real` is served under, when it is served.
+    pub(super) fn served_name(&self, real: &str) -> Option<&str> {
+        let Ok(crate::census::Resolution::Tool(hit)) = self.census.resolve(real) else {
+            return None;
+        };
+        (hit.name == real).then_some(())?;
+        self.tools.get(hit.index)?.as_ref().map(|t| &*t.name)
+    }
+
+    /// A catalog meta-tool's answer (`tool_search`'s hits, `tool_schema`'s tool) with each
+    /// tool's `form` the name it is served under, so a client calls it by the name its list
+    /// shows (under a name budget, the cut one). A tool the served census leaves out keeps the
+    /// runtime's form, which still reaches it (hop 5 asks the runtime's census second).
+    pub(super) fn serve_forms(&self, answer: &mut Value) {
+        match answer {
+            Value::Object(object) => {
+                let served = match (object.get("name"), object.get("form")) {
+                    (Some(Value::String(real)), Some(Value::String(_))) => {
+                        self.served_name(real).map(str::to_owned)
+                    }
+                    _ => None,
+                };
+                if let Some(served) = served {
+                    object.insert("form".to_owned(), Value::String(served));
+                }
+                object.values_mut().for_each(|v| self.serve_forms(v));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| self.serve_forms(v)),
+            _ => {}
+        }
+    }
+
+    /// A meta-tool's arguments with a `name` that is a served name (one the runtime's census
+    /// may not know, cut by the budget) as the real name it reaches by hop 5 here.
+    pub(super) fn serve_name_argument(&self, arguments: &mut Value) {
+        let Some(Value::String(name)) = arguments.get_mut("name") else {
+            return;
+        };
+        if let Ok(crate::census::Resolution::Tool(hit)) = self.census.resolve(name) {
+            *name = hit.name.to_owned();
+        }
     }
 
     /// [`ServedView::list_for`], each tool beside its real name.
@@ -181,6 +225,13 @@ fn served_tool(
         (!definition.description.is_empty()).then(|| definition.description.clone().into());
     let mut tool = Tool::new_with_raw(name.to_owned(), description, Arc::new(schema));
     tool.title = definition.title.clone();
+    // Served as it came (MCP's `outputSchema` is an object schema, rmcp's `Tool` holds an
+    // object): the backend's `structuredContent` passes through the gateway unchanged, so it
+    // conforms to it exactly when it conformed at the backend. A definition whose output
+    // schema is not an object has none served: MCP has no place for another kind.
+    if let Some(Value::Object(output)) = &definition.output_schema {
+        tool.output_schema = Some(Arc::new(output.clone()));
+    }
     if !definition.annotations.is_empty() {
         tool.annotations = Some(mcp_annotations(&definition.annotations));
     }

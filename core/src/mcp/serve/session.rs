@@ -22,6 +22,7 @@ use super::ToolServer;
 use crate::census::Resolution;
 use crate::mcp::call_tool_result;
 use crate::runtime::{Conversation, DispatchError};
+use crate::tools::ToolOutput;
 
 /// One client's session of a [`ToolServer`]: the `rmcp` [`ServerHandler`] for one connection
 /// (stdio) or one MCP session (streamable HTTP).
@@ -129,16 +130,32 @@ impl ServerSession {
                 request = self.conversation.request();
             }
         }
-        let loaded = self.conversation.loaded();
+        let mut arguments = arguments;
+        if index.is_none() {
+            // A meta-tool's `name` argument (`tool_schema`'s) may be a served name, as
+            // `tool_search` gave it: the runtime's census knows the tool by its real name.
+            view.serve_name_argument(&mut arguments);
+        }
+        // Only a deferred catalog loads tools (a list that is not deferred carries them all).
+        let loaded = request.is_deferred().then(|| self.conversation.loaded());
         let outcome = request.dispatch(&real, arguments).await;
-        if request.is_deferred() && self.conversation.loaded() != loaded {
+        if loaded.is_some_and(|loaded| self.conversation.loaded() != loaded) {
             // The catalog loaded a tool for this session (`tool_schema`, or a call by name):
             // its list changed (a list that is not deferred carries every tool anyway). A
             // client that is gone is no error of this call.
             let _ = peer.notify_tool_list_changed().await;
         }
         match outcome {
-            Ok(outcome) => Ok(call_tool_result(&outcome.output).into()),
+            Ok(mut outcome) => {
+                if index.is_none() {
+                    // A meta-tool names tools by the runtime's forms; the client calls the
+                    // served ones.
+                    if let ToolOutput::Json(answer) = &mut outcome.output {
+                        view.serve_forms(answer);
+                    }
+                }
+                Ok(call_tool_result(&outcome.output).into())
+            }
             Err(DispatchError::UnknownTool { closest, .. }) => Err(unknown_tool(called, &closest)),
             Err(err) => Ok(failed_call_result(err.for_model(called)).into()),
         }
@@ -205,7 +222,8 @@ impl ServerHandler for ServerSession {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let turn = self.conversation.request();
-        let tools = self.server.view(&turn).list_for(&turn);
+        let view = self.server.view(&turn);
+        let tools = view.list_for(&turn);
         let start = page_start(
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             tools.len(),
@@ -213,7 +231,8 @@ impl ServerHandler for ServerSession {
         let end = start
             .saturating_add(self.server.options().page_size)
             .min(tools.len());
-        let mut page = ListToolsResult::with_all_items(tools[start..end].to_vec());
+        let page = tools[start..end].iter().map(|&t| t.clone()).collect();
+        let mut page = ListToolsResult::with_all_items(page);
         if end < tools.len() {
             page.next_cursor = Some(end.to_string());
         }
