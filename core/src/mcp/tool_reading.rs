@@ -241,7 +241,9 @@ mod tests {
             {"inputSchema": {}},
             "not a tool",
             {"name": "described", "description": 3, "inputSchema": {}},
-            {"name": "good2", "description": "Fine.", "inputSchema": {"type": "object"}},
+            {"name": "good2", "description": "Fine.", "inputSchema": {"type": "object"},
+             "outputSchema": {"type": "object"}},
+            {"name": "outputs", "inputSchema": {}, "outputSchema": "object"},
         ]));
         let invalid: Vec<(&str, &str)> = tools
             .iter()
@@ -261,6 +263,10 @@ mod tests {
                 ("tools[3]", "it has no name"),
                 ("tools[4]", "the tool is a string (\"not a tool\"), not an object"),
                 ("described", "its description is a number (3), not a string"),
+                (
+                    "outputs",
+                    "its outputSchema is a string (\"object\"), not an object (the JSON schema of its structured result)"
+                ),
             ]
         );
         let valid: Vec<&str> = tools
@@ -271,6 +277,13 @@ mod tests {
             })
             .collect();
         assert_eq!(valid, ["good", "good2"]);
+        let ReadTool::Valid(good2) = &tools[6] else {
+            panic!("{:?}", tools[6])
+        };
+        assert_eq!(
+            good2.output_schema.clone().map(Value::Object),
+            Some(json!({"type": "object"}))
+        );
     }
 
     #[test]
