@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use clap::builder::PossibleValue;
 use clap::{ArgGroup, Args, ValueEnum};
+use toolwire_core::mcp::McpOptions;
 use toolwire_core::wire::calls::CallFormat;
 use toolwire_core::{names::DEFAULT_META_TOOLS, schema::Dialect, ToolDefinition, WireFormat};
 
@@ -167,6 +168,24 @@ impl ToolSourceArgs {
         server: Option<&str>,
     ) -> Option<Result<(Vec<ToolDefinition>, Origins), UnusableInput>> {
         self.mcp.read(server)
+    }
+
+    /// The MCP servers to connect to, if an MCP source is given (`calls --answer` runs their
+    /// tools), named as [`ToolSourceArgs::read_mcp`] names their tools, and the options
+    /// `--timeout` gives.
+    pub fn mcp_servers(
+        &self,
+        server: Option<&str>,
+    ) -> Option<Result<(Vec<mcp::Wanted>, McpOptions), UnusableInput>> {
+        let options = mcp::options(self.mcp.timeout);
+        let wanted = if let Some(command) = &self.mcp.mcp_stdio {
+            mcp::Wanted::stdio(command, server).map(|w| vec![w])
+        } else if let Some(url) = &self.mcp.mcp_http {
+            Ok(vec![mcp::Wanted::http(url, &self.mcp.headers, server)])
+        } else {
+            mcp::Wanted::config(self.mcp.mcp_config.as_deref()?)
+        };
+        Some(wanted.map(|w| (w, options)))
     }
 }
 

@@ -7,7 +7,10 @@
 //! own line (an unknown name, a shared form, arguments that are not an object, a stream that
 //! ended before the call's end signal): loud means printed, never a dropped call. A response
 //! that is not the format's at all is the input's fault (exit 2), as a bad tool set is.
-//! With `--stream`, each call's line is written as soon as its end signal arrives.
+//! With `--stream`, each call's line is written as soon as its end signal arrives. With
+//! `--answer` the calls are run and answered instead (`answer.rs`).
+
+mod answer;
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
@@ -37,6 +40,11 @@ pub struct CallsArgs {
     /// decoded stream event per line), not its body.
     #[arg(long)]
     stream: bool,
+    /// Run the calls (an MCP tool source: --mcp-stdio, --mcp-http or --mcp-config) and print,
+    /// instead of the lines, one JSON object {"replay", "answers", "renamed", "notes"}: the
+    /// assistant turn and the messages the next request appends.
+    #[arg(long)]
+    answer: bool,
     // --tools, --mcp-stdio, --mcp-http, --header, --mcp-config, --timeout.
     #[command(flatten)]
     source: ToolSourceArgs,
@@ -75,7 +83,20 @@ does not, or the stream ended before its end (said on stderr); 2 the input is un
 the response is not that format (not JSON, or not its shape: the message names the JSON
 pointer and, for a stream, the event), a call has no name or not the id its format
 requires, two calls have one id, the stream carries the provider's error, or the tool
-set cannot be read.";
+set cannot be read.
+
+--answer runs every call through a tool runtime holding the MCP servers (each call
+answered: an unknown name, unusable arguments or a tool error is an error answer the
+model reads) and prints one JSON object instead of the lines: {\"replay\": the assistant
+turn to append to history, the response's own but for a name the provider refuses in
+history, which carries its model-safe form; \"answers\": the messages (openai-responses:
+the items) to append after it, in the format's own shape; \"renamed\": [{\"id\",
+\"called\", \"replayed\", \"pointer\"}] each call the replay renamed; \"notes\": [{\"call\",
+\"note\"}] what an answer could not carry, or cut}. The next request carries \"replay\"
+and \"answers\". Exit status with --answer: 0 every answer is a tool's success; 1 any is
+an error answer, or the stream ended before a call's end (nothing is printed then: a cut
+turn cannot be answered; stderr names the calls); 2 as above. --tools FILE cannot be
+answered (it names tools, it cannot run them).";
 
 /// `toolwire calls`: reads the tool set and the response, prints one line per call, returns
 /// the exit status.
@@ -94,6 +115,9 @@ pub fn run(args: &CallsArgs) -> Result<u8, Failure> {
         )
         .into());
     }
+    if args.answer {
+        return run_answer(args, response);
+    }
     let (tools, origins) = read_census(args)?;
     let parser = CallParser::new(args.format.0);
     let (label, reader) = open(response)?;
@@ -101,6 +125,7 @@ pub fn run(args: &CallsArgs) -> Result<u8, Failure> {
         tools: &tools,
         out: BufWriter::new(io::stdout().lock()),
         all_runnable: true,
+        collected: None,
     };
     let read = if args.stream {
         read_stream(parser, &label, reader, &mut out)
@@ -124,6 +149,46 @@ pub fn run(args: &CallsArgs) -> Result<u8, Failure> {
     };
     flushed.map_err(|err| Failure::Output(err, status))?;
     Ok(status)
+}
+
+/// `calls --answer`: the MCP servers connected, the response read (its calls collected, not
+/// printed), every call answered and the one object printed.
+fn run_answer(args: &CallsArgs, response: Option<&Path>) -> Result<u8, Failure> {
+    let Some(servers) = args.source.mcp_servers(args.names.server.as_deref()) else {
+        return Err(UnusableInput(
+            "--answer runs the calls, which needs a tool source that can run tools: an MCP server (--mcp-stdio, --mcp-http or --mcp-config); --tools FILE only names them".to_owned(),
+        )
+        .into());
+    };
+    let (wanted, options) = servers?;
+    let taken = args.names.taken();
+    let format = args.format.0;
+    let label = response.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
+    let read = || {
+        let parser = CallParser::new(format);
+        let (label, reader) = open(response)?;
+        // Nothing is printed while reading: the census for the lines is not needed.
+        let none = ToolSet {
+            census: Census::build(std::iter::empty::<&str>(), &[]),
+            unsupported: Vec::new(),
+        };
+        let mut out = Lines {
+            tools: &none,
+            out: BufWriter::new(io::stdout().lock()),
+            all_runnable: true,
+            collected: Some(answer::Collected::default()),
+        };
+        if args.stream {
+            read_stream(parser, &label, reader, &mut out)?;
+        } else {
+            read_body(parser, &label, reader, &mut out)?;
+        }
+        let mut collected = out.collected.take().unwrap_or_default();
+        // A stream cut inside an event, with no call open: said on stderr, not answered.
+        collected.cut = !out.all_runnable;
+        Ok(collected)
+    };
+    answer::run(&wanted, options, &taken, format, &label, read)
 }
 
 /// The tool set's census, built as `census` builds it (the same names, the same taken names),
@@ -198,9 +263,16 @@ fn read_body(
     reader
         .read_to_end(&mut bytes)
         .map_err(|err| UnusableInput(format!("{label}: cannot read: {err}")))?;
+    let bytes = input::without_bom(&bytes);
     let calls = parser
-        .parse_slice(input::without_bom(&bytes))
+        .parse_slice(bytes)
         .map_err(|err| UnusableInput(format!("{label}: {err}")))?;
+    if let Some(collected) = &mut out.collected {
+        // The same bytes parsed as calls: they are JSON.
+        let body = serde_json::from_slice(bytes)
+            .map_err(|err| UnusableInput(format!("{label}: not JSON: {err}")))?;
+        collected.body = Some(body);
+    }
     for call in &calls {
         out.call(call)?;
     }
@@ -230,6 +302,14 @@ impl RawStream {
         }
     }
 
+    /// The body the stream built so far, when it records its turn (`--answer`).
+    fn body(&self) -> Option<serde_json::Value> {
+        match self {
+            RawStream::Sse(stream, ..) => stream.turn().map(|t| t.body()),
+            RawStream::Lines(stream, _) => stream.turn().map(|t| t.body()),
+        }
+    }
+
     /// The calls the end completed, how it ended, and whether any event came.
     fn finish(self) -> (Vec<ToolCall>, Result<(), StreamError>, bool) {
         match self {
@@ -251,8 +331,13 @@ fn read_stream(
 ) -> Result<(), Failure> {
     // Converse streams are AWS event-stream frames, which the SDKs decode into events; the
     // command reads those events, one JSON object per line.
+    let record = out.collected.is_some();
     let mut stream = match parser.format() {
+        CallFormat::Converse if record => {
+            RawStream::Lines(parser.json_lines().recording_turn(), false)
+        }
         CallFormat::Converse => RawStream::Lines(parser.json_lines(), false),
+        _ if record => RawStream::Sse(parser.sse().recording_turn(), SseDecoder::new(), 0),
         _ => RawStream::Sse(parser.sse(), SseDecoder::new(), 0),
     };
     let mut chunk = vec![0; 64 * 1024];
@@ -271,6 +356,20 @@ fn read_stream(
             out.call(call)?;
         }
         out.flush()?;
+    }
+    if record {
+        // A last event line without its newline is still an event: end it, so the turn
+        // records it before `finish` (which consumes the stream) reads it.
+        if let RawStream::Lines(..) = stream {
+            let calls = stream.push(b"\n").map_err(|err| stream_fault(label, err))?;
+            for call in &calls {
+                out.call(call)?;
+            }
+        }
+        let body = stream.body();
+        if let Some(collected) = &mut out.collected {
+            collected.body = body;
+        }
     }
     let (calls, end, any_event) = stream.finish();
     // A stream always has events: none at all is no stream of the format (a body, say), which
@@ -339,11 +438,17 @@ struct Lines<'a> {
     tools: &'a ToolSet,
     out: BufWriter<io::StdoutLock<'static>>,
     all_runnable: bool,
+    /// With `--answer`: the calls are collected here, not printed.
+    collected: Option<answer::Collected>,
 }
 
 impl Lines<'_> {
     /// Writes one call's line.
     fn call(&mut self, call: &ToolCall) -> Result<(), Failure> {
+        if let Some(collected) = &mut self.collected {
+            collected.calls.push(call.clone());
+            return Ok(());
+        }
         let mut errors = Vec::new();
         // A namespaced call is resolved by its (namespace, name) pair, never by the bare name,
         // which could reach another tool of that name (hop 5, `Census::resolve_call`).
@@ -370,6 +475,10 @@ impl Lines<'_> {
 
     /// Writes the line of a call a stream began and never ended.
     fn unfinished(&mut self, call: &UnfinishedCall) -> Result<(), Failure> {
+        if let Some(collected) = &mut self.collected {
+            collected.unfinished.push(call.clone());
+            return Ok(());
+        }
         let mut errors = Vec::new();
         let (to, via) = match &call.name {
             Some(name) => land(self.tools, None, name, &mut errors),

@@ -4,7 +4,9 @@
 //! - `calls_body_<format>`: a response of 8 client calls (beside a text block, and the
 //!   provider's own blocks where the format has them), `CallParser::parse_str` against
 //!   `serde_json::from_str::<Value>` of the same body alone, and `parse_slice` against
-//!   `from_slice` (bytes: both check UTF-8).
+//!   `from_slice` (bytes: both check UTF-8); `answers` is `write_answers` of the 8 calls'
+//!   answers alone (prepared `ToolAnswer`s of a JSON output each), and `parse_and_answers`
+//!   the whole of it: parse, pair each call with its outcome, write the answers.
 //! - `calls_stream_<format>`: a stream of 200 events carrying those 8 calls, its arguments cut
 //!   into fragments; the baselines parse each event's JSON alone (already split out), from
 //!   `&str` and from bytes; `events` feeds the same bytes to `CallStream::push_slice`; `raw` feeds the whole stream as it comes
@@ -19,6 +21,9 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::{json, Value};
+use toolwire_core::runtime::{CallOutcome, Route, ToolAnswer};
+use toolwire_core::tools::ToolOutput;
+use toolwire_core::wire::answers::write_answers;
 use toolwire_core::wire::calls::{CallFormat, CallParser, CallStream};
 
 /// Calls per response.
@@ -44,6 +49,23 @@ fn call(i: usize) -> (String, Value) {
         "note": format!("call {i}: a sentence of free text the model wrote, with \"quotes\"."),
     });
     (names[i % names.len()].to_owned(), arguments)
+}
+
+/// The `i`th call's outcome: a small JSON object, as a `#[tool]` returns one.
+fn outcome(i: usize) -> CallOutcome {
+    let (name, _) = call(i);
+    let city = ["Paris", "Zürich", "Tokyo", "Lagos"][i % 4];
+    CallOutcome {
+        tool: name,
+        provider: "app".to_owned(),
+        route: Route::Exact,
+        output: ToolOutput::Json(json!({
+            "city": city,
+            "temperature": 21.5,
+            "conditions": "light rain, clearing in the evening",
+            "observed": "2026-12-01T15:00:00Z",
+        })),
+    }
 }
 
 fn arguments_text(i: usize) -> String {
@@ -306,14 +328,37 @@ fn bench_bodies(c: &mut Criterion) {
         group.bench_function("parse_slice", |b| {
             b.iter(|| black_box(parser.parse_slice(black_box(text.as_bytes())).unwrap()))
         });
-        // SLOT (issue 18, point 11): "parsing a response with 8 calls and building its
-        // answers". The answers API is being built beside this bench (the runtime's answering
-        // call and `wire/<provider>/answers.rs`); when it lands, add here, in this group:
-        //     group.bench_function("parse_and_answers", |b| b.iter(|| {
-        //         let calls = parser.parse_str(black_box(&text)).unwrap();
-        //         black_box(/* each call answered with a fixed output, in `format`'s shape */)
-        //     }));
-        // and quote it beside `serde_json` in docs/performance.md ("Calls").
+        // Parsing the response and building its answers (issue 18, point 11): the calls
+        // parsed, each paired with a prepared outcome (a `#[tool]`'s JSON output, as a tool
+        // would have returned it) into a `ToolAnswer`, and `write_answers` building the next
+        // request's messages in the format's shape. Prepared outcomes, not `answer_calls` over
+        // a closure provider: that would time the dispatch (hop 5, the async turn, its spans),
+        // which `benches/runtime.rs` measures, and not the wire work this row is about.
+        let outcomes: Vec<CallOutcome> = (0..CALLS).map(outcome).collect();
+        let answers: Vec<ToolAnswer> = calls
+            .iter()
+            .zip(&outcomes)
+            .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome.clone())))
+            .collect();
+        let written = write_answers(format, &answers);
+        assert!(
+            !written.messages.is_empty() && written.notes.is_empty(),
+            "{format}"
+        );
+        group.bench_function("answers", |b| {
+            b.iter(|| black_box(write_answers(format, black_box(&answers))))
+        });
+        group.bench_function("parse_and_answers", |b| {
+            b.iter(|| {
+                let calls = parser.parse_str(black_box(&text)).unwrap();
+                let answers: Vec<ToolAnswer> = calls
+                    .iter()
+                    .zip(black_box(&outcomes))
+                    .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome.clone())))
+                    .collect();
+                black_box(write_answers(format, &answers))
+            })
+        });
         group.finish();
     }
 }

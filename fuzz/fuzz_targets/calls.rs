@@ -10,16 +10,25 @@
 //! the body; parsing bytes, text and the parsed value agree; a smaller arguments limit changes
 //! only arguments, each to `TooLong`; a stream gives the same calls and the same end at any
 //! chunking (whole, the fuzzer's cuts, one byte at a time up to 512 bytes) and whether fed raw or as its
-//! decoded events; its calls follow the same id and name rules.
+//! decoded events; its calls follow the same id and name rules. A body's calls, each given a
+//! made-up answer (a JSON output, or an error answer), are written by `write_answers`: every
+//! call answered once, in call order, by its id (Gemini: its called name, and an id only when
+//! the call had one); the body's turn is replayed by `replay_turn`: with no call renamed it is
+//! the body's own turn, and each renamed call's pointer holds its model-safe form.
 #![no_main]
 
 use std::collections::HashSet;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
+use toolwire_core::names::model_safe_name;
+use toolwire_core::runtime::{CallOutcome, DispatchError, Route, ToolAnswer};
+use toolwire_core::tools::ToolOutput;
+use toolwire_core::wire::answers::write_answers;
 use toolwire_core::wire::calls::{
     ArgumentsError, CallFormat, CallParser, CallStream, SseDecoder, StreamError, ToolCall,
 };
+use toolwire_core::wire::replay::replay_turn;
 
 /// The smaller arguments limit the second parse uses.
 const SMALL_LIMIT: usize = 16;
@@ -158,6 +167,8 @@ fn body(format: CallFormat, text: &[u8]) {
                 );
             }
             assert_only_limited(format, calls, small);
+            answers(format, calls);
+            replay(format, &value, calls);
         }
         (Err(a), Err(b)) => assert_eq!(a, b, "{format}: the limit changed the fault"),
         _ => panic!("{format}: the limit changed whether the body parses: {parsed:?} / {small:?}"),
@@ -273,4 +284,135 @@ fn json_lines(format: CallFormat, text: &[u8], cuts: &[usize]) {
     }
     let small = lines_in_chunks(parser.max_argument_bytes(SMALL_LIMIT), text, &[text.len()]);
     assert_only_limited(format, &whole.0, &small.0);
+}
+
+/// Each call answered (even calls with a JSON output holding the call's own arguments, odd
+/// ones with an unknown-tool error) and written: one answer per call, in order, named by it.
+fn answers(format: CallFormat, calls: &[ToolCall]) {
+    let answers: Vec<ToolAnswer> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let result = if i % 2 == 0 {
+                Ok(CallOutcome {
+                    tool: call.name.clone(),
+                    provider: "fuzz".to_owned(),
+                    route: Route::Exact,
+                    output: ToolOutput::Json(match &call.arguments {
+                        Ok(arguments) => Value::Object(arguments.clone()),
+                        Err(err) => Value::String(err.to_string()),
+                    }),
+                })
+            } else {
+                Err(DispatchError::UnknownTool {
+                    called: call.name.clone(),
+                    closest: vec![model_safe_name(&call.name).into_owned()],
+                })
+            };
+            ToolAnswer::new(call, result)
+        })
+        .collect();
+    let wire = write_answers(format, &answers);
+    if calls.is_empty() {
+        assert!(wire.messages.is_empty(), "{format}: messages for no call");
+        return;
+    }
+    // Where each format puts its answers, and the member that names the call.
+    let (answered, key): (Vec<&Value>, &str) = match format {
+        CallFormat::OpenAiChat => (wire.messages.iter().collect(), "tool_call_id"),
+        CallFormat::OpenAiResponses => (wire.messages.iter().collect(), "call_id"),
+        CallFormat::Anthropic => (
+            one_message(format, &wire.messages, "content"),
+            "tool_use_id",
+        ),
+        CallFormat::Converse => (
+            one_message(format, &wire.messages, "content")
+                .into_iter()
+                .map(|block| &block["toolResult"])
+                .collect(),
+            "toolUseId",
+        ),
+        CallFormat::Gemini => (
+            one_message(format, &wire.messages, "parts")
+                .into_iter()
+                .map(|part| &part["functionResponse"])
+                .collect(),
+            "id",
+        ),
+        _ => return,
+    };
+    assert_eq!(answered.len(), calls.len(), "{format}: one answer per call");
+    for (answer, call) in answered.iter().zip(calls) {
+        assert_eq!(
+            answer.get(key).and_then(Value::as_str),
+            call.id.as_deref(),
+            "{format}: the answer names another call: {answer}"
+        );
+        if format == CallFormat::Gemini {
+            assert_eq!(
+                answer["name"].as_str(),
+                Some(call.name.as_str()),
+                "{format}"
+            );
+        }
+    }
+}
+
+/// The blocks of the one user message a format answers a turn in.
+fn one_message<'a>(format: CallFormat, messages: &'a [Value], key: &str) -> Vec<&'a Value> {
+    assert_eq!(messages.len(), 1, "{format}: one user message");
+    messages[0][key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{format}: no {key}: {}", messages[0]))
+        .iter()
+        .collect()
+}
+
+/// The body's turn replayed with its calls: unchanged but for the renamed calls, each at its
+/// pointer with its model-safe form.
+fn replay(format: CallFormat, body: &Value, calls: &[ToolCall]) {
+    let Ok(replay) = replay_turn(format, body, calls) else {
+        return;
+    };
+    let own = replay_turn(format, body, &[]).expect("a turn replayed with calls replays without");
+    assert!(own.renamed.is_empty(), "{format}: renamed without calls");
+    if replay.renamed.is_empty() {
+        assert_eq!(
+            replay.turn, own.turn,
+            "{format}: a replay without renames changed the turn"
+        );
+    }
+    let expected = match format {
+        CallFormat::OpenAiResponses => body.get("output"),
+        CallFormat::Anthropic => body.get("content"),
+        CallFormat::Converse => body.pointer("/output/message"),
+        CallFormat::Gemini => body.pointer("/candidates/0/content"),
+        _ => None,
+    };
+    let own_turn = match format {
+        CallFormat::Anthropic => own.turn.get("content"),
+        _ => Some(&own.turn),
+    };
+    if let Some(expected) = expected {
+        assert_eq!(
+            own_turn,
+            Some(expected),
+            "{format}: the turn is not the body's"
+        );
+    }
+    for renamed in &replay.renamed {
+        assert_eq!(
+            replay
+                .turn
+                .pointer(&renamed.pointer)
+                .and_then(Value::as_str),
+            Some(renamed.replayed.as_str()),
+            "{format}: {renamed:?}"
+        );
+        assert_eq!(
+            renamed.replayed,
+            model_safe_name(&renamed.called),
+            "{format}"
+        );
+    }
 }

@@ -96,6 +96,23 @@ impl Wanted {
     }
 }
 
+impl Wanted {
+    /// What messages call it.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The name its tools take (`mcp/<name>/<tool>`), or `None` for bare names.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Where it is.
+    pub fn server(&self) -> &McpServer {
+        &self.server
+    }
+}
+
 /// The tools of several servers, checked as one set.
 pub struct Listing {
     /// Every listed server's tools, server after server, named as [`Wanted`] says.

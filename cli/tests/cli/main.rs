@@ -11,6 +11,7 @@
 //! One test binary (one link) with a module per concern; this file holds what they share.
 
 mod calls;
+mod calls_answer;
 mod census;
 mod input;
 mod mcp_config;
