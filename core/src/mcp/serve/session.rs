@@ -18,10 +18,10 @@ use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
 use super::call_result::failed_call_result;
-use super::ToolServer;
+use super::{era, ToolServer};
 use crate::census::Resolution;
 use crate::mcp::call_tool_result;
-use crate::runtime::{Conversation, DispatchError};
+use crate::runtime::{Conversation, DispatchError, Request};
 use crate::tools::ToolOutput;
 
 /// One client's session of a [`ToolServer`]: the `rmcp` [`ServerHandler`] for one connection
@@ -93,13 +93,24 @@ impl ServerSession {
         });
     }
 
+    /// The request a call or a list of this era reads: a legacy session's conversation's (what
+    /// it loaded), or for a request that stands alone the runtime's own, with no conversation.
+    fn request(&self, stateless: bool) -> Request {
+        if stateless {
+            self.server.runtime().request()
+        } else {
+            self.conversation.request()
+        }
+    }
+
     async fn call(
         &self,
         called: &str,
         arguments: Value,
+        stateless: bool,
         peer: &Peer<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut request = self.conversation.request();
+        let mut request = self.request(stateless);
         let view = self.server.view(&request);
         // Hop 5 against the served census: a served (budgeted) name, a real name or a
         // meta-tool's name; never a split, never a guess.
@@ -127,7 +138,7 @@ impl ServerSession {
                 let provider = provider.to_owned();
                 // A failed reload is the provider's status; the call then says why it fails.
                 let _ = self.server.runtime().reload_provider(&provider).await;
-                request = self.conversation.request();
+                request = self.request(stateless);
             }
         }
         let mut arguments = arguments;
@@ -136,8 +147,9 @@ impl ServerSession {
             // `tool_search` gave it: the runtime's census knows the tool by its real name.
             view.serve_name_argument(&mut arguments);
         }
-        // Only a deferred catalog loads tools (a list that is not deferred carries them all).
-        let loaded = request.is_deferred().then(|| self.conversation.loaded());
+        // Only a legacy session's deferred catalog loads tools (a list that is not deferred
+        // carries them all; a request that stands alone has no conversation to load into).
+        let loaded = (request.is_deferred() && !stateless).then(|| self.conversation.loaded());
         let outcome = request.dispatch(&real, arguments).await;
         if loaded.is_some_and(|loaded| self.conversation.loaded() != loaded) {
             // The catalog loaded a tool for this session (`tool_schema`, or a call by name):
@@ -204,12 +216,11 @@ impl ServerHandler for ServerSession {
         ))
     }
 
-    /// Up to 2025-11-25: a session is one conversation, and the 2026-07-28 revision removes
-    /// sessions (SEP-2567: "sessions are removed from the `2026-07-28` version", rmcp's
-    /// `StreamableHttpServerConfig::legacy_session_mode`), so a deferred catalog's loaded tools
-    /// and the `list_changed` pushed to one client need the revisions that have them.
+    /// Every revision up to 2026-07-28 (`era.rs`): a legacy session is one conversation, a
+    /// 2026-07-28 request stands alone (SEP-2567: "sessions are removed from the `2026-07-28`
+    /// version", rmcp's `StreamableHttpServerConfig::legacy_session_mode`).
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        era::served_versions()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -219,9 +230,10 @@ impl ServerHandler for ServerSession {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let turn = self.conversation.request();
+        let stateless = era::is_stateless(&context);
+        let turn = self.request(stateless);
         let view = self.server.view(&turn);
         let tools = view.list_for(&turn);
         let start = page_start(
@@ -236,7 +248,8 @@ impl ServerHandler for ServerSession {
         if end < tools.len() {
             page.next_cursor = Some(end.to_string());
         }
-        Ok(page)
+        let (ttl_ms, scope) = era::list_cache_hints(&context, !stateless && turn.is_deferred());
+        Ok(page.with_ttl_ms(ttl_ms).with_cache_scope(scope))
     }
 
     async fn call_tool(
@@ -245,6 +258,8 @@ impl ServerHandler for ServerSession {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        self.call(&request.name, arguments, &context.peer).await
+        let stateless = era::is_stateless(&context);
+        self.call(&request.name, arguments, stateless, &context.peer)
+            .await
     }
 }
