@@ -9,6 +9,7 @@ mod backend;
 mod catalog;
 mod eras;
 mod http;
+mod stand_alone;
 mod stdio;
 
 use std::sync::Arc;
