@@ -204,7 +204,8 @@ impl MetaTool {
         self
     }
 
-    /// Its definition on the stand-alone surface.
+    /// Its definition on the stand-alone surface (read by a served list: `mcp/serve`).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn stand_alone_definition(&self) -> &ToolDefinition {
         self.stand_alone.as_ref().unwrap_or(&self.definition)
     }
