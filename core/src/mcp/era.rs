@@ -244,6 +244,16 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for DiscoverBudget<T> {
                 });
                 Some(deadline)
             }
+            ClientJsonRpcMessage::Request(request)
+                if matches!(request.request, ClientRequest::InitializeRequest(_)) =>
+            {
+                // rmcp's own 10 s probe timeout fired first (a start of 30 s or more gives the
+                // same budget) and it fell back: the probe is over, its late answer dropped.
+                if let Some(probe) = self.probe.take() {
+                    self.given_up = Some(probe.id);
+                }
+                None
+            }
             _ => None,
         };
         let sending = self.inner.send(item);
