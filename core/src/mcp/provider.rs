@@ -327,6 +327,7 @@ impl McpProvider {
             tool: tool.to_owned(),
             provider: self.provider_name.clone(),
             reason: reason.into(),
+            detail: String::new(),
         }
     }
 }
@@ -470,13 +471,15 @@ impl ToolProvider for McpProvider {
                 }),
                 Ok(Err(e)) => {
                     connection.kill();
-                    let reason = format!(
-                        "stopped answering: {}{}",
-                        error::request(&e),
-                        connection.explain().await
-                    );
+                    let (verdict, tail) = connection.explain_apart().await;
+                    let reason = format!("stopped answering: {}{verdict}", error::request(&e));
                     self.fail(&connection);
-                    Err(self.unavailable(tool, reason))
+                    Err(ToolError::Unavailable {
+                        tool: tool.to_owned(),
+                        provider: self.provider_name.clone(),
+                        reason,
+                        detail: tail,
+                    })
                 }
                 Err(_) => {
                     connection.kill();

@@ -17,7 +17,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
-use super::call_result::failed_call_result;
+use super::call_result::{failed_call_result, served_failure};
 use super::ToolServer;
 use crate::census::Resolution;
 use crate::mcp::call_tool_result;
@@ -157,7 +157,7 @@ impl ServerSession {
                 Ok(call_tool_result(&outcome.output).into())
             }
             Err(DispatchError::UnknownTool { closest, .. }) => Err(unknown_tool(called, &closest)),
-            Err(err) => Ok(failed_call_result(err.for_model(called)).into()),
+            Err(err) => Ok(failed_call_result(served_failure(&err, called)).into()),
         }
     }
 }
