@@ -8,6 +8,7 @@
 mod backend;
 mod catalog;
 mod http;
+mod http_holds;
 mod stdio;
 
 use std::sync::Arc;
