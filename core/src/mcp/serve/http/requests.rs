@@ -174,7 +174,7 @@ impl Guard {
             .headers()
             .get(SESSION_HEADER)
             .and_then(|v| v.to_str().ok())
-            .map(|id| Arc::<str>::from(id));
+            .map(Arc::<str>::from);
         if let Some(session) = session {
             // MCP 2025-11-25, "Transports" → "Session Management": a server that terminated a
             // session "MUST respond to requests containing that session ID with HTTP 404 Not
