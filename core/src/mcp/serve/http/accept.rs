@@ -82,7 +82,6 @@ pub(super) async fn serve_connections<F, S, B>(
             Err(error) if is_connection_error(&error) => continue,
             Err(error) => {
                 tracing::warn!(
-                    %error,
                     "accepting an HTTP connection failed: {error}; trying again in {} s",
                     ACCEPT_BACKOFF.as_secs()
                 );
