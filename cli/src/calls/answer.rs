@@ -298,6 +298,10 @@ impl ToolProvider for BareNames {
         self.inner.tools_changed()
     }
 
+    fn protocol_version(&self) -> Option<String> {
+        self.inner.protocol_version()
+    }
+
     fn shutdown(&self) {
         self.inner.shutdown();
     }

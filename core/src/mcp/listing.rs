@@ -39,6 +39,10 @@ pub(crate) enum ListFailure {
 pub(crate) struct Listed {
     pub(crate) tools: Vec<ToolDefinition>,
     pub(crate) notes: Vec<ToolNote>,
+    /// How long the list may be taken as fresh: the shortest `ttlMs` of its pages (MCP
+    /// 2026-07-28, <https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching>,
+    /// "Time-to-Live (TTL) Field"); `None` when no page gave one (a legacy server).
+    pub(crate) ttl: Option<Duration>,
 }
 
 /// What a listing says of one tool beyond its definition.
@@ -89,6 +93,10 @@ async fn every_page(
     let mut cursor = None;
     loop {
         let result = page(connection, target, cursor).await?;
+        if let Some(ttl) = result.get("ttlMs").and_then(Value::as_u64) {
+            let ttl = Duration::from_millis(ttl);
+            listed.ttl = Some(listed.ttl.map_or(ttl, |shortest| shortest.min(ttl)));
+        }
         let page = read_page(&result, read).map_err(|why| {
             ListFailure::Server(McpError::Protocol {
                 program: target.to_owned(),

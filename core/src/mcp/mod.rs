@@ -40,7 +40,9 @@
 pub mod config;
 mod connection;
 mod content;
+mod era;
 mod error;
+mod input_required;
 mod listing;
 mod message_check;
 mod options;
@@ -215,7 +217,8 @@ pub async fn list_tools_with_notes_of(
     options: &McpOptions,
 ) -> Result<McpToolList, McpError> {
     let changed = Arc::new(tokio::sync::watch::channel(0).0);
-    let connection = connection::connect(server, &options.timeouts, changed).await?;
+    let memory = era::EraMemory::default();
+    let connection = connection::connect(server, &options.timeouts, changed, &memory).await?;
     let listed = listing::list(
         &connection,
         server.target(),

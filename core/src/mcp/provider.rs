@@ -8,16 +8,18 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode};
 use serde_json::Value;
 use tokio::sync::watch;
 
 use super::connection::{connect, Connection};
 use super::content::tool_output;
+use super::era::EraMemory;
 use super::error;
+use super::input_required::asked_for;
 use super::listing::{list, ListFailure, Listed, NoteKind};
 use super::mcp_tool_name;
 use super::options::{McpLimits, McpOptions, McpTimeouts};
@@ -60,6 +62,11 @@ pub struct McpProvider {
     changed: Arc<watch::Sender<u64>>,
     /// Whether an `isError` result is returned as it came (`with_error_results_kept`).
     keep_error_results: bool,
+    /// The era found for the server (`era.rs`): a reload of a stdio command skips the probe.
+    era: EraMemory,
+    /// When the last listing's `ttlMs` runs out: the first call after it asks for the list to
+    /// be read again, through the same path as a change the server announces.
+    list_expires: Mutex<Option<Instant>>,
 }
 
 impl Drop for McpProvider {
@@ -167,6 +174,8 @@ impl McpProvider {
             failed: AtomicBool::new(false),
             changed: Arc::new(watch::channel(0).0),
             keep_error_results: false,
+            era: EraMemory::default(),
+            list_expires: Mutex::new(None),
         };
         provider.start().await?;
         Ok(provider)
@@ -286,10 +295,42 @@ impl McpProvider {
         self.failed.load(Ordering::SeqCst)
     }
 
+    /// The MCP protocol version negotiated with the running server (`"2026-07-28"` for one
+    /// that answered `server/discover`, an earlier revision for one spoken to with
+    /// `initialize`), or `None` while it is not running. Fixed for the life of a stdio server's
+    /// process; a reload may find another.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
+    /// use toolwire_core::mcp::{McpCommand, McpProvider};
+    /// let files = McpProvider::spawn("files", McpCommand::new("mcp-server-filesystem")).await?;
+    /// println!("files speaks MCP {}", files.protocol_version().unwrap_or_default());
+    /// # Ok(()) }
+    /// ```
+    pub fn protocol_version(&self) -> Option<String> {
+        self.connection()
+            .map(|connection| connection.protocol_version().to_string())
+    }
+
+    /// Asks for the list to be read again if its `ttlMs` has run out (once per listing).
+    fn relist_if_stale(&self) {
+        let mut expires = self.list_expires.lock().unwrap_or_else(|p| p.into_inner());
+        if expires.is_some_and(|at| Instant::now() >= at) {
+            *expires = None;
+            drop(expires);
+            self.changed.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+
     async fn start(&self) -> Result<(), ProviderError> {
-        let connection = connect(&self.target, &self.options.timeouts, self.changed.clone())
-            .await
-            .map_err(|e| ProviderError::new(&self.provider_name, e.to_string()))?;
+        let connection = connect(
+            &self.target,
+            &self.options.timeouts,
+            self.changed.clone(),
+            &self.era,
+        )
+        .await
+        .map_err(|e| ProviderError::new(&self.provider_name, e.to_string()))?;
         let old = self
             .connection
             .lock()
@@ -381,7 +422,11 @@ impl ToolProvider for McpProvider {
                 &self.options.limits,
             )
             .await;
-            let Listed { mut tools, notes } = match listed {
+            let Listed {
+                mut tools,
+                notes,
+                ttl,
+            } = match listed {
                 Ok(listed) => listed,
                 Err(ListFailure::Limit(e)) => {
                     return Err(ProviderError::new(&self.provider_name, e.to_string()))
@@ -393,6 +438,13 @@ impl ToolProvider for McpProvider {
                     return Err(ProviderError::new(&self.provider_name, e.to_string()));
                 }
             };
+            // A positive ttlMs is honoured; 0 or none ("immediately stale", MCP 2026-07-28
+            // caching, "Time-to-Live (TTL) Field": the client MAY re-fetch every time) is not
+            // turned into a listing per call (our caution): such a server's changes still come
+            // on its subscription or its list_changed notifications.
+            *self.list_expires.lock().unwrap_or_else(|p| p.into_inner()) = ttl
+                .filter(|ttl| !ttl.is_zero())
+                .map(|ttl| Instant::now() + ttl);
             for tool in &mut tools {
                 tool.name = mcp_tool_name(&self.server, &tool.name);
             }
@@ -433,13 +485,41 @@ impl ToolProvider for McpProvider {
             let Some(bare) = tool.strip_prefix(&self.prefix) else {
                 return Err(self.unavailable(tool, "has no such tool"));
             };
+            self.relist_if_stale();
             let Some(connection) = self.connection() else {
                 return Err(self.unavailable(tool, "has failed and not been reloaded"));
             };
             let arguments = arguments_as_object(tool, arguments)?;
             let params = CallToolRequestParams::new(bare.to_owned()).with_arguments(arguments);
             let timeout = self.options.timeouts.call;
-            match tokio::time::timeout(timeout, connection.client.call_tool(params)).await {
+            // One round only: the runtime cannot answer an MRTR input request (see
+            // `input_required.rs`), so rmcp's `call_tool`, which would hand it to the client
+            // handler and retry, is not used.
+            let response = tokio::time::timeout(timeout, connection.client.call_tool_once(params));
+            let answer = match response.await {
+                Ok(Ok(CallToolResponse::Complete(result))) => Ok(Ok(result)),
+                Ok(Ok(CallToolResponse::InputRequired(asked))) => {
+                    return Err(ToolError::InputRequired {
+                        tool: tool.to_owned(),
+                        provider: self.provider_name.clone(),
+                        asked: asked_for(&asked),
+                    })
+                }
+                Ok(Ok(_)) => {
+                    return Err(ToolError::Unavailable {
+                        tool: tool.to_owned(),
+                        provider: self.provider_name.clone(),
+                        // rmcp 3.11 `CallToolResponse::Task` (SEP-2663, `resultType: "task"`).
+                        reason: "answered with an MCP task (resultType: task), which toolwire \
+                                 does not run"
+                            .to_owned(),
+                        detail: String::new(),
+                    });
+                }
+                Ok(Err(e)) => Ok(Err(e)),
+                Err(elapsed) => Err(elapsed),
+            };
+            match answer {
                 Ok(Ok(result)) if result.is_error == Some(true) && !self.keep_error_results => {
                     let text = error_text(&result);
                     if is_input_validation_error(&text) {
@@ -506,6 +586,10 @@ impl ToolProvider for McpProvider {
 
     fn tools_changed(&self) -> Option<watch::Receiver<u64>> {
         Some(self.changed.subscribe())
+    }
+
+    fn protocol_version(&self) -> Option<String> {
+        McpProvider::protocol_version(self)
     }
 
     fn shutdown(&self) {

@@ -191,6 +191,20 @@ pub trait ToolProvider: Send + Sync + 'static {
         None
     }
 
+    /// The protocol version the provider speaks to what is behind it, when that has one: an
+    /// MCP provider's negotiated MCP revision (`"2026-07-28"`, `"2025-11-25"`, ...) while its
+    /// server runs. The runtime's report shows it
+    /// ([`ProviderReport::protocol_version`](crate::runtime::report::ProviderReport::protocol_version)).
+    /// The default is `None`.
+    ///
+    /// ```
+    /// use toolwire_core::{AppState, provider::{RegisteredTools, ToolProvider}};
+    /// assert_eq!(RegisteredTools::new(AppState::new()).protocol_version(), None);
+    /// ```
+    fn protocol_version(&self) -> Option<String> {
+        None
+    }
+
     /// What the provider's last [`list_tools`](ToolProvider::list_tools) found wrong with its
     /// tools that the definitions alone do not say: an MCP tool that is not valid MCP
     /// ([`LoadProblem::InvalidTool`](crate::runtime::LoadProblem::InvalidTool)) or was read

@@ -145,6 +145,7 @@ impl DispatchError {
                 ToolError::Unavailable { .. } => "unavailable",
                 ToolError::TimedOut { .. } => "tool_timed_out",
                 ToolError::Panicked { .. } => "panicked",
+                ToolError::InputRequired { .. } => "input_required",
             },
         }
     }

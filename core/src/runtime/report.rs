@@ -123,6 +123,7 @@ pub struct ToolReport {
 ///     kind: ProviderKind::Loaded,
 ///     tools: 1,
 ///     status: LoadStatus::Loaded,
+///     protocol_version: None,
 /// };
 /// assert_eq!(runtime.report().providers, [expected]);
 /// # });
@@ -137,6 +138,12 @@ pub struct ProviderReport {
     pub tools: usize,
     /// Its load status.
     pub status: LoadStatus,
+    /// The protocol version it speaks to its server ([`ToolProvider::protocol_version`]): an
+    /// MCP server's negotiated revision; absent for a provider without one.
+    ///
+    /// [`ToolProvider::protocol_version`]: crate::provider::ToolProvider::protocol_version
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
 }
 
 /// The data a Tools page shows.

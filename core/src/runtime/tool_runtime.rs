@@ -400,6 +400,7 @@ impl ToolRuntime {
                 kind: slot.provider.kind(),
                 tools: slot.tools.len(),
                 status: slot.status.clone(),
+                protocol_version: slot.provider.protocol_version(),
             });
             for index in tool_set.positions_of(slot.id) {
                 let def = &tool_set.definitions[index];

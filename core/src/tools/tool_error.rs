@@ -101,6 +101,27 @@ pub enum ToolError {
         /// The panic's message.
         message: String,
     },
+    /// The tool answered that it needs input the runtime cannot give: an MCP 2026-07-28
+    /// `tools/call` result with `resultType: "input_required"` (multi round-trip requests),
+    /// asking the user (elicitation) or the client's LLM (sampling).
+    ///
+    /// ```
+    /// let err = toolwire_core::ToolError::InputRequired {
+    ///     tool: "mcp/wx/forecast".into(),
+    ///     provider: "mcp/wx".into(),
+    ///     asked: "`city`: a form from the user (elicitation: \"Which city?\")".into(),
+    /// };
+    /// assert!(err.to_string().contains("needs input that toolwire cannot give"));
+    /// ```
+    #[error("tool `{tool}` of provider `{provider}` needs input that toolwire cannot give: it asked for {asked}")]
+    InputRequired {
+        /// The tool.
+        tool: String,
+        /// The provider.
+        provider: String,
+        /// What it asked for, each input request by its key and kind.
+        asked: String,
+    },
 }
 
 /// Every variant's `tool` field, borrowed as `$error` is (shared or mutable): one list of the
@@ -115,7 +136,8 @@ macro_rules! tool_field {
             | ToolError::BadSchema { tool, .. }
             | ToolError::Unavailable { tool, .. }
             | ToolError::TimedOut { tool, .. }
-            | ToolError::Panicked { tool, .. } => tool,
+            | ToolError::Panicked { tool, .. }
+            | ToolError::InputRequired { tool, .. } => tool,
         }
     };
 }

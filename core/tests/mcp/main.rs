@@ -9,6 +9,7 @@
 
 mod bad_tools;
 mod config;
+mod eras;
 mod faults;
 mod http;
 mod in_process;

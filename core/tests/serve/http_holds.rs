@@ -239,3 +239,33 @@ async fn a_result_over_one_mib_is_one_json_response() {
         big.as_str()
     );
 }
+
+#[tokio::test]
+async fn a_stateless_result_over_one_mib_is_one_json_response() {
+    let server = server_with(clashing_runtime().await, ServeOptions::default());
+    let (url, _) = serve(server, HttpOptions::default()).await;
+    let big = "x".repeat(3 << 19);
+    let call = json!({
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "files.read", "arguments": {"x": big}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }},
+    });
+    let answer = post(&url, call.to_string())
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "files.read")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["content-type"], "application/json");
+    let answer: Value = answer.json().await.unwrap();
+    assert_eq!(answer["id"], 7);
+    assert_eq!(
+        answer["result"]["structuredContent"]["arguments"]["x"],
+        big.as_str()
+    );
+}
