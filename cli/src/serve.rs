@@ -57,13 +57,19 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
     /// Let --http bind an address other than loopback (the MCP transport spec: a local server
-    /// SHOULD bind only to localhost).
+    /// SHOULD bind only to localhost). Requires a token (--token or $TOOLWIRE_SERVE_TOKEN);
+    /// name the host remote clients reach it by with --allowed-host.
     #[arg(long, requires = "http")]
     allow_remote: bool,
+    /// Accept requests whose `Host` is NAME (repeatable): the name or address remote clients
+    /// reach the gateway by (`NAME` for any port, `NAME:PORT` for one). Only loopback names
+    /// otherwise.
+    #[arg(long = "allowed-host", value_name = "NAME", requires = "http")]
+    allowed_hosts: Vec<String>,
     /// Every HTTP request must carry `Authorization: Bearer TOKEN` (else 401); defaults to
     /// $TOOLWIRE_SERVE_TOKEN.
-    #[arg(long, value_name = "TOKEN", requires = "http")]
-    token: Option<String>,
+    #[arg(long, value_name = "TOKEN", requires = "http", value_parser = secret)]
+    token: Option<Secret>,
     /// The longest served name, 1 to 64 (for a client that adds its own prefix).
     #[arg(long, value_name = "N", conflicts_with = "client")]
     max_name_len: Option<usize>,
@@ -89,6 +95,20 @@ pub struct ServeArgs {
     /// by default).
     #[arg(long, value_name = "SECONDS", value_parser = mcp::timeout)]
     timeout: Option<Duration>,
+}
+
+/// A token given on the command line: its `Debug` (the arguments' own) never shows it.
+#[derive(Clone)]
+struct Secret(String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<hidden>")
+    }
+}
+
+fn secret(text: &str) -> Result<Secret, std::convert::Infallible> {
+    Ok(Secret(text.to_owned()))
 }
 
 /// `--client`: the clients whose own name limits toolwire knows.
@@ -230,7 +250,19 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
     let token = args
         .token
         .clone()
+        .map(|Secret(token)| token)
         .or_else(|| std::env::var(TOKEN_VARIABLE).ok().filter(|t| !t.is_empty()));
+    if let Some(addr) = args.http.filter(|addr| !addr.ip().is_loopback()) {
+        // Without a token, any client that can reach the address (sending `Host: localhost`
+        // passes the DNS-rebinding check) would run every backend's tools.
+        if token.is_none() {
+            return Err(UnusableInput(format!(
+                "--http {addr} --allow-remote: a gateway others can reach needs a token; give \
+                 --token TOKEN or set ${TOKEN_VARIABLE}"
+            ))
+            .into());
+        }
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -256,6 +288,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
         }
         let server = ToolServer::new(tools.clone(), options);
         print_census(&server.listing(), budget);
+        show_serving_warnings();
         let serving = async {
             match args.http {
                 None => server.serve_stdio().await,
@@ -267,6 +300,9 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
                     eprintln!("toolwire serve: listening on http://{local}/mcp");
                     let mut http = HttpOptions::default();
                     http.token = token;
+                    for host in &args.allowed_hosts {
+                        http = http.allowed_host(host.clone());
+                    }
                     server.serve_http(listener, http).await
                 }
             }
@@ -344,4 +380,22 @@ fn print_census(listing: &ServedListing, budget: NameBudget) {
     for left in &listing.left_out {
         let _ = writeln!(err, "  left out  {left}");
     }
+}
+
+/// The serving side's warnings on stderr, as they happen: an accept error it survives, the
+/// connection cap reached, a served call that failed with the backend's stderr (which its
+/// client does not read). Only `toolwire_core::mcp::serve`'s, so the census stays the first
+/// thing printed. Best effort: a subscriber already set (an embedding) is kept.
+fn show_serving_warnings() {
+    use tracing_subscriber::prelude::*;
+    let only_serving = tracing_subscriber::filter::Targets::new()
+        .with_target("toolwire_core::mcp::serve", tracing::Level::WARN);
+    let print = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .without_time()
+        .with_target(false);
+    let _ = tracing_subscriber::registry()
+        .with(print.with_filter(only_serving))
+        .try_init();
 }

@@ -1,11 +1,16 @@
 //! The gateway over streamable HTTP: its URL on stderr, rmcp's client through `--token`, a bad
-//! token (401), a foreign `Origin` (403), malformed JSON-RPC, and SIGTERM ending every backend.
+//! token (401), a foreign `Origin` (403), malformed JSON-RPC, and SIGTERM ending every backend;
+//! a remote bind (a token required, `--allowed-host`), and idle sockets past the process's file
+//! limit (issue 25, point 5).
+
+use std::process::Stdio;
 
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
 use toolwire_test_support::grandchild::{exits_within, grandchild_listener};
 
 use crate::{backends, call, census, gateway, line, reached, HANG_BOUND};
@@ -175,4 +180,156 @@ async fn served_names(
         .into_iter()
         .map(|t| t.name.into_owned())
         .collect()
+}
+
+#[tokio::test]
+async fn a_remote_bind_without_a_token_is_refused_saying_what_to_give() {
+    let mut args = backends("");
+    args.extend(["--http".into(), "0.0.0.0:0".into(), "--allow-remote".into()]);
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .arg("serve")
+        .args(&args)
+        .env_remove("TOOLWIRE_SERVE_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let out = tokio::time::timeout(HANG_BOUND, child.wait_with_output())
+        .await
+        .expect("no hang")
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("needs a token")
+            && said.contains("--token")
+            && said.contains("TOOLWIRE_SERVE_TOKEN"),
+        "{said}"
+    );
+}
+
+#[tokio::test]
+async fn a_remote_bind_with_a_token_serves_the_hosts_it_names_and_no_other() {
+    let mut args = backends("");
+    args.extend(
+        [
+            "--http",
+            "0.0.0.0:0",
+            "--allow-remote",
+            "--token",
+            "s3cret",
+            "--allowed-host",
+            "gw.example",
+        ]
+        .map(String::from),
+    );
+    let mut child = gateway(&args);
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    census(&mut err).await;
+    let listening = line(&mut err).await;
+    let port = listening
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches("/mcp");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let as_host = |host: &str| {
+        post(&url, INITIALIZE)
+            .bearer_auth("s3cret")
+            .header("host", host)
+            .send()
+    };
+    assert_eq!(as_host("gw.example").await.unwrap().status(), 200);
+    assert_eq!(
+        as_host(&format!("gw.example:{port}"))
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(as_host("evil.example").await.unwrap().status(), 403);
+    // `Host: localhost` passes the rebinding check, but not without the token.
+    let no_token = post(&url, INITIALIZE)
+        .header("host", "localhost")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_token.status(), 401);
+}
+
+/// Under a limit of 256 file descriptors, 300 idle connections: the gateway stops accepting
+/// while it is out of descriptors, says so, and serves again once they close; its backends
+/// never noticed. (Before, the first `EMFILE` ended the gateway and every backend with it.)
+#[tokio::test]
+async fn three_hundred_idle_sockets_under_a_256_fd_limit_do_not_end_the_gateway() {
+    let mut args = backends("");
+    args.extend(["--http".into(), "127.0.0.1:0".into()]);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolwire"));
+    command
+        .arg("serve")
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // SAFETY: setrlimit is async-signal-safe; the closure touches nothing else.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 256,
+                rlim_max: 256,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let mut child = command.spawn().expect("the toolwire binary runs");
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    census(&mut err).await;
+    let listening = line(&mut err).await;
+    let url = listening
+        .trim_start_matches("toolwire serve: listening on ")
+        .to_owned();
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        idle.push(tokio::net::TcpStream::connect(&addr).await.unwrap());
+    }
+    // The gateway says it ran out and goes on (it would have exited: stderr would end).
+    loop {
+        let said = line(&mut err).await;
+        if said.contains("accepting an HTTP connection failed") {
+            break;
+        }
+    }
+    drop(idle);
+    let config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+    let client = tokio::time::timeout(
+        HANG_BOUND,
+        ().serve(StreamableHttpClientTransport::from_config(config)),
+    )
+    .await
+    .expect("no hang")
+    .expect("the gateway answers again");
+    assert_eq!(
+        reached(&call(&client, "mcp_fx_echo", json!({})).await),
+        "echo"
+    );
+    assert_eq!(
+        reached(&call(&client, "mcp_fx_files_stat", json!({})).await),
+        "stat"
+    );
+    drop(client);
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the gateway is serving"
+    );
 }

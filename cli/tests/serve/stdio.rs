@@ -9,7 +9,7 @@ use toolwire_core::mcp::serve::is_mcp_tool_name;
 use toolwire_core::wire::{check_definition_name, LlmProvider};
 use toolwire_test_support::grandchild::{exits_within, grandchild_listener};
 
-use crate::{backends, call, census, gateway, reached, text, HANG_BOUND};
+use crate::{backends, call, census, gateway, line, reached, text, HANG_BOUND};
 
 #[tokio::test]
 async fn every_served_name_is_valid_and_every_call_reaches_exactly_its_backend_tool() {
@@ -113,7 +113,7 @@ async fn a_budget_that_makes_two_forms_one_leaves_both_out_naming_the_budget() {
 }
 
 #[tokio::test]
-async fn a_backend_killed_mid_call_fails_with_its_stderr_and_restarts_on_its_next_call() {
+async fn a_backend_killed_mid_call_fails_with_its_stderr_logged_not_served_and_restarts() {
     let mut child = gateway(&backends(""));
     let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
     census(&mut err).await;
@@ -123,10 +123,24 @@ async fn a_backend_killed_mid_call_fails_with_its_stderr_and_restarts_on_its_nex
             .unwrap();
     let crashed = call(&client, "mcp_fx_crash", json!({})).await;
     assert_eq!(crashed.is_error, Some(true));
+    // The fixture's stderr line stands for what a backend may write there (paths, tokens):
+    // the client reads a summary, the gateway's own stderr has the line.
     let said = text(&crashed);
     assert!(
-        said.contains("fixture: crash requested"),
-        "carries its stderr: {said}"
+        !said.contains("fixture: crash requested"),
+        "the backend's stderr reached the client: {said}"
+    );
+    assert!(
+        said.contains("closed its connection")
+            && said.ends_with("; its stderr is in the gateway's log"),
+        "{said}"
+    );
+    let logged = line(&mut err).await;
+    assert!(logged.contains("a served call failed"), "{logged}");
+    let tail = line(&mut err).await;
+    assert!(
+        tail.contains("fixture: crash requested"),
+        "{logged}\n{tail}"
     );
     // The other backend keeps serving.
     assert_eq!(

@@ -94,11 +94,14 @@ impl Connection {
     /// The server's last stderr lines as a message suffix, once its stderr has ended (bounded):
     /// call after the server failed.
     pub(crate) async fn explain(&self) -> String {
-        format!(
-            "{}{}",
-            verdict_of(&self.verdict),
-            explain(self.tail.as_ref()).await
-        )
+        let (verdict, tail) = self.explain_apart().await;
+        format!("{verdict}{tail}")
+    }
+
+    /// [`Connection::explain`] in two parts: the tap's verdict (toolwire's own words) and the
+    /// server's stderr tail (its words, which a gateway keeps from its remote clients).
+    pub(crate) async fn explain_apart(&self) -> (String, String) {
+        (verdict_of(&self.verdict), explain(self.tail.as_ref()).await)
     }
 }
 

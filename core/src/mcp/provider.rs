@@ -368,6 +368,7 @@ impl McpProvider {
             tool: tool.to_owned(),
             provider: self.provider_name.clone(),
             reason: reason.into(),
+            detail: String::new(),
         }
     }
 }
@@ -512,6 +513,7 @@ impl ToolProvider for McpProvider {
                         reason: "answered with an MCP task (resultType: task), which toolwire \
                                  does not run"
                             .to_owned(),
+                        detail: String::new(),
                     });
                 }
                 Ok(Err(e)) => Ok(Err(e)),
@@ -549,13 +551,15 @@ impl ToolProvider for McpProvider {
                 }),
                 Ok(Err(e)) => {
                     connection.kill();
-                    let reason = format!(
-                        "stopped answering: {}{}",
-                        error::request(&e),
-                        connection.explain().await
-                    );
+                    let (verdict, tail) = connection.explain_apart().await;
+                    let reason = format!("stopped answering: {}{verdict}", error::request(&e));
                     self.fail(&connection);
-                    Err(self.unavailable(tool, reason))
+                    Err(ToolError::Unavailable {
+                        tool: tool.to_owned(),
+                        provider: self.provider_name.clone(),
+                        reason,
+                        detail: tail,
+                    })
                 }
                 Err(_) => {
                     connection.kill();

@@ -101,6 +101,7 @@ impl ToolProvider for RegisteredTools {
                     tool: tool.to_owned(),
                     provider: self.name().to_owned(),
                     reason: "has no such tool".to_owned(),
+                    detail: String::new(),
                 });
             };
             // A panicking tool must not take the runtime down: catch it and report it.

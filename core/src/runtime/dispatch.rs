@@ -200,6 +200,7 @@ impl Request {
                 tool: tool.to_owned(),
                 provider: provider_name.to_owned(),
                 reason: format!("cannot run it: {reason}"),
+                detail: String::new(),
             }
             .into());
         }
@@ -221,6 +222,7 @@ impl Request {
                     tool: tool.to_owned(),
                     provider: provider_name.to_owned(),
                     reason: "is unreachable; reload it".to_owned(),
+                    detail: String::new(),
                 }
                 .into());
             }

@@ -66,7 +66,7 @@ pub enum ToolError {
     },
     /// The tool's provider could not run it (an MCP server that exited, crashed or was never
     /// reached). The provider is marked failed; other providers are unaffected.
-    #[error("tool `{tool}` is unavailable: provider `{provider}` {reason}")]
+    #[error("tool `{tool}` is unavailable: provider `{provider}` {reason}{detail}")]
     Unavailable {
         /// The tool.
         tool: String,
@@ -74,6 +74,11 @@ pub enum ToolError {
         provider: String,
         /// What happened to the provider.
         reason: String,
+        /// What the provider left (an MCP server's last stderr lines), kept apart from the
+        /// reason so that a server serving this call to a remote client can leave it out;
+        /// ready to append: empty, or starting with a separator.
+        #[serde(skip_serializing_if = "String::is_empty", default)]
+        detail: String,
     },
     /// The tool did not answer in time; its provider is marked failed.
     #[error("tool `{tool}` of provider `{provider}` did not answer within {millis} ms{detail}")]

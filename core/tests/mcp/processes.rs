@@ -118,6 +118,7 @@ async fn a_crash_mid_call_is_explained_by_its_stderr_without_rmcp_type_names() {
         tool,
         provider,
         reason,
+        detail,
     }) = &err
     else {
         panic!("{err:?}")
@@ -127,10 +128,15 @@ async fn a_crash_mid_call_is_explained_by_its_stderr_without_rmcp_type_names() {
         ("mcp/crashing/crash", "mcp/crashing")
     );
     assert!(reason.contains("closed its connection"), "{err}");
+    // The server's stderr is kept apart from the reason (a gateway leaves it out), and the
+    // app's own message has both.
     assert!(
-        reason.contains("fixture: crash requested, exiting with status 3"),
+        detail.contains("fixture: crash requested, exiting with status 3"),
         "{err}"
     );
+    assert!(err
+        .to_string()
+        .contains("fixture: crash requested, exiting with status 3"));
     assert!(!reason.contains("rmcp"), "{err}");
     // The runtime's load status says it too.
     let Some(LoadStatus::Failed { problems }) = runtime.provider_status("mcp/crashing") else {

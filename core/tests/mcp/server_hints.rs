@@ -88,6 +88,7 @@ async fn an_unsupported_tool_is_withheld_with_its_reason_and_never_called() {
                 provider: "fs".into(),
                 reason: "cannot run it: it requires MCP tasks, which this runtime does not run"
                     .into(),
+                detail: String::new(),
             })
         );
         assert_eq!(

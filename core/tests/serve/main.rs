@@ -9,6 +9,7 @@ mod backend;
 mod catalog;
 mod eras;
 mod http;
+mod http_holds;
 mod stand_alone;
 mod stdio;
 

@@ -22,7 +22,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
-use super::call_result::failed_call_result;
+use super::call_result::{failed_call_result, served_failure};
 use super::listing::ServedView;
 use super::{era, ToolServer};
 use crate::census::Resolution;
@@ -209,7 +209,7 @@ impl ServerSession {
                 Ok(call_tool_result(&outcome.output).into())
             }
             Err(DispatchError::UnknownTool { closest, .. }) => Err(unknown_tool(called, &closest)),
-            Err(err) => Ok(failed_call_result(err.for_model(called)).into()),
+            Err(err) => Ok(failed_call_result(served_failure(&err, called)).into()),
         }
     }
 }
