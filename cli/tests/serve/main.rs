@@ -8,6 +8,7 @@
 //! socket, an exit is awaited. Each wait is bounded by [`HANG_BOUND`].
 
 mod http;
+mod scale;
 mod stdio;
 
 use std::process::Stdio;
