@@ -66,8 +66,9 @@
 //!   tool's (or its name is empty, given twice, or taken), and says why
 //!   ([`census::LeftOutReason`]).
 //! - **Meta-tool**: a tool of the runtime's own, answered by the runtime itself: `tool_search`,
-//!   `tool_schema` and `reset_tools` by default ([`names::DEFAULT_META_TOOLS`],
-//!   [`runtime::MetaTool`]). Every request carries them first.
+//!   `tool_schema`, `reset_tools` and `tool_call` by default ([`names::DEFAULT_META_TOOLS`],
+//!   [`runtime::MetaTool`]). Every request carries them first (`tool_call` only a served
+//!   list that stands alone, for a client with no session).
 //! - **Taken name**: a name no tool may travel under, because the runtime answers it: the
 //!   meta-tools' names, entered in the census beside the tools.
 //! - **Provider** means a source of tools ([`provider`]: `#[tool]`s, closures, an MCP server);

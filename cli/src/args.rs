@@ -233,7 +233,7 @@ impl McpArgs {
 #[derive(Args, Debug)]
 pub struct NameArgs {
     /// A name already taken by the runtime (repeatable); replaces the default meta-tools
-    /// tool_search, tool_schema and reset_tools.
+    /// tool_search, tool_schema, reset_tools and tool_call.
     #[arg(long, value_name = "NAME")]
     taken: Vec<String>,
     /// Take no names at all (not even the default meta-tools).

@@ -74,8 +74,9 @@ pub struct ServeArgs {
     /// The gateway's server name, as clients are configured with it (for --client).
     #[arg(long, value_name = "NAME", default_value = "toolwire")]
     name: String,
-    /// `all`: tools/list gives every tool; `deferred`: the meta-tools (tool_search,
-    /// tool_schema, reset_tools) and what each session loaded.
+    /// `all`: tools/list gives every tool; `deferred`: the meta-tools and the pinned tools,
+    /// plus what a legacy session loaded (tool_search, tool_schema, reset_tools); a 2026-07-28
+    /// client's list never changes (tool_search, tool_schema, tool_call).
     #[arg(long, value_name = "CATALOG", default_value = "all")]
     catalog: CatalogKey,
     /// Prepare every inputSchema for this dialect (else each is served as its server gave it).

@@ -6,8 +6,10 @@
 ///
 /// ```
 /// assert!(toolwire_core::names::DEFAULT_META_TOOLS.contains(&"tool_search"));
+/// assert!(toolwire_core::names::DEFAULT_META_TOOLS.contains(&"tool_call"));
 /// ```
-pub const DEFAULT_META_TOOLS: [&str; 3] = ["tool_search", "tool_schema", "reset_tools"];
+pub const DEFAULT_META_TOOLS: [&str; 4] =
+    ["tool_search", "tool_schema", "reset_tools", "tool_call"];
 
 /// The meta-tool whose name `form` is, if any.
 ///

@@ -28,7 +28,7 @@ use crate::names::{is_model_safe, model_safe_name};
 ///     .approval(|req| req.tool != "mcp/shell/rm")
 ///     .build()
 ///     .unwrap();
-/// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), ["tool_search", "tool_schema"]);
+/// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), ["tool_search", "tool_schema", "tool_call"]);
 /// ```
 pub struct ToolRuntimeBuilder {
     meta_tools: Vec<MetaTool>,
@@ -84,7 +84,7 @@ impl ToolRuntimeBuilder {
     /// ```
     /// use toolwire_core::ToolRuntime;
     /// let runtime = ToolRuntime::builder().without_meta_tool("tool_search").build().unwrap();
-    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), ["tool_schema", "reset_tools"]);
+    /// assert_eq!(runtime.request().census().taken().collect::<Vec<_>>(), ["tool_schema", "reset_tools", "tool_call"]);
     /// ```
     pub fn without_meta_tool(mut self, name: &str) -> ToolRuntimeBuilder {
         self.meta_tools.retain(|m| m.name() != name);

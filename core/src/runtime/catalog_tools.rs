@@ -1,5 +1,7 @@
 //! The built-in meta-tools, the tool catalog's own: `tool_search` (find tools), `tool_schema`
-//! (read one and load it into the conversation) and `reset_tools` (unload everything). Each is
+//! (read one and load it into the conversation), `reset_tools` (unload everything) and
+//! `tool_call` (run a tool found by name, for a list that stands alone: nothing is loaded
+//! there, so a client that calls only the tools its list shows still reaches every tool). Each is
 //! an ordinary [`MetaTool`]; besides the public API ([`Request::search`], the census,
 //! [`Conversation`]) they use two of the runtime's own: why a tool cannot be called, and loading
 //! within what one request can carry.
@@ -14,7 +16,8 @@ use serde_json::{json, Value};
 
 use super::conversation::Loading;
 use super::errors::tools_list;
-use super::meta_tool::{MetaCall, MetaTool};
+use super::meta_tool::{MetaCall, MetaTool, Surface};
+use super::DispatchError;
 use crate::census::Resolution;
 use crate::tools::ToolError;
 
@@ -46,6 +49,7 @@ impl MetaTool {
             MetaTool::tool_search(),
             MetaTool::tool_schema(),
             MetaTool::reset_tools(),
+            MetaTool::tool_call(),
         ]
     }
 
@@ -119,6 +123,11 @@ impl MetaTool {
             },
         )
         .in_client_catalog()
+        .described_stand_alone(
+            "Search the tool catalog: the tools most relevant to a query, best first, each with \
+             its real name, the name to call it by (form) and its description. Then call \
+             tool_schema with a name for the tool's parameters, and run it with tool_call.",
+        )
     }
 
     /// `tool_schema {name}`: the definition of the tool `name` answers to (its real name or
@@ -213,6 +222,10 @@ impl MetaTool {
             },
         )
         .in_client_catalog()
+        .described_stand_alone(
+            "The full definition (parameters) of one tool, by its real name or the name to call \
+             it by, as tool_search gave it. Run the tool with tool_call.",
+        )
     }
 
     /// `reset_tools`: unloads every tool this conversation loaded; the pinned tools stay.
@@ -247,5 +260,93 @@ impl MetaTool {
             },
         )
         .in_client_catalog()
+        .on_surface(Surface::Conversation)
     }
+
+    /// `tool_call {name, arguments}`: runs the tool `name` answers to (its real name or its
+    /// form, as `tool_search` gave it) with `arguments`; its answer is the tool's own. Carried
+    /// only by a list that stands alone (a served 2026-07-28 request), where nothing is loaded
+    /// into the list, so a client that calls only listed tools reaches every one through it;
+    /// answered in every request. A meta-tool is not run through it (call that one directly).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # let echo = provider_fn("echo", vec![ToolDefinition::new("mcp/server/echo", "Echoes.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(echo)).await.unwrap().check().unwrap();
+    /// let call = json!({"name": "mcp_server_echo", "arguments": {"text": "hi"}});
+    /// let out = runtime.request().dispatch("tool_call", call).await.unwrap();
+    /// assert_eq!(out.output.to_value(), json!({"text": "hi"}));
+    /// let nested = json!({"name": "tool_search", "arguments": {"query": "echo"}});
+    /// let err = runtime.request().dispatch("tool_call", nested).await.unwrap_err();
+    /// assert!(err.to_string().contains("call it directly"));
+    /// # });
+    /// ```
+    pub fn tool_call() -> MetaTool {
+        MetaTool::new(
+            "tool_call",
+            "Run one tool of the catalog by its name, as tool_search gave it, with its \
+             arguments, as tool_schema describes them. The answer is the tool's own.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "description": "The tool's name to call it by (form) or its real name, as tool_search gave it."},
+                    "arguments": {"type": "object", "description": "The tool's arguments, as its parameters in tool_schema say."}
+                },
+                "required": ["name"]
+            }),
+            |call: MetaCall| async move {
+                let (name, arguments) = tool_call_target(&call.arguments)?;
+                if let Ok(Resolution::Meta(meta)) = call.request.census().resolve(&name) {
+                    return Err(meta_through_tool_call(meta));
+                }
+                match call.request.dispatch(&name, arguments).await {
+                    Ok(outcome) => Ok(outcome.output.to_value()),
+                    Err(DispatchError::Tool(err)) => Err(err),
+                    Err(err @ (DispatchError::UnknownTool { .. } | DispatchError::SharedForm { .. })) => {
+                        Err(invalid("tool_call", "name", err.for_model(&name)))
+                    }
+                    Err(err) => Err(ToolError::Failed { tool: name.clone(), message: err.for_model(&name) }),
+                }
+            },
+        )
+        .in_client_catalog()
+        .on_surface(Surface::StandAlone)
+    }
+}
+
+/// `tool_call`'s arguments: the name of the tool to run and its arguments (an object; absent
+/// or `null` is no arguments), or the argument at fault.
+pub(crate) fn tool_call_target(arguments: &Value) -> Result<(String, Value), ToolError> {
+    let Some(name) = arguments.get("name").and_then(Value::as_str) else {
+        return Err(invalid(
+            "tool_call",
+            "name",
+            "a string `name` is required: the tool to run, as tool_search gave it".into(),
+        ));
+    };
+    let arguments = match arguments.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(object @ Value::Object(_)) => object.clone(),
+        Some(other) => {
+            return Err(invalid(
+                "tool_call",
+                "arguments",
+                format!("`arguments` must be an object of the tool's arguments, not {other}"),
+            ))
+        }
+    };
+    Ok((name.to_owned(), arguments))
+}
+
+/// The refusal of a meta-tool run through `tool_call`.
+pub(crate) fn meta_through_tool_call(meta: &str) -> ToolError {
+    invalid(
+        "tool_call",
+        "name",
+        format!("`{meta}` is one of the runtime's own tools, in your tool list: call it directly"),
+    )
 }

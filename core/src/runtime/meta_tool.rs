@@ -1,6 +1,6 @@
 //! The runtime's own tools as values: a [`MetaTool`] is a name, a description, a parameter
-//! schema and a handler, registered on the builder. The three built-ins (`tool_search`,
-//! `tool_schema`, `reset_tools`) are ordinary meta-tools, made in `catalog_tools.rs` beside
+//! schema and a handler, registered on the builder. The four built-ins (`tool_search`,
+//! `tool_schema`, `reset_tools`, `tool_call`) are ordinary meta-tools, made in `catalog_tools.rs` beside
 //! `MetaTool::built_ins`, the list of them.
 //!
 //! Policy: the census's taken names are exactly the registered meta-tools' names, so there is
@@ -76,9 +76,29 @@ pub struct MetaCall {
 pub struct MetaTool {
     definition: ToolDefinition,
     handler: Arc<MetaHandler>,
-    /// One of the client-side catalog's own tools (search, schema, reset): a request whose
-    /// catalog the provider searches itself (native deferral) leaves it out.
+    /// One of the client-side catalog's own tools (search, schema, reset, call): a request
+    /// whose catalog the provider searches itself (native deferral) leaves it out.
     pub(super) client_catalog: bool,
+    /// Which lists carry it: a conversation's, a request that stands alone (a served
+    /// 2026-07-28 request), or both.
+    pub(super) surface: Surface,
+    /// Its definition on the stand-alone surface, when it says something else there (no
+    /// conversation: nothing is loaded).
+    stand_alone: Option<ToolDefinition>,
+}
+
+/// Which tool lists carry a meta-tool. Its name is taken in every census either way, and a call
+/// to it is answered in every request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Surface {
+    /// Every list.
+    Both,
+    /// A conversation's lists (and the runtime's own requests): `reset_tools`, which unloads
+    /// what a conversation loaded.
+    Conversation,
+    /// Only a list that stands alone, with no conversation to load into (a served 2026-07-28
+    /// request): `tool_call`, which runs a tool found by name.
+    StandAlone,
 }
 
 impl fmt::Debug for MetaTool {
@@ -139,6 +159,8 @@ impl MetaTool {
             definition,
             handler: Arc::new(handler),
             client_catalog: false,
+            surface: Surface::Both,
+            stand_alone: None,
         }
     }
 
@@ -166,6 +188,26 @@ impl MetaTool {
     pub(super) fn in_client_catalog(mut self) -> MetaTool {
         self.client_catalog = true;
         self
+    }
+
+    /// This meta-tool carried only on `surface`.
+    pub(super) fn on_surface(mut self, surface: Surface) -> MetaTool {
+        self.surface = surface;
+        self
+    }
+
+    /// This meta-tool described by `description` where there is no conversation.
+    pub(super) fn described_stand_alone(mut self, description: &str) -> MetaTool {
+        let mut definition = self.definition.clone();
+        definition.description = description.to_owned();
+        self.stand_alone = Some(definition);
+        self
+    }
+
+    /// Its definition on the stand-alone surface (read by a served list: `mcp/serve`).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn stand_alone_definition(&self) -> &ToolDefinition {
+        self.stand_alone.as_ref().unwrap_or(&self.definition)
     }
 
     /// Runs the handler.

@@ -63,7 +63,7 @@
 //! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
 //! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`TurnOptions`] |
 //! | | `call_span.rs` | the `execute_tool` span each call runs in (OpenTelemetry GenAI conventions) |
-//! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools` |
+//! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools`, `tool_call` |
 //! | **handle**: what the app holds | `tool_runtime.rs` | [`ToolRuntime`] and every one of its methods |
 //! | | `builder.rs` | [`ToolRuntimeBuilder`]: the meta-tools, the catalog policy, the approval hook |
 //!
@@ -113,6 +113,8 @@ mod tool_runtime;
 pub use crate::wire::{LeftOutTool, ToolList, WhyLeftOut};
 pub use builder::ToolRuntimeBuilder;
 pub use catalog_policy::CatalogPolicy;
+#[cfg(feature = "mcp")]
+pub(crate) use catalog_tools::{meta_through_tool_call, tool_call_target};
 pub use conversation::{Conversation, ConversationState};
 pub use dispatch::CallOutcome;
 pub use errors::{DispatchError, RuntimeError};

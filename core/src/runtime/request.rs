@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::conversation::{Conversation, Loading};
+use super::meta_tool::Surface;
 use super::shared::Shared;
 use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, Resolution};
@@ -134,7 +135,8 @@ impl Request {
     /// ([`Loading::Full`]): the caller tells the model to reset first, and no list that would
     /// fail whole is ever built.
     pub(super) fn load(&self, tool: &str) -> Option<Loading> {
-        let carried_anyway = self.shared.meta_tools.len() + self.shared.catalog.pinned().len();
+        let carried_anyway =
+            self.shared.conversation_meta_tools() + self.shared.catalog.pinned().len();
         let most = crate::wire::OPENAI_MAX_TOOLS.saturating_sub(carried_anyway);
         self.conversation()
             .map(|conversation| conversation.load_within(tool, most))
@@ -176,8 +178,27 @@ impl Request {
             .shared
             .meta_tools
             .iter()
+            .filter(|m| m.surface != Surface::StandAlone)
             .filter(|m| deferred || !m.client_catalog)
             .map(|m| m.definition())
+            .collect();
+        (meta_tools, self.carried())
+    }
+
+    /// [`Request::carried_definitions`] for a list that stands alone, with no conversation to
+    /// load into (a served 2026-07-28 request): the meta-tools of that surface (`tool_call`
+    /// in place of `reset_tools`), then the carried offered tools (the pinned ones, when
+    /// deferred: nothing is ever loaded).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn stand_alone_definitions(&self) -> (Vec<&ToolDefinition>, Vec<usize>) {
+        let deferred = self.snapshot.deferred;
+        let meta_tools = self
+            .shared
+            .meta_tools
+            .iter()
+            .filter(|m| m.surface != Surface::Conversation)
+            .filter(|m| deferred || !m.client_catalog)
+            .map(|m| m.stand_alone_definition())
             .collect();
         (meta_tools, self.carried())
     }
@@ -317,6 +338,7 @@ impl Request {
             .shared
             .meta_tools
             .iter()
+            .filter(|m| m.surface != Surface::StandAlone)
             .filter(move |m| deferred || !m.client_catalog)
             .map(|m| m.definition());
         // Not deferred: every request of this tool set shares one list per format.

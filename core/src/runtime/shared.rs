@@ -49,6 +49,15 @@ impl Shared {
         self.meta_tools.iter().find(|m| m.name() == name)
     }
 
+    /// How many meta-tools a conversation's deferred request carries (the stand-alone surface's
+    /// own, `tool_call`, is never in one): what the catalog's threshold and loading count.
+    pub(super) fn conversation_meta_tools(&self) -> usize {
+        self.meta_tools
+            .iter()
+            .filter(|m| m.surface != super::meta_tool::Surface::StandAlone)
+            .count()
+    }
+
     /// A receiver of the tool-set version, which changes after every change of the tool set.
     pub(super) fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
         self.changes.subscribe()
@@ -127,7 +136,7 @@ impl Shared {
                 Arc::new(ToolSet::build(state, &taken))
             }
         };
-        let threshold = self.catalog.threshold(self.meta_tools.len());
+        let threshold = self.catalog.threshold(self.conversation_meta_tools());
         let snapshot = Arc::new(Snapshot::build(tool_set, state, threshold));
         *current = Some(snapshot.clone());
         snapshot

@@ -11,7 +11,7 @@ use toolwire_core::mcp::serve::{HttpOptions, ServeOptions, ToolServer};
 use crate::{answer, call, clashing_runtime, server_with, watcher, Client};
 
 /// Serves `server` over HTTP on a loopback port; the task ends with the test's runtime.
-async fn serve(server: ToolServer, options: HttpOptions) -> String {
+pub(crate) async fn serve(server: ToolServer, options: HttpOptions) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     tokio::spawn(async move { server.serve_http(listener, options).await });
@@ -25,6 +25,24 @@ async fn http_client(url: &str, token: &str) -> Client {
         .serve(StreamableHttpClientTransport::from_config(config))
         .await
         .expect("the handshake over HTTP")
+}
+
+/// rmcp's HTTP client in the lifecycle `mode`, with a bearer token unless it is empty.
+pub(crate) async fn stateless_http_client(
+    url: &str,
+    token: &str,
+    mode: rmcp::ClientLifecycleMode,
+) -> Client {
+    use rmcp::ClientServiceExt;
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    if !token.is_empty() {
+        config = config.auth_header(token);
+    }
+    let (handler, _changes) = watcher();
+    handler
+        .serve_with_lifecycle(StreamableHttpClientTransport::from_config(config), mode)
+        .await
+        .expect("the lifecycle's start over HTTP")
 }
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;

@@ -7,14 +7,16 @@
 
 mod backend;
 mod catalog;
+mod eras;
 mod http;
+mod stand_alone;
 mod stdio;
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
 use rmcp::service::{NotificationContext, RunningService};
-use rmcp::{ClientHandler, RoleClient};
+use rmcp::{ClientHandler, ClientLifecycleMode, RoleClient};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use toolwire_core::mcp::serve::{ServeOptions, ToolServer};
@@ -101,6 +103,41 @@ async fn stdio_client(server: &ToolServer) -> (Client, mpsc::UnboundedReceiver<(
     tokio::spawn(async move { server.serve_io(read, write).await });
     let (handler, changes) = watcher();
     let client = handler.serve(client_end).await.expect("the handshake");
+    (client, changes)
+}
+
+/// rmcp's client in the 2026-07-28 lifecycle only: `server/discover`, then every request
+/// self-contained (no `initialize`).
+fn discover() -> ClientLifecycleMode {
+    ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    }
+}
+
+/// rmcp's client probing with `server/discover` and falling back to `initialize`, as the
+/// Python SDK's `mode="auto"` does.
+fn auto() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: None,
+    }
+}
+
+/// [`stdio_client`] in the lifecycle `mode`.
+async fn stdio_client_in(
+    server: &ToolServer,
+    mode: ClientLifecycleMode,
+) -> (Client, mpsc::UnboundedReceiver<()>) {
+    use rmcp::ClientServiceExt;
+    let (client_end, server_end) = tokio::io::duplex(1 << 20);
+    let (read, write) = tokio::io::split(server_end);
+    let server = server.clone();
+    tokio::spawn(async move { server.serve_io(read, write).await });
+    let (handler, changes) = watcher();
+    let client = handler
+        .serve_with_lifecycle(client_end, mode)
+        .await
+        .expect("the lifecycle's start");
     (client, changes)
 }
 

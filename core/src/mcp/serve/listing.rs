@@ -24,8 +24,10 @@ pub(super) struct ServedView {
     request: Request,
     /// The census under the budget, over the request's definitions.
     pub(super) census: Census,
-    /// The meta-tools the snapshot carries, served under their own names.
+    /// The meta-tools a legacy session's list carries, served under their own names.
     meta: Vec<Tool>,
+    /// The meta-tools a list that stands alone carries (`tool_call` in place of `reset_tools`).
+    stand_alone_meta: Vec<Tool>,
     /// Per census position: the tool as served, when it is.
     tools: Vec<Option<Tool>>,
     /// What is not served, and why, in census order (meta-tools first).
@@ -53,22 +55,15 @@ impl ServedView {
         );
         let mut left_out = Vec::new();
         let (meta_definitions, _) = request.carried_definitions();
-        let mut meta = Vec::with_capacity(meta_definitions.len());
-        for definition in meta_definitions {
-            let name = definition.name.as_str();
-            let why = if name.chars().count() > options.budget.chars() {
-                Some(WhyLeftOut::Unsupported {
-                    reason: format!(
-                        "the meta-tool's name is longer than the name budget of {}",
-                        options.budget
-                    ),
-                })
-            } else {
-                served_name_refusal(name).map(refusal_reason)
-            };
-            match why.map_or_else(|| served_tool(name, definition, options), Err) {
-                Ok(tool) => meta.push(tool),
-                Err(why) => left_out.push(LeftOutTool::new(name, name, why)),
+        let meta = served_meta_tools(meta_definitions, options, &mut left_out);
+        let (stand_alone_definitions, _) = request.stand_alone_definitions();
+        let mut also_left_out = Vec::new();
+        let stand_alone_meta =
+            served_meta_tools(stand_alone_definitions, options, &mut also_left_out);
+        // A meta-tool of one surface only (`tool_call`) is said once.
+        for tool in also_left_out {
+            if !left_out.iter().any(|t| t.name == tool.name) {
+                left_out.push(tool);
             }
         }
         let mut tools = Vec::with_capacity(definitions.len());
@@ -93,23 +88,52 @@ impl ServedView {
             request: request.clone(),
             census,
             meta,
+            stand_alone_meta,
             tools,
             left_out,
         }
     }
 
-    /// The tools `request` (of this view's snapshot) carries, as served: the meta-tools, then
-    /// the carried offered tools in census order. Borrowed: `tools/list` clones only the page
-    /// it sends.
-    pub(super) fn list_for(&self, request: &Request) -> Vec<&Tool> {
+    /// The tools `request` (of this view's snapshot) carries, as served: the meta-tools (of the
+    /// stand-alone surface when `stand_alone`), then the carried offered tools in census order.
+    /// Borrowed: `tools/list` clones only the page it sends.
+    pub(super) fn list_for(&self, request: &Request, stand_alone: bool) -> Vec<&Tool> {
         let (_, carried) = request.carried_definitions();
-        let mut list: Vec<&Tool> = self.meta.iter().collect();
+        let meta = if stand_alone {
+            &self.stand_alone_meta
+        } else {
+            &self.meta
+        };
+        let mut list: Vec<&Tool> = meta.iter().collect();
         list.extend(
             carried
                 .into_iter()
                 .filter_map(|i| self.tools.get(i).and_then(Option::as_ref)),
         );
         list
+    }
+
+    /// The tool as served that `name` reaches: a meta-tool by its name, an offered tool by its
+    /// served name, its real name or the runtime's form (hop 5, as a call resolves it). What
+    /// rmcp's `ServerHandler::get_tool` gives, so its HTTP transport checks a call's
+    /// `Mcp-Param-*` headers against the tool's `x-mcp-header` annotations (SEP-2243).
+    pub(super) fn tool_named(&self, name: &str) -> Option<&Tool> {
+        if let Some(meta) = self
+            .meta
+            .iter()
+            .chain(&self.stand_alone_meta)
+            .find(|t| t.name == name)
+        {
+            return Some(meta);
+        }
+        let index = match self.census.resolve(name) {
+            Ok(crate::census::Resolution::Tool(hit)) => hit.index,
+            _ => match self.request.census().resolve(name) {
+                Ok(crate::census::Resolution::Tool(hit)) => hit.index,
+                _ => return None,
+            },
+        };
+        self.tools.get(index)?.as_ref()
     }
 
     /// The name the tool of real name `real` is served under, when it is served.
@@ -169,6 +193,34 @@ impl ServedView {
         }));
         list
     }
+}
+
+/// The meta-tools `definitions` as served, under their own names; one a client or an API would
+/// refuse, or longer than the budget, is left out, saying why.
+fn served_meta_tools(
+    definitions: Vec<&ToolDefinition>,
+    options: &ServeOptions,
+    left_out: &mut Vec<LeftOutTool>,
+) -> Vec<Tool> {
+    let mut meta = Vec::with_capacity(definitions.len());
+    for definition in definitions {
+        let name = definition.name.as_str();
+        let why = if name.chars().count() > options.budget.chars() {
+            Some(WhyLeftOut::Unsupported {
+                reason: format!(
+                    "the meta-tool's name is longer than the name budget of {}",
+                    options.budget
+                ),
+            })
+        } else {
+            served_name_refusal(name).map(refusal_reason)
+        };
+        match why.map_or_else(|| served_tool(name, definition, options), Err) {
+            Ok(tool) => meta.push(tool),
+            Err(why) => left_out.push(LeftOutTool::new(name, name, why)),
+        }
+    }
+    meta
 }
 
 /// Why the runtime's census holds back a tool the served census offers.

@@ -13,6 +13,8 @@
 //! - `listing.rs`: what one snapshot of the runtime serves, and what it leaves out;
 //! - `call_result.rs`: a failing call as MCP's `CallToolResult` (a call that ran is
 //!   `mcp::call_tool_result`, the one conversion of a `ToolOutput`);
+//! - `era.rs`: which MCP revision a request speaks (a legacy session, or a 2026-07-28 request
+//!   that stands alone), the revisions served, a list's cache hints;
 //! - `session.rs`: one client's session: its conversation (what its catalog loaded), the
 //!   handler `rmcp` runs, `list_changed` when its tools change;
 //! - `http.rs`: streamable HTTP, safe by default (loopback, `Host` and `Origin` checked, a
@@ -38,6 +40,7 @@
 //! ```
 
 mod call_result;
+mod era;
 mod http;
 mod listing;
 mod names;

@@ -10,18 +10,22 @@ use std::sync::{Mutex, PoisonError};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, ServerNotification,
+    SubscriptionFilter, Tool,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext};
+use rmcp::service::{NotificationContext, Peer, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
 use super::call_result::failed_call_result;
-use super::ToolServer;
+use super::listing::ServedView;
+use super::{era, ToolServer};
 use crate::census::Resolution;
 use crate::mcp::call_tool_result;
-use crate::runtime::{Conversation, DispatchError};
+use crate::runtime::{
+    meta_through_tool_call, tool_call_target, Conversation, DispatchError, Request,
+};
 use crate::tools::ToolOutput;
 
 /// One client's session of a [`ToolServer`]: the `rmcp` [`ServerHandler`] for one connection
@@ -43,12 +47,16 @@ pub struct ServerSession {
     /// Ends the session's watch of the tool set when the session is dropped.
     _stop: oneshot::Sender<()>,
     stopped: Mutex<Option<oneshot::Receiver<()>>>,
+    /// The tool set's changes as of this session's last `tools/list` (or its start): where a
+    /// `subscriptions/listen` starts counting.
+    baseline: Mutex<tokio::sync::watch::Receiver<u64>>,
 }
 
 impl ServerSession {
     pub(super) fn new(server: ToolServer) -> ServerSession {
         let (stop, stopped) = oneshot::channel();
         ServerSession {
+            baseline: Mutex::new(server.runtime().tool_set_changes()),
             conversation: server.runtime().conversation(),
             server,
             _stop: stop,
@@ -93,23 +101,62 @@ impl ServerSession {
         });
     }
 
+    /// The request a call or a list of this era reads: a legacy session's conversation's (what
+    /// it loaded), or for a request that stands alone the runtime's own, with no conversation.
+    fn request(&self, stateless: bool) -> Request {
+        if stateless {
+            self.server.runtime().request()
+        } else {
+            self.conversation.request()
+        }
+    }
+
+    /// A `tools/call`: `tool_call {name, arguments}` runs the tool it names as a call of that
+    /// name would (served names, restarts, the tool's own result passed on); any other name is
+    /// [`ServerSession::call_named`]. A name `tool_call` does not reach, or a meta-tool, is the
+    /// failed result of the call to `tool_call` (the model called a listed tool: it reads why).
     async fn call(
         &self,
         called: &str,
         arguments: Value,
+        stateless: bool,
         peer: &Peer<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut request = self.conversation.request();
+        let request = self.request(stateless);
         let view = self.server.view(&request);
-        // Hop 5 against the served census: a served (budgeted) name, a real name or a
-        // meta-tool's name; never a split, never a guess.
-        // The runtime's own forms (uncut, as `tool_search` and `tool_schema` name tools) are
-        // asked only for a name the served census does not know: each reaches one tool too.
-        let resolved = match view.census.resolve(called) {
-            Err(_) => request.census().resolve(called),
-            served => served,
+        if !matches!(
+            resolve(&view, &request, called),
+            Ok(Resolution::Meta("tool_call"))
+        ) {
+            return self.call_named(called, arguments, stateless, peer).await;
+        }
+        let target = tool_call_target(&arguments).and_then(|(name, arguments)| {
+            match resolve(&view, &request, &name) {
+                Ok(Resolution::Meta(meta)) => Err(meta_through_tool_call(meta)),
+                _ => Ok((name, arguments)),
+            }
+        });
+        let (name, arguments) = match target {
+            Ok(target) => target,
+            Err(err) => return Ok(failed_call_result(err.for_model(called)).into()),
         };
-        let (real, index) = match resolved {
+        match self.call_named(&name, arguments, stateless, peer).await {
+            Err(unknown) => Ok(failed_call_result(missed_by_tool_call(&unknown)).into()),
+            answered => answered,
+        }
+    }
+
+    /// A call of the tool (or meta-tool) `called` names, by hop 5.
+    async fn call_named(
+        &self,
+        called: &str,
+        arguments: Value,
+        stateless: bool,
+        peer: &Peer<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut request = self.request(stateless);
+        let view = self.server.view(&request);
+        let (real, index) = match resolve(&view, &request, called) {
             Ok(Resolution::Meta(meta)) => (meta.to_owned(), None),
             Ok(Resolution::Tool(hit)) => (hit.name.to_owned(), Some(hit.index)),
             _ => {
@@ -127,7 +174,7 @@ impl ServerSession {
                 let provider = provider.to_owned();
                 // A failed reload is the provider's status; the call then says why it fails.
                 let _ = self.server.runtime().reload_provider(&provider).await;
-                request = self.conversation.request();
+                request = self.request(stateless);
             }
         }
         let mut arguments = arguments;
@@ -136,8 +183,9 @@ impl ServerSession {
             // `tool_search` gave it: the runtime's census knows the tool by its real name.
             view.serve_name_argument(&mut arguments);
         }
-        // Only a deferred catalog loads tools (a list that is not deferred carries them all).
-        let loaded = request.is_deferred().then(|| self.conversation.loaded());
+        // Only a legacy session's deferred catalog loads tools (a list that is not deferred
+        // carries them all; a request that stands alone has no conversation to load into).
+        let loaded = (request.is_deferred() && !stateless).then(|| self.conversation.loaded());
         let outcome = request.dispatch(&real, arguments).await;
         if loaded.is_some_and(|loaded| self.conversation.loaded() != loaded) {
             // The catalog loaded a tool for this session (`tool_schema`, or a call by name):
@@ -160,6 +208,34 @@ impl ServerSession {
             Err(err) => Ok(failed_call_result(err.for_model(called)).into()),
         }
     }
+}
+
+/// Hop 5 for `called`: the served census first (a served, budgeted name, a real name or a
+/// meta-tool's name), then the runtime's own (its uncut forms, as `tool_search` and
+/// `tool_schema` name tools); each reaches one tool, never by a split, never by a guess.
+fn resolve<'a>(view: &'a ServedView, request: &'a Request, called: &str) -> ResolveResult<'a> {
+    match view.census.resolve(called) {
+        Err(_) => request.census().resolve(called),
+        served => served,
+    }
+}
+
+type ResolveResult<'a> = Result<Resolution<'a>, crate::census::UnknownTool>;
+
+/// What `tool_call` says when its `name` reaches no tool: the unknown-tool error a direct call
+/// would be, with the closest served names, as its failed result.
+fn missed_by_tool_call(unknown: &ErrorData) -> String {
+    let closest = unknown
+        .data
+        .as_ref()
+        .and_then(|data| data.get("closest"))
+        .filter(|closest| closest.as_array().is_some_and(|c| !c.is_empty()))
+        .map(|closest| format!("; the closest are {closest}"))
+        .unwrap_or_default();
+    format!(
+        "tool_call: {}; search with tool_search{closest}",
+        unknown.message
+    )
 }
 
 /// MCP's answer to a call of a tool no one answers to: a protocol error, `-32602`. MCP
@@ -204,12 +280,11 @@ impl ServerHandler for ServerSession {
         ))
     }
 
-    /// Up to 2025-11-25: a session is one conversation, and the 2026-07-28 revision removes
-    /// sessions (SEP-2567: "sessions are removed from the `2026-07-28` version", rmcp's
-    /// `StreamableHttpServerConfig::legacy_session_mode`), so a deferred catalog's loaded tools
-    /// and the `list_changed` pushed to one client need the revisions that have them.
+    /// Every revision up to 2026-07-28 (`era.rs`): a legacy session is one conversation, a
+    /// 2026-07-28 request stands alone (SEP-2567: "sessions are removed from the `2026-07-28`
+    /// version", rmcp's `StreamableHttpServerConfig::legacy_session_mode`).
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        era::served_versions()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -219,11 +294,15 @@ impl ServerHandler for ServerSession {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let turn = self.conversation.request();
+        let stateless = era::is_stateless(&context);
+        // Watched before the list is read: a change after it is one a listener is told.
+        let seen = self.server.runtime().tool_set_changes();
+        let turn = self.request(stateless);
+        *self.baseline.lock().unwrap_or_else(PoisonError::into_inner) = seen;
         let view = self.server.view(&turn);
-        let tools = view.list_for(&turn);
+        let tools = view.list_for(&turn, stateless);
         let start = page_start(
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             tools.len(),
@@ -236,7 +315,56 @@ impl ServerHandler for ServerSession {
         if end < tools.len() {
             page.next_cursor = Some(end.to_string());
         }
-        Ok(page)
+        let (ttl_ms, scope) = era::list_cache_hints(&context, !stateless && turn.is_deferred());
+        Ok(page.with_ttl_ms(ttl_ms).with_cache_scope(scope))
+    }
+
+    /// The served tool a name reaches (`ServedView::tool_named`), so rmcp's HTTP transport
+    /// checks `Mcp-Param-*` headers (SEP-2243); the same for every era and caller.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let request = self.server.runtime().request();
+        self.server.view(&request).tool_named(name).cloned()
+    }
+
+    /// `subscriptions/listen` (MCP 2026-07-28): the tool list's changes, and nothing else this
+    /// server has (rmcp intersects this with what the client asked and `get_info` advertises,
+    /// and acknowledges before [`ServerHandler::listen`] runs).
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    /// One `notifications/tools/list_changed` per change of the runtime's tool set on the
+    /// subscription's stream (rmcp's `SubscriptionSink` puts the `subscriptionId` on each),
+    /// until the client cancels it or goes. A change since this session last answered
+    /// `tools/list` (or began) is told at once: one the client could have missed between its
+    /// list and the acknowledgment is never lost; a told change it had seen costs a re-list.
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        let mut changes = self
+            .baseline
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if subscription.accepted().tools_list_changed != Some(true) {
+            subscription.cancelled().await;
+            return Ok(());
+        }
+        loop {
+            tokio::select! {
+                _ = subscription.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        return Ok(());
+                    }
+                    let note = ServerNotification::ToolListChangedNotification(Default::default());
+                    if subscription.sink().send(note).await.is_err() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
     }
 
     async fn call_tool(
@@ -245,6 +373,8 @@ impl ServerHandler for ServerSession {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        self.call(&request.name, arguments, &context.peer).await
+        let stateless = era::is_stateless(&context);
+        self.call(&request.name, arguments, stateless, &context.peer)
+            .await
     }
 }
