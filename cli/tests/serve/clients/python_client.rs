@@ -117,16 +117,19 @@ async fn lists_calls_refuses_and_searches(mode: &str, transport: fn() -> Transpo
     let message = steps[2]["error"]["message"].as_str().unwrap();
     assert!(message.contains("no_such_tool"), "{report}");
 
-    let report = python_client(
-        mode,
-        transport(),
-        &["--catalog", "deferred"],
-        &[
+    let mut steps = vec![
+        json!({"list": true}),
+        json!({"call": "tool_search", "arguments": {"query": "echoes its arguments", "limit": 1}}),
+    ];
+    if version == MODERN {
+        // A 2026-07-28 client calls only what its list has: the tool found runs through the
+        // listed `tool_call`, and the list stays as it was (issue 25, point 3).
+        steps.extend([
+            json!({"call": "tool_call", "arguments": {"name": "mcp_fx_echo", "arguments": {"n": 1}}}),
             json!({"list": true}),
-            json!({"call": "tool_search", "arguments": {"query": "echoes its arguments", "limit": 1}}),
-        ],
-    )
-    .await;
+        ]);
+    }
+    let report = python_client(mode, transport(), &["--catalog", "deferred"], &steps).await;
     assert_eq!(report["protocol_version"], version, "{report}");
     let steps = report["steps"].as_array().unwrap();
     let listed = &steps[0]["tools"];
@@ -147,6 +150,20 @@ async fn lists_calls_refuses_and_searches(mode: &str, transport: fn() -> Transpo
         json!([{"name": "mcp/fx/echo", "form": "mcp_fx_echo", "description": "Echoes its arguments."}]),
         "{report}"
     );
+    if version == MODERN {
+        assert_eq!(steps[2]["is_error"], false, "{report}");
+        let answer: Value = serde_json::from_str(steps[2]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            answer,
+            json!({"tool": "echo", "arguments": {"n": 1}}),
+            "{report}"
+        );
+        assert!(
+            listed.as_array().unwrap().contains(&json!("tool_call")),
+            "{report}"
+        );
+        assert_eq!(steps[3]["tools"], *listed, "the list changed: {report}");
+    }
 }
 
 #[tokio::test]
