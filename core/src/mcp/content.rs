@@ -5,7 +5,7 @@
 //! data, annotations and `_meta`; `structuredContent` and `isError` stay distinct from the
 //! blocks. Before, a result was flattened to one JSON value (an image became base64 JSON).
 
-use rmcp::model::{CallToolResult, ContentBlock as McpBlock, ResultType};
+use rmcp::model::{CallToolResult, ContentBlock as McpBlock};
 use serde_json::Value;
 
 use crate::tools::{json_text, ContentBlock, ToolContent, ToolOutput};
@@ -56,14 +56,10 @@ fn block(mcp: &McpBlock) -> ContentBlock {
 ///
 /// ```
 /// use serde_json::json;
-/// use rmcp::model::ResultType;
 /// use toolwire_core::{mcp::{call_tool_result, tool_output}, tools::ToolOutput};
 /// let result = call_tool_result(&ToolOutput::from(json!({"temperature": 18})));
 /// assert_eq!(result.structured_content, Some(json!({"temperature": 18})));
 /// assert_eq!(result.content[0].as_text().unwrap().text, r#"{"temperature":18}"#);
-/// // A finished result, as MCP 2026-07-28 has every result say (`resultType`).
-/// let blocks = tool_output(&result);
-/// assert_eq!(call_tool_result(&blocks).result_type, Some(ResultType::COMPLETE));
 /// // And back: the blocks and the structured result, distinct.
 /// let ToolOutput::Content(back) = tool_output(&result) else { unreachable!() };
 /// assert_eq!(back.structured, Some(json!({"temperature": 18})));
@@ -80,7 +76,7 @@ pub fn call_tool_result(output: &ToolOutput) -> CallToolResult {
         }
         ToolOutput::Content(content) => {
             let converted = serde_json::to_value(content).and_then(serde_json::from_value);
-            let mut result: CallToolResult = converted.unwrap_or_else(|_| {
+            converted.unwrap_or_else(|_| {
                 let blocks = content
                     .content
                     .iter()
@@ -94,14 +90,7 @@ pub fn call_tool_result(output: &ToolOutput) -> CallToolResult {
                 };
                 result.structured_content = content.structured.clone();
                 result
-            });
-            // A 2026-07-28 result must say `resultType` (SEP-2322; the Python SDK 2.x refuses
-            // a `tools/call` result without it), and a `ToolContent` has none to carry: it is
-            // a finished result, as rmcp's constructors say. rmcp's server handler drops it
-            // for an older peer (rmcp model.rs, `CallToolResult::result_type`,
-            // `ServerResult::strip_result_type_for_legacy_peer`).
-            result.result_type.get_or_insert(ResultType::COMPLETE);
-            result
+            })
         }
     }
 }
