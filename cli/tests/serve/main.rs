@@ -7,6 +7,7 @@
 //! says how many follow), the HTTP URL is its stderr line, a grandchild's pid arrives on a
 //! socket, an exit is awaited. Each wait is bounded by [`HANG_BOUND`].
 
+mod clients;
 mod http;
 mod scale;
 mod stdio;

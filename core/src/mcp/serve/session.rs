@@ -14,8 +14,8 @@ use std::sync::{Mutex, PoisonError};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, ServerNotification,
-    SubscriptionFilter, Tool,
+    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig,
+    ServerNotification, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -206,7 +206,14 @@ impl ServerSession {
                         view.serve_forms(answer);
                     }
                 }
-                Ok(call_tool_result(&outcome.output).into())
+                let mut result = call_tool_result(&outcome.output);
+                // A 2026-07-28 result must say `resultType` (SEP-2322; the Python SDK 2.x
+                // refuses a `tools/call` result without it), and a result converted from a
+                // `ToolContent` has none: it is a finished one, as rmcp's constructors say.
+                // rmcp's handler drops it for an older peer (rmcp model.rs,
+                // `CallToolResult::result_type`, `strip_result_type_for_legacy_peer`).
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                Ok(result.into())
             }
             Err(DispatchError::UnknownTool { closest, .. }) => Err(unknown_tool(called, &closest)),
             Err(err) => Ok(failed_call_result(served_failure(&err, called)).into()),
