@@ -40,6 +40,7 @@
 pub mod config;
 mod connection;
 mod content;
+mod envelope;
 mod error;
 mod listing;
 mod message_check;

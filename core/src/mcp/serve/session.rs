@@ -20,7 +20,7 @@ use tokio::sync::oneshot;
 use super::call_result::failed_call_result;
 use super::ToolServer;
 use crate::census::Resolution;
-use crate::mcp::call_tool_result;
+use crate::mcp::content::into_call_tool_result;
 use crate::runtime::{Conversation, DispatchError};
 use crate::tools::ToolOutput;
 
@@ -154,7 +154,7 @@ impl ServerSession {
                         view.serve_forms(answer);
                     }
                 }
-                Ok(call_tool_result(&outcome.output).into())
+                Ok(into_call_tool_result(outcome.output).into())
             }
             Err(DispatchError::UnknownTool { closest, .. }) => Err(unknown_tool(called, &closest)),
             Err(err) => Ok(failed_call_result(err.for_model(called)).into()),
