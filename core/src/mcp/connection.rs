@@ -26,7 +26,7 @@ use super::options::McpTimeouts;
 use super::process_group::ProcessGroup;
 use super::server::{McpCommand, McpHttp, McpServer};
 use super::stderr_tail::StderrTail;
-use super::stdout_tap::{tap, TapVerdict, TaskRequired};
+use super::stdout_tap::{TapVerdict, Tapped, TaskRequired};
 
 /// How long a failure waits for a stdio server's stderr to end before it is explained: the
 /// server has exited (or been killed) by then, so this bounds only a grandchild that keeps the
@@ -325,8 +325,8 @@ async fn connect_stdio(
     };
     let task_required = TaskRequired::default();
     let verdict = TapVerdict::default();
-    let (client_end, tap_end) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(tap(stdout, tap_end, task_required.clone(), verdict.clone()));
+    // The client reads stdout through the tap itself: no task, no pipe (`stdout_tap.rs`).
+    let client_end = Tapped::new(stdout, task_required.clone(), verdict.clone());
     let seen = ProbeSeen::default();
     let transport = AsyncRwTransport::new_client(client_end, stdin);
     let served = tokio::time::timeout_at(

@@ -18,6 +18,12 @@
 
 use serde_json::Value;
 
+use super::envelope::Envelope;
+
+/// A passed tool list's tools, as `envelope.rs` reads them: each one's name and whether it
+/// requires MCP tasks (`None` for one with no string name).
+pub(crate) type ListedTools = Vec<Option<(String, bool)>>;
+
 /// The deepest nesting of arrays and objects read in one message: what `serde_json`'s default
 /// recursion limit reads (its `Deserializer` starts with `remaining_depth: 128` and fails when
 /// an array or object takes it to 0, so 127 levels read and 128 do not; the test
@@ -48,9 +54,15 @@ pub(crate) enum LineVerdict {
 
 /// Judges one line (without its newline).
 pub(crate) fn check_line(line: &[u8]) -> LineVerdict {
+    read_line(line).0
+}
+
+/// Judges one line (without its newline), and gives the tools of a tool list it passes: one
+/// parse of the line serves both (`envelope.rs`).
+pub(crate) fn read_line(line: &[u8]) -> (LineVerdict, Option<ListedTools>) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
-        return LineVerdict::Pass;
+        return (LineVerdict::Pass, None);
     }
     let depth = nesting_depth(line);
     let why = if std::str::from_utf8(line).is_err() {
@@ -61,28 +73,39 @@ pub(crate) fn check_line(line: &[u8]) -> LineVerdict {
              {MAX_MESSAGE_DEPTH} levels toolwire reads"
         )
     } else {
-        match serde_json::from_slice::<Value>(line) {
+        match serde_json::from_slice::<Envelope>(line) {
             Err(e) if e.is_syntax() || e.is_eof() => {
-                return LineVerdict::PassNoted(format!(
-                    "it wrote a line on stdout that is not JSON: {}",
-                    preview(line)
-                ))
+                return (
+                    LineVerdict::PassNoted(format!(
+                        "it wrote a line on stdout that is not JSON: {}",
+                        preview(line)
+                    )),
+                    None,
+                )
             }
             Err(e) => format!("it is not JSON: {e}"),
-            Ok(message) => match not_json_rpc(&message) {
-                None => return LineVerdict::Pass,
+            Ok(message) => match not_json_rpc(&message, line) {
+                None => return (LineVerdict::Pass, message.tools),
                 // JSON with no JSON-RPC member answers nothing (a server's JSON log line on
                 // stdout): skipped as a line that is not JSON is, never the connection's end.
                 Some(_) if !claims_json_rpc(&message) => {
-                    return LineVerdict::DropNoted(format!(
-                        "it wrote JSON on stdout that is not JSON-RPC: {}",
-                        preview(line)
-                    ))
+                    return (
+                        LineVerdict::DropNoted(format!(
+                            "it wrote JSON on stdout that is not JSON-RPC: {}",
+                            preview(line)
+                        )),
+                        None,
+                    )
                 }
                 Some(why) => why,
             },
         }
     };
+    (unreadable(line, why), None)
+}
+
+/// What to do with a line that cannot be read, for `why`.
+fn unreadable(line: &[u8], why: String) -> LineVerdict {
     let top = top_level(line);
     if top.has_method {
         return LineVerdict::DropNoted(format!(
@@ -100,37 +123,38 @@ pub(crate) fn check_line(line: &[u8]) -> LineVerdict {
 
 /// Whether a JSON value has a member only a JSON-RPC message has (`jsonrpc`, `id`, `result`,
 /// `error`): one that is unreadable was meant as JSON-RPC.
-fn claims_json_rpc(message: &Value) -> bool {
-    message.as_object().is_some_and(|object| {
-        ["jsonrpc", "id", "result", "error"]
-            .iter()
-            .any(|key| object.contains_key(*key))
-    })
+fn claims_json_rpc(message: &Envelope) -> bool {
+    message.has_jsonrpc || message.has_id || message.has_result || message.has_error
 }
 
 /// Why a JSON message is not a JSON-RPC 2.0 message, if it is not: a request or notification
 /// has a `method`; a response has an `id` and exactly one of `result` and `error`
 /// (JSON-RPC 2.0 specification, sections 4 and 5).
-fn not_json_rpc(message: &Value) -> Option<String> {
-    let Some(object) = message.as_object() else {
+/// `line` is the message's text, read again (as a `Value`) only to say what a message that is
+/// not an object is.
+fn not_json_rpc(message: &Envelope, line: &[u8]) -> Option<String> {
+    if !message.is_object {
+        let kind = serde_json::from_slice::<Value>(line).map_or_else(
+            |_| "not an object".to_owned(),
+            |v| super::tool_reading::kind(&v),
+        );
         return Some(format!(
-            "it is not a JSON-RPC message: it is {}, not an object",
-            super::tool_reading::kind(message)
+            "it is not a JSON-RPC message: it is {kind}, not an object"
         ));
-    };
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+    }
+    if !message.jsonrpc_2_0 {
         return Some("it is not a JSON-RPC message: it has no `\"jsonrpc\": \"2.0\"`".to_owned());
     }
-    if object.get("method").is_some_and(Value::is_string) {
+    if message.method_is_string {
         return None;
     }
-    let answers = [object.contains_key("result"), object.contains_key("error")];
+    let answers = [message.has_result, message.has_error];
     match answers {
-        [true, false] | [false, true] if object.contains_key("id") => None,
+        [true, false] | [false, true] if message.has_id => None,
         [true, true] => {
             Some("it is not a JSON-RPC response: it has both a result and an error".to_owned())
         }
-        _ if !object.contains_key("id") => {
+        _ if !message.has_id => {
             Some("it is not a JSON-RPC message: it has neither a method nor an id".to_owned())
         }
         _ => Some("it is not a JSON-RPC response: it has neither a result nor an error".to_owned()),

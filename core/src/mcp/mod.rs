@@ -41,6 +41,7 @@ pub mod config;
 mod connection;
 mod content;
 mod era;
+mod envelope;
 mod error;
 mod input_required;
 mod listing;

@@ -16,7 +16,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use super::connection::{connect, Connection};
-use super::content::tool_output;
+use super::content::into_tool_output;
 use super::era::EraMemory;
 use super::error;
 use super::input_required::asked_for;
@@ -535,7 +535,7 @@ impl ToolProvider for McpProvider {
                         })
                     }
                 }
-                Ok(Ok(result)) => Ok(tool_output(&result)),
+                Ok(Ok(result)) => Ok(into_tool_output(result)),
                 Ok(Err(rmcp::service::ServiceError::McpError(e)))
                     if e.code == ErrorCode::INVALID_PARAMS =>
                 {

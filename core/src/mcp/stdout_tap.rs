@@ -1,4 +1,4 @@
-//! A stdio server's stdout, passed on to the `rmcp` client line by line, with three things done
+//! A stdio server's stdout as the `rmcp` client reads it, line by line, with three things done
 //! on the way: each message is bounded, each is checked readable (`message_check.rs`: one that
 //! is not fails the request it answered at once), and what `rmcp` 3.11 drops is read from the
 //! raw JSON.
@@ -8,14 +8,20 @@
 //! that answer, so the listing can mark a tool that requires MCP tasks as unsupported. A line
 //! over [`MAX_MESSAGE_BYTES`] ends the connection (`rmcp`'s own stdio reader would drop the
 //! line and leave the request it answered to time out), and the failure says why.
+//!
+//! The tap is a reader the client's transport reads through, not a task copying into a pipe:
+//! a task and a pipe were one more wakeup per answer (issue 25, section 6: a call through the
+//! gateway should cost little more than a byte relay). Each message is parsed once
+//! (`envelope.rs`), for its check and its tools alike.
 
 use std::collections::HashSet;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{ready, Context, Poll};
 
-use serde_json::Value;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, ReadBuf};
 
-use super::message_check::{check_line, LineVerdict};
+use super::message_check::{read_line, LineVerdict, ListedTools};
 
 /// The largest message accepted from a stdio server: `rmcp`'s own bound for stdio and for
 /// one streamable-HTTP event.
@@ -29,59 +35,108 @@ pub(crate) type TaskRequired = Arc<Mutex<HashSet<String>>>;
 /// not read (a line that is not JSON).
 pub(crate) type TapVerdict = Arc<Mutex<Option<String>>>;
 
-/// Copies `stdout` to `out` line by line until either ends, noting task-required tools in
-/// `required` before each line is passed on. A line over the bound ends the copy, with the
-/// reason in `verdict`.
-pub(crate) async fn tap(
-    mut stdout: impl AsyncRead + Unpin,
-    mut out: impl AsyncWrite + Unpin,
+/// `stdout` read line by line: what reading it yields is each line the checks pass on (or its
+/// replacement), noting task-required tools in `required` before the line is read. A line over
+/// the bound, or one that ends the connection, ends what is read (the client's stream ends:
+/// pending requests fail now), with the reason in `verdict`.
+pub(crate) struct Tapped<R> {
+    stdout: R,
     required: TaskRequired,
     verdict: TapVerdict,
-) {
-    let mut chunk = vec![0u8; 64 * 1024];
-    let mut line: Vec<u8> = Vec::new();
-    loop {
-        let n = match stdout.read(&mut chunk).await {
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        for piece in chunk[..n].split_inclusive(|b| *b == b'\n') {
-            if line.len() + piece.len() > MAX_MESSAGE_BYTES + 1 {
-                *verdict.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!(
+    /// The bytes read from `stdout` not yet judged.
+    chunk: Box<[u8]>,
+    /// The line being gathered, until its newline.
+    line: Vec<u8>,
+    /// What has been passed on and not yet read, from `at`.
+    out: Vec<u8>,
+    at: usize,
+    /// Whether `stdout` ended, or the tap ended the connection.
+    ended: bool,
+}
+
+impl<R> Tapped<R> {
+    pub(crate) fn new(stdout: R, required: TaskRequired, verdict: TapVerdict) -> Tapped<R> {
+        Tapped {
+            stdout,
+            required,
+            verdict,
+            chunk: vec![0u8; 64 * 1024].into_boxed_slice(),
+            line: Vec::new(),
+            out: Vec::new(),
+            at: 0,
+            ended: false,
+        }
+    }
+
+    /// Judges the `n` bytes just read into `chunk`, passing on each complete line.
+    fn judge(&mut self, n: usize) {
+        self.out.clear();
+        self.at = 0;
+        for piece in self.chunk[..n].split_inclusive(|b| *b == b'\n') {
+            if self.line.len() + piece.len() > MAX_MESSAGE_BYTES + 1 {
+                *self.verdict.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!(
                     "it sent a message over {MAX_MESSAGE_BYTES} bytes, more than toolwire \
                      accepts from one message, so the connection was ended"
                 ));
-                return; // Dropping `out` ends the client's stream: pending requests fail now.
+                self.ended = true;
+                return;
             }
-            line.extend_from_slice(piece);
+            self.line.extend_from_slice(piece);
             if !piece.ends_with(b"\n") {
                 continue;
             }
-            let passed = match check_line(&line[..line.len() - 1]) {
-                LineVerdict::Pass => Some(std::mem::take(&mut line)),
+            let (verdict, tools) = read_line(&self.line[..self.line.len() - 1]);
+            match verdict {
+                LineVerdict::Pass => {
+                    if let Some(tools) = tools {
+                        note_task_support(tools, &self.required);
+                    }
+                    self.out.extend_from_slice(&self.line);
+                }
                 LineVerdict::PassNoted(why) => {
-                    note(&verdict, why);
-                    Some(std::mem::take(&mut line))
+                    note(&self.verdict, why);
+                    self.out.extend_from_slice(&self.line);
                 }
-                LineVerdict::Replace(answer) => Some(answer),
-                LineVerdict::DropNoted(why) => {
-                    note(&verdict, why);
-                    None
-                }
+                LineVerdict::Replace(answer) => self.out.extend_from_slice(&answer),
+                LineVerdict::DropNoted(why) => note(&self.verdict, why),
                 LineVerdict::End(why) => {
-                    *verdict.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
-                    return; // As for a message over the bound.
+                    *self.verdict.lock().unwrap_or_else(|p| p.into_inner()) = Some(why);
+                    self.ended = true; // As for a message over the bound.
+                    return;
                 }
-            };
-            line.clear();
-            let Some(passed) = passed else { continue };
-            note_task_support(&passed, &required);
-            if out.write_all(&passed).await.is_err() {
-                return; // The client is gone.
             }
+            self.line.clear();
         }
-        if out.flush().await.is_err() {
-            return;
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Tapped<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            if this.at < this.out.len() {
+                let n = buf.remaining().min(this.out.len() - this.at);
+                buf.put_slice(&this.out[this.at..this.at + n]);
+                this.at += n;
+                return Poll::Ready(Ok(()));
+            }
+            if this.ended {
+                return Poll::Ready(Ok(())); // The end of the client's stream.
+            }
+            let mut read = ReadBuf::new(&mut this.chunk);
+            let n = match ready!(Pin::new(&mut this.stdout).poll_read(cx, &mut read)) {
+                Ok(()) => read.filled().len(),
+                Err(_) => 0, // The server's stdout failed: its stream ends, as at its exit.
+            };
+            if n == 0 {
+                this.ended = true;
+            } else {
+                this.judge(n);
+            }
         }
     }
 }
@@ -94,41 +149,22 @@ fn note(verdict: &TapVerdict, why: String) {
         .get_or_insert(why);
 }
 
-/// Records, from one raw message, each listed tool's `execution.taskSupport`.
-fn note_task_support(line: &[u8], required: &TaskRequired) {
-    // Only a tool list can say it; most messages are skipped without parsing twice.
-    if !line.windows(7).any(|w| w == b"\"tools\"") {
-        return;
-    }
-    let Ok(message) = serde_json::from_slice::<Value>(line) else {
-        return;
-    };
-    let Some(tools) = message
-        .get("result")
-        .and_then(|r| r.get("tools"))
-        .and_then(Value::as_array)
-    else {
-        return;
-    };
+/// Records each listed tool's `execution.taskSupport`, from one passed tool list.
+fn note_task_support(tools: ListedTools, required: &TaskRequired) {
     let mut required = required.lock().unwrap_or_else(|p| p.into_inner());
-    for tool in tools {
-        let Some(name) = tool.get("name").and_then(Value::as_str) else {
-            continue;
-        };
-        let support = tool
-            .get("execution")
-            .and_then(|e| e.get("taskSupport"))
-            .and_then(Value::as_str);
-        if support == Some("required") {
-            required.insert(name.to_owned());
+    for (name, needs_tasks) in tools.into_iter().flatten() {
+        if needs_tasks {
+            required.insert(name);
         } else {
-            required.remove(name);
+            required.remove(&name);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use tokio::io::AsyncReadExt;
+
     use super::*;
 
     #[tokio::test]
@@ -140,18 +176,43 @@ mod tests {
             "\n"
         );
         let required = TaskRequired::default();
-        let mut out = Vec::new();
         let verdict = TapVerdict::default();
-        tap(
-            input.as_bytes(),
-            &mut out,
-            required.clone(),
-            verdict.clone(),
-        )
-        .await;
+        let mut out = Vec::new();
+        Tapped::new(input.as_bytes(), required.clone(), verdict.clone())
+            .read_to_end(&mut out)
+            .await
+            .unwrap();
         assert!(verdict.lock().unwrap().is_none());
         assert_eq!(out, input.as_bytes());
         let required = required.lock().unwrap();
         assert!(required.contains("a") && !required.contains("b"));
+    }
+
+    #[tokio::test]
+    async fn a_line_is_judged_whole_across_reads_and_a_small_buffer_reads_it_all() {
+        // One byte per read of the server's stdout, and two bytes per read of the client's.
+        let line = br#"{"jsonrpc":"2.0","id":"x","result":{"content":[]}}"#;
+        let mut input = line.to_vec();
+        input.extend_from_slice(b"\nnot json\n");
+        let (mut write, read) = tokio::io::duplex(1);
+        tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt;
+            write.write_all(&input).await.unwrap();
+        });
+        let verdict = TapVerdict::default();
+        let mut tapped = Tapped::new(read, TaskRequired::default(), verdict.clone());
+        let mut out = Vec::new();
+        let mut two = [0u8; 2];
+        loop {
+            let n = tapped.read(&mut two).await.unwrap();
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&two[..n]);
+        }
+        assert_eq!(&out[..line.len()], line);
+        assert_eq!(&out[line.len()..], b"\nnot json\n");
+        let noted = verdict.lock().unwrap().clone().unwrap();
+        assert!(noted.contains("not JSON"), "{noted}");
     }
 }

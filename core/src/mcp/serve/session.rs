@@ -26,7 +26,7 @@ use super::call_result::{failed_call_result, served_failure};
 use super::listing::ServedView;
 use super::{era, ToolServer};
 use crate::census::Resolution;
-use crate::mcp::call_tool_result;
+use crate::mcp::content::into_call_tool_result;
 use crate::runtime::{
     meta_through_tool_call, tool_call_target, Conversation, DispatchError, Request,
 };
@@ -206,7 +206,7 @@ impl ServerSession {
                         view.serve_forms(answer);
                     }
                 }
-                let mut result = call_tool_result(&outcome.output);
+                let mut result = into_call_tool_result(outcome.output);
                 // A 2026-07-28 result must say `resultType` (SEP-2322; the Python SDK 2.x
                 // refuses a `tools/call` result without it), and a result converted from a
                 // `ToolContent` has none: it is a finished one, as rmcp's constructors say.
