@@ -1,9 +1,13 @@
-//! One client's session: its conversation, the `rmcp` handler that answers `tools/list` and
-//! `tools/call`, and `notifications/tools/list_changed` when its tools change.
+//! One client's session: its conversation, the `rmcp` handler that answers `server/discover`,
+//! `tools/list`, `tools/call` and `subscriptions/listen`, and `list_changed` when its tools
+//! change.
 //!
-//! Policy: a session is one conversation (a deferred catalog's loaded tools are its own); the
-//! runtime, its backends and the served census are shared by every session. No lock is held
-//! across an await.
+//! Policy: one behaviour per era (`era.rs`). A legacy session is one conversation (a deferred
+//! catalog's loaded tools are its own, and it hears `list_changed`); a 2026-07-28 request reads
+//! the runtime alone and keeps nothing (its list is the stand-alone surface, `tool_call` runs
+//! what `tool_search` found; changes come only on a `subscriptions/listen` stream). The runtime,
+//! its backends and the served census are shared by every session. No lock is held across an
+//! await.
 
 use std::borrow::Cow;
 use std::sync::{Mutex, PoisonError};
