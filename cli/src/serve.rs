@@ -107,8 +107,26 @@ impl std::fmt::Debug for Secret {
     }
 }
 
-fn secret(text: &str) -> Result<Secret, std::convert::Infallible> {
+fn secret(text: &str) -> Result<Secret, String> {
+    // An empty token would be a gateway anyone can use that says it needs one.
+    if text.is_empty() {
+        return Err("the token is empty".to_owned());
+    }
     Ok(Secret(text.to_owned()))
+}
+
+/// Whether `host` (an `--allowed-host` value: `NAME` or `NAME:PORT`) names this machine only.
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        // `[::1]:8080`, `localhost:8080`; a bare `::1` has colons but no port.
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !name.ends_with(':') => name,
+        _ => host,
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// `--client`: the clients whose own name limits toolwire knows.
@@ -263,6 +281,17 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
             .into());
         }
     }
+    // A Host that is not this machine's means clients elsewhere (behind a load balancer on a
+    // public name, say), even when the gateway itself binds loopback: the same rule.
+    if let Some(host) = args.allowed_hosts.iter().find(|h| !is_loopback_host(h)) {
+        if token.is_none() {
+            return Err(UnusableInput(format!(
+                "--allowed-host {host}: a gateway whose clients are elsewhere needs a token; \
+                 give --token TOKEN or set ${TOKEN_VARIABLE}"
+            ))
+            .into());
+        }
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -287,7 +316,22 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
             options = options.dialect(dialect);
         }
         let server = ToolServer::new(tools.clone(), options);
-        print_census(&server.listing(), budget);
+        let listing = server.listing();
+        // A 2026-07-28 client of a deferred catalog lists only the meta-tools, so a tool it
+        // finds runs through `tool_call` alone: a dialect that refuses `tool_call`'s schema (a
+        // strict one: its `arguments` is an object of any keys) leaves it no way to run one.
+        if matches!(args.catalog, CatalogKey::Deferred) {
+            if let Some(refused) = listing.left_out.iter().find(|t| t.name == "tool_call") {
+                return Err(UnusableInput(format!(
+                    "--catalog deferred: `tool_call` cannot be served ({}), so a 2026-07-28 \
+                     client could not run the tools it finds; choose another --dialect or \
+                     --catalog all",
+                    refused.reason
+                ))
+                .into());
+            }
+        }
+        print_census(&listing, budget);
         show_serving_warnings();
         let serving = async {
             match args.http {

@@ -9,6 +9,11 @@ if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
     echo "scripts/setup: the Inspector CLI tests need node and npm (apt-get install -y nodejs npm)" >&2
     exit 1
 fi
+# The lock's newest floor: @hono/node-server (the Inspector's) wants node >= 20.
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+    echo "scripts/setup: the Inspector CLI needs node >= 20 (found $(node --version))" >&2
+    exit 1
+fi
 if ! cmp -s "$toolwire_inspector/package-lock.json" "$toolwire_inspector/node_modules/.toolwire-installed-lock" \
     || [ ! -x "$toolwire_inspector/node_modules/.bin/mcp-inspector" ]; then
     echo "scripts/setup: installing the MCP Inspector CLI into $toolwire_inspector/node_modules" >&2

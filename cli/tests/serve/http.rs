@@ -184,8 +184,21 @@ async fn served_names(
 
 #[tokio::test]
 async fn a_remote_bind_without_a_token_is_refused_saying_what_to_give() {
+    let remote = ["--http", "0.0.0.0:0", "--allow-remote"];
+    refused_without_a_token(&remote, "needs a token").await;
+    // Behind a load balancer on a public name the gateway binds loopback, but its clients are
+    // elsewhere all the same; an empty token is no token.
+    let public_name = ["--http", "127.0.0.1:0", "--allowed-host", "gw.example"];
+    refused_without_a_token(&public_name, "--allowed-host gw.example").await;
+    let empty = ["--http", "0.0.0.0:0", "--allow-remote", "--token", ""];
+    refused_without_a_token(&empty, "the token is empty").await;
+}
+
+/// Runs the gateway with `flags` and no token in the environment: it must exit 2, saying
+/// `says` and how to give a token.
+async fn refused_without_a_token(flags: &[&str], says: &str) {
     let mut args = backends("");
-    args.extend(["--http".into(), "0.0.0.0:0".into(), "--allow-remote".into()]);
+    args.extend(flags.iter().map(|f| f.to_string()));
     let child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
         .arg("serve")
         .args(&args)
@@ -200,14 +213,15 @@ async fn a_remote_bind_without_a_token_is_refused_saying_what_to_give() {
         .await
         .expect("no hang")
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{flags:?}: {out:?}");
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("needs a token")
-            && said.contains("--token")
-            && said.contains("TOOLWIRE_SERVE_TOKEN"),
-        "{said}"
+        said.contains(says) && said.contains("--token"),
+        "{flags:?}: {said}"
     );
+    if says != "the token is empty" {
+        assert!(said.contains("TOOLWIRE_SERVE_TOKEN"), "{flags:?}: {said}");
+    }
 }
 
 #[tokio::test]
@@ -331,5 +345,32 @@ async fn three_hundred_idle_sockets_under_a_256_fd_limit_do_not_end_the_gateway(
     assert!(
         child.try_wait().unwrap().is_none(),
         "the gateway is serving"
+    );
+}
+
+#[tokio::test]
+async fn a_deferred_catalog_in_a_dialect_that_refuses_tool_call_is_refused_at_start() {
+    // A strict dialect closes every object, and `tool_call`'s `arguments` is an object of any
+    // keys: a 2026-07-28 client would list the meta-tools and have no way to run what it finds.
+    let mut args = backends("");
+    args.extend(["--catalog", "deferred", "--dialect", "openai-strict"].map(String::from));
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .arg("serve")
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let out = tokio::time::timeout(HANG_BOUND, child.wait_with_output())
+        .await
+        .expect("no hang")
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("`tool_call` cannot be served") && said.contains("--dialect"),
+        "{said}"
     );
 }

@@ -459,6 +459,9 @@ pub(crate) fn handshake(error: &ClientInitializeError) -> Reason {
             format!("{CLOSED}, during the MCP handshake")
         }
         ClientInitializeError::TransportError { error, .. } => return transport(&*error.error),
+        // rmcp's `Auto` lifecycle: `server/discover` was refused as a legacy server's would be,
+        // then `initialize` failed too; the second failure is the one that says why.
+        ClientInitializeError::LegacyFallbackFailed { fallback, .. } => return handshake(fallback),
         ClientInitializeError::JsonRpcError(data) if is_unreadable(data) => {
             format!("{}, during the MCP handshake", data.message)
         }

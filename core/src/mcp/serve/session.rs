@@ -350,8 +350,11 @@ impl ServerHandler for ServerSession {
     /// One `notifications/tools/list_changed` per change of the runtime's tool set on the
     /// subscription's stream (rmcp's `SubscriptionSink` puts the `subscriptionId` on each),
     /// until the client cancels it or goes. A change since this session last answered
-    /// `tools/list` (or began) is told at once: one the client could have missed between its
-    /// list and the acknowledgment is never lost; a told change it had seen costs a re-list.
+    /// `tools/list` (or began) is told at once, so over stdio one the client could have missed
+    /// between its list and the acknowledgment is not lost; a told change it had seen costs a
+    /// re-list. Over HTTP each 2026-07-28 request has a session of its own (rmcp builds a
+    /// handler per request), so the baseline is the listen request's arrival, and a client that
+    /// wants no gap lists again after the acknowledgment (docs/mcp.md says so).
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
         let mut changes = self
             .baseline
