@@ -119,7 +119,9 @@ fn secret(text: &str) -> Result<Secret, String> {
 fn is_loopback_host(host: &str) -> bool {
     let name = match host.rsplit_once(':') {
         // `[::1]:8080`, `localhost:8080`; a bare `::1` has colons but no port.
-        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !name.ends_with(':') => name,
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !name.ends_with(':') => {
+            name
+        }
         _ => host,
     };
     let name = name.trim_start_matches('[').trim_end_matches(']');

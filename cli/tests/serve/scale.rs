@@ -91,15 +91,26 @@ async fn nginx_sends_each_request_to_the_next_replica() {
     let http = reqwest::Client::new();
     let mut upstreams = Vec::new();
     for id in 0..6 {
-        // Any request will do: the replica that answers it is in nginx's header.
+        // A 2026-07-28 `server/discover`, standing alone (its `_meta` and headers): the
+        // replica that answers it is in nginx's header.
+        let discover = json!({"jsonrpc": "2.0", "id": id, "method": "server/discover",
+        "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}});
         let answer = http
             .post(&nginx.url)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
-            .body(format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#))
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "server/discover")
+            .body(discover.to_string())
             .send()
             .await
             .expect("nginx answers");
+        // A replica answered it (a refusal would name an upstream too).
+        assert_eq!(answer.status(), 200, "{:?}", answer.headers());
         let upstream = answer
             .headers()
             .get("x-upstream")
@@ -161,8 +172,10 @@ async fn a_2026_07_28_client_through_nginx_reaches_every_tool_whichever_replica_
         ("mcp_fx_files_report_weekly", "report_weekly", json!({})),
         ("mcp_fx_undescribed", "undescribed", json!({})),
     ] {
-        assert!(
-            first.iter().any(|n| n == called) || called.contains('/'),
+        // A form is listed; a real name (with a `/`) is not, and reaches its tool by hop 5.
+        assert_eq!(
+            first.iter().any(|n| n == called),
+            !called.contains('/'),
             "{called} in {first:?}"
         );
         for _ in 0..3 {
@@ -196,6 +209,14 @@ async fn the_deferred_catalog_flow_crosses_replicas() {
     .await;
     assert_ne!(found.is_error, Some(true), "{found:?}");
     assert!(text(&found).contains("mcp_fx_whereami"), "{}", text(&found));
+    // ...its schema read on another (the next request is the next replica's)...
+    let schema = call(&client, "tool_schema", json!({"name": "mcp_fx_whereami"})).await;
+    assert_ne!(schema.is_error, Some(true), "{schema:?}");
+    assert!(
+        text(&schema).contains("mcp_fx_whereami"),
+        "{}",
+        text(&schema)
+    );
     // ...run by its name three times in a row: round robin puts the runs on three replicas,
     // so at least two ran where the search did not.
     let mut probes = Vec::new();

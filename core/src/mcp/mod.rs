@@ -40,8 +40,8 @@
 pub mod config;
 mod connection;
 mod content;
-mod era;
 mod envelope;
+mod era;
 mod error;
 mod input_required;
 mod listing;

@@ -112,7 +112,11 @@ async fn every_era_lists_and_calls_over_stdio_and_http_and_says_its_version() {
             let name = format!("{}_{how}", era.replace('-', "_"));
             // Only the silent server is what a short start is about; the others answer discover
             // and get the generous bound (a loaded machine can be slow to start a process).
-            let start = if era == "legacy-silent" { SHORT_START } else { HANG_BOUND };
+            let start = if era == "legacy-silent" {
+                SHORT_START
+            } else {
+                HANG_BOUND
+            };
             let provider = connect(&name, &served, start).await;
             lists_and_calls(&provider, &name, version).await;
             // The runtime's report shows the era beside the provider.
@@ -163,7 +167,11 @@ async fn a_silent_legacy_server_connects_within_a_start_timeout_under_ten_second
 async fn a_second_connection_to_an_http_origin_skips_the_probe() {
     for era in ["legacy-silent", "legacy", "modern"] {
         let served = serve(&Transport::Http, &["--era", era]);
-        let start = if era == "legacy-silent" { SHORT_START } else { HANG_BOUND };
+        let start = if era == "legacy-silent" {
+            SHORT_START
+        } else {
+            HANG_BOUND
+        };
         let first = connect("first", &served, start).await;
         let second = connect("second", &served, start).await;
         assert_eq!(first.protocol_version(), second.protocol_version(), "{era}");
