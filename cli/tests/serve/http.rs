@@ -197,6 +197,19 @@ async fn a_remote_bind_without_a_token_is_refused_saying_what_to_give() {
 /// Runs the gateway with `flags` and no token in the environment: it must exit 2, saying
 /// `says` and how to give a token.
 async fn refused_without_a_token(flags: &[&str], says: &str) {
+    let said = refused_at_start(flags).await;
+    assert!(
+        said.contains(says) && said.contains("--token"),
+        "{flags:?}: {said}"
+    );
+    if says != "the token is empty" {
+        assert!(said.contains("TOOLWIRE_SERVE_TOKEN"), "{flags:?}: {said}");
+    }
+}
+
+/// Runs the gateway over the fixture backends with `flags` and no token in the environment:
+/// it must exit 2 before serving; what it said on stderr.
+async fn refused_at_start(flags: &[&str]) -> String {
     let mut args = backends("");
     args.extend(flags.iter().map(|f| f.to_string()));
     let child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
@@ -214,14 +227,7 @@ async fn refused_without_a_token(flags: &[&str], says: &str) {
         .expect("no hang")
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{flags:?}: {out:?}");
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        said.contains(says) && said.contains("--token"),
-        "{flags:?}: {said}"
-    );
-    if says != "the token is empty" {
-        assert!(said.contains("TOOLWIRE_SERVE_TOKEN"), "{flags:?}: {said}");
-    }
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[tokio::test]
@@ -352,23 +358,7 @@ async fn three_hundred_idle_sockets_under_a_256_fd_limit_do_not_end_the_gateway(
 async fn a_deferred_catalog_in_a_dialect_that_refuses_tool_call_is_refused_at_start() {
     // A strict dialect closes every object, and `tool_call`'s `arguments` is an object of any
     // keys: a 2026-07-28 client would list the meta-tools and have no way to run what it finds.
-    let mut args = backends("");
-    args.extend(["--catalog", "deferred", "--dialect", "openai-strict"].map(String::from));
-    let child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
-        .arg("serve")
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let out = tokio::time::timeout(HANG_BOUND, child.wait_with_output())
-        .await
-        .expect("no hang")
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let said = String::from_utf8_lossy(&out.stderr);
+    let said = refused_at_start(&["--catalog", "deferred", "--dialect", "openai-strict"]).await;
     assert!(
         said.contains("`tool_call` cannot be served") && said.contains("--dialect"),
         "{said}"
