@@ -330,7 +330,13 @@ impl ToolServer {
     /// # Ok(()) }
     /// ```
     pub async fn serve_stdio(&self) -> Result<(), ServeError> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+        // rmcp 3.11 `transport::stdio_pipes` (transport/io.rs): when stdin and stdout are FIFOs
+        // (as an MCP client starts a server), they are reopened through /proc/self/fd and read
+        // on tokio's reactor, not handed to the blocking pool on every read and write (a
+        // cross-thread hand-off per message both ways, what the gateway's profile showed); any
+        // other stream, and any other OS, gets the blocking handles as before.
+        let (read, write) = rmcp::transport::stdio_pipes();
+        self.serve_io(read, write).await
     }
 
     /// Serves one session over a byte stream pair (newline-delimited JSON-RPC, as over stdio)
