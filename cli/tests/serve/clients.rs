@@ -2,7 +2,7 @@
 //! Python SDK 2.x client in each of its modes ([`python_client`]) and the TypeScript SDK's
 //! client through the MCP Inspector's CLI ([`inspector_cli`]), over stdio and streamable HTTP.
 //!
-//! The clients are installed by `scripts/test` (scripts/setup/10-python-venv.sh,
+//! The clients are installed by `scripts/setup.sh` (scripts/setup/10-python-venv.sh,
 //! scripts/setup/20-inspector.sh); a test whose client is missing fails, saying so.
 
 mod inspector_cli;
