@@ -43,6 +43,7 @@ mod arguments;
 mod call_format;
 mod error;
 mod lines;
+pub(crate) mod machine;
 pub(crate) mod shape;
 mod sse;
 mod stream;

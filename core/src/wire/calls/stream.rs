@@ -12,75 +12,12 @@ use serde_json::Value;
 
 use super::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 use super::call_format::CallFormat;
-use super::error::{Fault, StreamError};
+use super::error::StreamError;
 use super::lines::LineSplitter;
 use super::sse::SseDecoder;
 use super::tool_call::{ToolCall, UnfinishedCall};
 use super::turn::Turn;
 use crate::wire::replay::StreamedTurn;
-use crate::wire::{anthropic, converse, gemini, openai};
-
-/// Each format's assembler: the provider folder's own state machine.
-#[derive(Debug)]
-enum Assembler {
-    Chat(openai::chat_stream::ChatStream),
-    Responses(openai::responses_stream::ResponsesStream),
-    Anthropic(anthropic::stream::AnthropicStream),
-    Converse(converse::stream::ConverseStream),
-    Gemini(gemini::stream::GeminiStream),
-}
-
-impl Assembler {
-    fn new(format: CallFormat) -> Assembler {
-        match format {
-            CallFormat::OpenAiChat => Assembler::Chat(Default::default()),
-            CallFormat::OpenAiResponses => Assembler::Responses(Default::default()),
-            CallFormat::Anthropic => Assembler::Anthropic(Default::default()),
-            CallFormat::Converse => Assembler::Converse(Default::default()),
-            CallFormat::Gemini => Assembler::Gemini(Default::default()),
-        }
-    }
-
-    fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
-        match self {
-            Assembler::Chat(stream) => stream.push(event, turn),
-            Assembler::Responses(stream) => stream.push(event, turn),
-            Assembler::Anthropic(stream) => stream.push(event, turn),
-            Assembler::Converse(stream) => stream.push(event, turn),
-            Assembler::Gemini(stream) => stream.push(event, turn),
-        }
-    }
-
-    /// Whether `event` is one of the format's kinds (else the stream may be another format's).
-    fn knows(&self, event: &Value) -> bool {
-        match self {
-            Assembler::Chat(_) => openai::chat_stream::is_known_event(event),
-            Assembler::Responses(_) => openai::responses_stream::is_known_event(event),
-            Assembler::Anthropic(_) => anthropic::stream::is_known_event(event),
-            Assembler::Converse(_) => converse::stream::is_known_event(event),
-            Assembler::Gemini(_) => gemini::stream::is_known_event(event),
-        }
-    }
-
-    fn open(&self) -> Vec<UnfinishedCall> {
-        match self {
-            Assembler::Chat(stream) => stream.open(),
-            Assembler::Responses(stream) => stream.open(),
-            Assembler::Anthropic(stream) => stream.open(),
-            Assembler::Converse(stream) => stream.open(),
-            Assembler::Gemini(_) => Vec::new(),
-        }
-    }
-
-    /// A call the text of a cut event began. Only Gemini sends a call in one event, so only
-    /// its cut event can hold a call no earlier event began.
-    fn cut(&self, text: &str) -> Vec<UnfinishedCall> {
-        match self {
-            Assembler::Gemini(_) => gemini::stream::call_in_cut_event(text),
-            _ => Vec::new(),
-        }
-    }
-}
 
 /// Assembles a stream's client tool calls from its events, parsed: Chat Completions chunks,
 /// Responses and Messages API events, decoded Converse stream events (`{"contentBlockStart":
@@ -111,13 +48,14 @@ impl Assembler {
 #[derive(Debug)]
 pub struct CallStream {
     format: CallFormat,
-    assembler: Assembler,
+    /// The format's machine, inside the turn it builds: the calls point into that turn.
+    recorded: StreamedTurn,
+    /// Whether [`turn`](Self::turn) shows the turn ([`CallStream::recording_turn`]).
+    recording: bool,
     turn: Turn,
     events: usize,
     known_events: usize,
     failed: Option<StreamError>,
-    /// The assistant turn the events carry, when asked for ([`CallStream::recording_turn`]).
-    recorded: Option<StreamedTurn>,
 }
 
 impl CallStream {
@@ -136,12 +74,12 @@ impl CallStream {
     pub(crate) fn with_limit(format: CallFormat, max_argument_bytes: usize) -> CallStream {
         CallStream {
             format,
-            assembler: Assembler::new(format),
+            recorded: StreamedTurn::new(format),
+            recording: false,
             turn: Turn::new(max_argument_bytes),
             events: 0,
             known_events: 0,
             failed: None,
-            recorded: None,
         }
     }
 
@@ -160,7 +98,7 @@ impl CallStream {
     /// assert_eq!(replay.turn["parts"][0]["thoughtSignature"], "sig");
     /// ```
     pub fn recording_turn(mut self) -> CallStream {
-        self.recorded = Some(StreamedTurn::new(self.format));
+        self.recording = true;
         self
     }
 
@@ -172,7 +110,7 @@ impl CallStream {
     /// assert!(CallStream::new(CallFormat::Anthropic).turn().is_none());
     /// ```
     pub fn turn(&self) -> Option<&StreamedTurn> {
-        self.recorded.as_ref()
+        self.recording.then_some(&self.recorded)
     }
 
     /// The stream's format.
@@ -203,13 +141,11 @@ impl CallStream {
         }
         let number = self.events;
         self.events += 1;
-        if let Some(recorded) = &mut self.recorded {
-            recorded.push(event);
-        }
-        if self.assembler.knows(event) {
+        let machine = self.recorded.machine_mut();
+        if machine.knows(event) {
             self.known_events += 1;
         }
-        let pushed = self.assembler.push(event, &mut self.turn);
+        let pushed = machine.push(event, &mut self.turn);
         let calls = self.turn.take();
         match pushed {
             Ok(()) => Ok(calls),
@@ -269,7 +205,7 @@ impl CallStream {
     /// assert_eq!(stream.open_calls()[0].id.as_deref(), Some("call_1"));
     /// ```
     pub fn open_calls(&self) -> Vec<UnfinishedCall> {
-        self.assembler.open()
+        self.recorded.machine().open()
     }
 
     /// Ends the stream: an error if a call is still open (each named), if an earlier event
@@ -294,9 +230,9 @@ impl CallStream {
                 events: self.events,
             });
         }
-        let mut calls = self.assembler.open();
+        let mut calls = self.recorded.machine().open();
         if let Some(text) = cut {
-            calls.extend(self.assembler.cut(text));
+            calls.extend(self.recorded.machine().cut(text));
         }
         if calls.is_empty() && cut.is_none() {
             return Ok(());

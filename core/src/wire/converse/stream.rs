@@ -173,3 +173,30 @@ mod tests {
         assert!(turn.take().is_empty());
     }
 }
+
+/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
+/// call assembler above and to the recorder in `super::streamed_turn::ConverseTurn`, one after the other.
+#[derive(Debug, Default)]
+pub(crate) struct ConverseMachine {
+    calls: ConverseStream,
+    turn: super::streamed_turn::ConverseTurn,
+}
+
+impl crate::wire::calls::machine::StreamMachine for ConverseMachine {
+    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+        self.turn.push(event);
+        self.calls.push(event, calls)
+    }
+
+    fn knows(event: &Value) -> bool {
+        is_known_event(event)
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        self.calls.open()
+    }
+
+    fn body(&self) -> Value {
+        self.turn.body()
+    }
+}

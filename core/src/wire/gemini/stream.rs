@@ -200,3 +200,34 @@ mod tests {
         assert!(matches!(fault, Err(Fault::Unsupported { .. })));
     }
 }
+
+/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
+/// call assembler above and to the recorder in `super::streamed_turn::GeminiTurn`, one after the other.
+#[derive(Debug, Default)]
+pub(crate) struct GeminiMachine {
+    calls: GeminiStream,
+    turn: super::streamed_turn::GeminiTurn,
+}
+
+impl crate::wire::calls::machine::StreamMachine for GeminiMachine {
+    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+        self.turn.push(event);
+        self.calls.push(event, calls)
+    }
+
+    fn knows(event: &Value) -> bool {
+        is_known_event(event)
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        Vec::new()
+    }
+
+    fn cut(&self, text: &str) -> Vec<UnfinishedCall> {
+        call_in_cut_event(text)
+    }
+
+    fn body(&self) -> Value {
+        self.turn.body()
+    }
+}

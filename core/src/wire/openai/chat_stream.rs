@@ -262,3 +262,30 @@ mod tests {
         assert!(stream.open().is_empty());
     }
 }
+
+/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
+/// call assembler above and to the recorder in `super::chat_streamed_turn::ChatTurn`, one after the other.
+#[derive(Debug, Default)]
+pub(crate) struct ChatMachine {
+    calls: ChatStream,
+    turn: super::chat_streamed_turn::ChatTurn,
+}
+
+impl crate::wire::calls::machine::StreamMachine for ChatMachine {
+    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+        self.turn.push(event);
+        self.calls.push(event, calls)
+    }
+
+    fn knows(event: &Value) -> bool {
+        is_known_event(event)
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        self.calls.open()
+    }
+
+    fn body(&self) -> Value {
+        self.turn.body()
+    }
+}

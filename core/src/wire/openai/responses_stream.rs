@@ -219,3 +219,30 @@ mod tests {
         );
     }
 }
+
+/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
+/// call assembler above and to the recorder in `super::responses_streamed_turn::ResponsesTurn`, one after the other.
+#[derive(Debug, Default)]
+pub(crate) struct ResponsesMachine {
+    calls: ResponsesStream,
+    turn: super::responses_streamed_turn::ResponsesTurn,
+}
+
+impl crate::wire::calls::machine::StreamMachine for ResponsesMachine {
+    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+        self.turn.push(event);
+        self.calls.push(event, calls)
+    }
+
+    fn knows(event: &Value) -> bool {
+        is_known_event(event)
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        self.calls.open()
+    }
+
+    fn body(&self) -> Value {
+        self.turn.body()
+    }
+}

@@ -1,30 +1,20 @@
-//! The response body a stream builds, for the replay of a streamed turn: the assemblers of
-//! `wire::calls` yield calls only, this records the rest (text, thinking and its signatures,
-//! reasoning items, server tools, Gemini `thoughtSignature`s) from the same events, in the
-//! format's body shape, so [`replay_turn`](super::replay_turn) reads it with the stream's calls
-//! and their pointers. Generic over the providers; each provider folder's `streamed_turn.rs`
-//! (Chat Completions: `openai/chat_streamed_turn.rs`, Responses:
-//! `openai/responses_streamed_turn.rs`) knows its events.
+//! The response body a stream builds, for the replay of a streamed turn. It is the format's
+//! stream machine (`wire::calls::machine`), the one a
+//! [`CallStream`](crate::wire::calls::CallStream) runs: fed the same events, it builds the body
+//! (text, thinking and its signatures, reasoning items, server tools, Gemini
+//! `thoughtSignature`s) in the format's body shape, so [`replay_turn`](super::replay_turn)
+//! reads it with the stream's calls and their pointers.
 //!
 //! Policy: record, never judge: the call stream fed the same events says what is wrong with
-//! them ([`StreamError`](crate::wire::calls::StreamError)); an event or member this does not
-//! know is ignored, and nothing here panics or fails on any input.
+//! them ([`StreamError`](crate::wire::calls::StreamError)); nothing here panics or fails on
+//! any input.
 
 use serde_json::Value;
 
 use super::{replay_turn, Replay, ReplayError};
-use crate::wire::calls::{CallFormat, ToolCall};
-use crate::wire::{anthropic, converse, gemini, openai};
-
-/// Each format's recorder.
-#[derive(Debug)]
-enum Recorder {
-    Chat(openai::chat_streamed_turn::ChatTurn),
-    Responses(openai::responses_streamed_turn::ResponsesTurn),
-    Anthropic(anthropic::streamed_turn::AnthropicTurn),
-    Converse(converse::streamed_turn::ConverseTurn),
-    Gemini(gemini::streamed_turn::GeminiTurn),
-}
+use crate::wire::calls::machine::Machine;
+use crate::wire::calls::turn::Turn;
+use crate::wire::calls::{CallFormat, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
 
 /// The assistant turn a stream carries, recorded event by event beside the
 /// [`CallStream`](crate::wire::calls::CallStream) that yields its calls: [`body`](Self::body)
@@ -66,7 +56,12 @@ enum Recorder {
 #[derive(Debug)]
 pub struct StreamedTurn {
     format: CallFormat,
-    recorder: Recorder,
+    /// The format's machine (`wire::calls::machine`): the one a [`CallStream`] runs.
+    ///
+    /// [`CallStream`]: crate::wire::calls::CallStream
+    machine: Machine,
+    /// The calls the machine ends when this turn is fed on its own; the turn keeps none.
+    calls: Turn,
 }
 
 impl StreamedTurn {
@@ -78,14 +73,11 @@ impl StreamedTurn {
     /// assert_eq!(turn.body()["candidates"][0]["content"]["parts"], serde_json::json!([]));
     /// ```
     pub fn new(format: CallFormat) -> StreamedTurn {
-        let recorder = match format {
-            CallFormat::OpenAiChat => Recorder::Chat(Default::default()),
-            CallFormat::OpenAiResponses => Recorder::Responses(Default::default()),
-            CallFormat::Anthropic => Recorder::Anthropic(Default::default()),
-            CallFormat::Converse => Recorder::Converse(Default::default()),
-            CallFormat::Gemini => Recorder::Gemini(Default::default()),
-        };
-        StreamedTurn { format, recorder }
+        StreamedTurn {
+            format,
+            machine: Machine::new(format),
+            calls: Turn::new(DEFAULT_MAX_ARGUMENT_BYTES),
+        }
     }
 
     /// The turn's format.
@@ -111,13 +103,9 @@ impl StreamedTurn {
     /// assert_eq!(turn.body()["output"]["message"]["content"], json!([{"text": "Hi"}]));
     /// ```
     pub fn push(&mut self, event: &Value) {
-        match &mut self.recorder {
-            Recorder::Chat(turn) => turn.push(event),
-            Recorder::Responses(turn) => turn.push(event),
-            Recorder::Anthropic(turn) => turn.push(event),
-            Recorder::Converse(turn) => turn.push(event),
-            Recorder::Gemini(turn) => turn.push(event),
-        }
+        // Record, never judge: the call stream fed the same events reports their faults.
+        let _ = self.machine.push(event, &mut self.calls);
+        self.calls.take();
     }
 
     /// Records one event given as JSON bytes (a server-sent event's `data`, a JSON line); text
@@ -151,13 +139,7 @@ impl StreamedTurn {
     /// assert_eq!(turn.body()["output"][0]["encrypted_content"], "gAAA");
     /// ```
     pub fn body(&self) -> Value {
-        match &self.recorder {
-            Recorder::Chat(turn) => turn.body(),
-            Recorder::Responses(turn) => turn.body(),
-            Recorder::Anthropic(turn) => turn.body(),
-            Recorder::Converse(turn) => turn.body(),
-            Recorder::Gemini(turn) => turn.body(),
-        }
+        self.machine.body()
     }
 
     /// The turn to append to history, given the calls the stream yielded:
@@ -171,6 +153,15 @@ impl StreamedTurn {
     /// ```
     pub fn replay(&self, calls: &[ToolCall]) -> Result<Replay, ReplayError> {
         replay_turn(self.format, &self.body(), calls)
+    }
+
+    /// The machine, for the [`CallStream`](crate::wire::calls::CallStream) that runs it.
+    pub(crate) fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    pub(crate) fn machine_mut(&mut self) -> &mut Machine {
+        &mut self.machine
     }
 }
 
