@@ -39,8 +39,8 @@
 //! # Ok(()) }
 //! ```
 
-pub mod config;
 mod call;
+pub mod config;
 mod connection;
 mod content;
 mod envelope;

@@ -3,7 +3,8 @@
 //! Policy: the server's tools are named `mcp/<server>/<tool>`; a server that exits, crashes or
 //! hangs fails only its own calls, with a typed error that explains itself (its last stderr
 //! lines), is ended with its whole process group, and marks this provider failed until it is
-//! reloaded. A tool-list change the server announces is passed on through
+//! reloaded. A call that runs past its limit is that call's failure alone: it is cancelled, and
+//! the server counts as hung only when it does not answer a `ping` either (`call.rs`). A tool-list change the server announces is passed on through
 //! [`ToolProvider::tools_changed`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -183,7 +184,9 @@ impl McpProvider {
     }
 
     /// This provider with a different per-call timeout (60 s by default). A call that takes
-    /// longer fails with [`ToolError::TimedOut`] and marks the provider failed.
+    /// longer fails with [`ToolError::TimedOut`] and is cancelled on the server; only a server
+    /// that then does not answer a `ping` either is ended and marks the provider failed
+    /// ([`McpTimeouts::call`]).
     ///
     /// ```no_run
     /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
@@ -368,7 +371,12 @@ impl McpProvider {
     /// request already): the server is asked a `ping` ([`ping_bound`]), and only a server that
     /// does not answer it is ended and marks the provider failed. The calls running beside
     /// this one on a server that answers go on.
-    async fn timed_out(&self, tool: &str, limit: Duration, connection: &Arc<Connection>) -> ToolError {
+    async fn timed_out(
+        &self,
+        tool: &str,
+        limit: Duration,
+        connection: &Arc<Connection>,
+    ) -> ToolError {
         let bound = ping_bound(self.options.timeouts.start);
         let detail = if still_answers(&connection.client, bound).await {
             // The server's words so far, not waited for: it has not exited.

@@ -60,7 +60,10 @@ async fn provider(
         ),
         Transport::Http => {
             let http = HttpFixture::start(&["--cancels"]);
-            (toolwire_core::mcp::McpHttp::new(&http.url).into(), Some(http))
+            (
+                toolwire_core::mcp::McpHttp::new(&http.url).into(),
+                Some(http),
+            )
         }
     };
     let options = McpOptions {
@@ -153,9 +156,12 @@ async fn a_turns_time_limit_cancels_its_call_while_the_call_beside_it_runs_on() 
             "/output/0",
         )];
         let turn = request.answer_calls_with(&calls, TurnOptions::default().with_time_limit(LIMIT));
-        let (beside, answers) = tokio::time::timeout(HANG_BOUND, async { tokio::join!(beside, turn) })
-            .await
-            .unwrap_or_else(|_| panic!("{transport:?}: the server never saw the turn's call cancelled"));
+        let (beside, answers) =
+            tokio::time::timeout(HANG_BOUND, async { tokio::join!(beside, turn) })
+                .await
+                .unwrap_or_else(|_| {
+                    panic!("{transport:?}: the server never saw the turn's call cancelled")
+                });
         assert_eq!(
             answers[0].result,
             Err(DispatchError::TimedOut {
@@ -172,7 +178,11 @@ async fn a_turns_time_limit_cancels_its_call_while_the_call_beside_it_runs_on() 
         );
         assert!(!provider.is_failed(), "{transport:?}");
         // Not marked unreachable: still loaded as it was.
-        assert_eq!(runtime.provider_status("mcp/turn"), Some(status), "{transport:?}");
+        assert_eq!(
+            runtime.provider_status("mcp/turn"),
+            Some(status),
+            "{transport:?}"
+        );
     }
 }
 
@@ -196,16 +206,27 @@ async fn a_server_that_stops_answering_altogether_is_ended_and_marks_its_provide
         };
         assert_eq!(*millis, 300);
         assert!(
-            detail.contains("the server did not answer a ping within 2000 ms either, so it was ended"),
+            detail.contains(
+                "the server did not answer a ping within 2000 ms either, so it was ended"
+            ),
             "{transport:?}: {detail}"
         );
         if !matches!(transport, Transport::Http) {
             // Its last words on stderr, read once the killed process's stderr ended.
-            assert!(detail.contains("fixture: freezing"), "{transport:?}: {detail}");
+            assert!(
+                detail.contains("fixture: freezing"),
+                "{transport:?}: {detail}"
+            );
         }
         assert!(provider.is_failed(), "{transport:?}");
-        let err = provider.call("mcp/frozen/echo", json!({})).await.unwrap_err();
-        assert!(matches!(err, ToolError::Unavailable { .. }), "{transport:?}: {err:?}");
+        let err = provider
+            .call("mcp/frozen/echo", json!({}))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, ToolError::Unavailable { .. }),
+            "{transport:?}: {err:?}"
+        );
         if !matches!(transport, Transport::Http) {
             // A stdio server is started afresh by a reload (an HTTP one stays stopped: it is
             // not ours to start).
