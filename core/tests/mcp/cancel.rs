@@ -41,9 +41,17 @@ enum Transport {
     StdioLegacy,
     /// Over streamable HTTP (2026-07-28: a cancel is the request's stream closed).
     Http,
+    /// Over streamable HTTP with a legacy server (a session; a cancel is a POSTed
+    /// `notifications/cancelled`).
+    HttpLegacy,
 }
 
-const TRANSPORTS: [Transport; 3] = [Transport::Stdio, Transport::StdioLegacy, Transport::Http];
+const TRANSPORTS: [Transport; 4] = [
+    Transport::Stdio,
+    Transport::StdioLegacy,
+    Transport::Http,
+    Transport::HttpLegacy,
+];
 
 /// A provider named `server` over the `--cancels` fixture with `timeouts`, and the
 /// HTTP fixture to keep alive beside it.
@@ -58,8 +66,11 @@ async fn provider(
             fixture_command(&["--cancels", "--era", "legacy"]).into(),
             None,
         ),
-        Transport::Http => {
-            let http = HttpFixture::start(&["--cancels"]);
+        Transport::Http | Transport::HttpLegacy => {
+            let http = match transport {
+                Transport::Http => HttpFixture::start(&["--cancels"]),
+                _ => HttpFixture::start(&["--cancels", "--era", "legacy"]),
+            };
             (
                 toolwire_core::mcp::McpHttp::new(&http.url).into(),
                 Some(http),
@@ -211,7 +222,7 @@ async fn a_server_that_stops_answering_altogether_is_ended_and_marks_its_provide
             ),
             "{transport:?}: {detail}"
         );
-        if !matches!(transport, Transport::Http) {
+        if !matches!(transport, Transport::Http | Transport::HttpLegacy) {
             // Its last words on stderr, read once the killed process's stderr ended.
             assert!(
                 detail.contains("fixture: freezing"),
@@ -227,7 +238,7 @@ async fn a_server_that_stops_answering_altogether_is_ended_and_marks_its_provide
             matches!(err, ToolError::Unavailable { .. }),
             "{transport:?}: {err:?}"
         );
-        if !matches!(transport, Transport::Http) {
+        if !matches!(transport, Transport::Http | Transport::HttpLegacy) {
             // A stdio server is started afresh by a reload (an HTTP one stays stopped: it is
             // not ours to start).
             provider.reload().await.unwrap();
