@@ -88,6 +88,11 @@ impl ArgumentsText {
         self.push(whole, limit);
     }
 
+    /// The text kept so far (empty once it passed the limit).
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Whether no fragment (or only blank ones) came.
     pub(crate) fn is_blank(&self) -> bool {
         self.bytes <= self.text.len() && self.text.trim().is_empty()

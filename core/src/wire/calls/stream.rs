@@ -161,6 +161,28 @@ impl CallStream {
         }
     }
 
+    /// The stream's end marker came (`data: [DONE]`): the calls it ends (Chat Completions:
+    /// every call still open).
+    fn push_done(&mut self) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = &self.failed {
+            return Err(failed.clone());
+        }
+        let pushed = self.recorded.machine_mut().done(&mut self.turn);
+        let calls = self.turn.take();
+        match pushed {
+            Ok(()) => Ok(calls),
+            Err(fault) => {
+                let error = fault.in_stream(self.format, self.events);
+                self.failed = Some(error.clone());
+                if calls.is_empty() {
+                    Err(error)
+                } else {
+                    Ok(calls)
+                }
+            }
+        }
+    }
+
     /// Feeds the next event as JSON text.
     ///
     /// ```
@@ -354,11 +376,13 @@ impl SseCallStream {
             if self.done {
                 continue;
             }
-            if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
+            let pushed = if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
                 self.done = true;
-                continue;
-            }
-            match self.calls.push_slice(event.data.as_bytes()) {
+                self.calls.push_done()
+            } else {
+                self.calls.push_slice(event.data.as_bytes())
+            };
+            match pushed {
                 Ok(ended) => calls.extend(ended),
                 // The calls ended before the fault are returned; the fault comes next.
                 Err(error) if calls.is_empty() => return Err(error),
