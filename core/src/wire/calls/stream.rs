@@ -183,7 +183,8 @@ impl CallStream {
         }
     }
 
-    /// Feeds the next event as JSON text.
+    /// Feeds the next event as JSON text, or OpenAI's end marker `[DONE]` (a server-sent
+    /// event's `data`: it ends every Chat Completions call still open).
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
@@ -199,6 +200,9 @@ impl CallStream {
     pub fn push_slice(&mut self, event: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
         if let Some(failed) = &self.failed {
             return Err(failed.clone());
+        }
+        if is_openai(self.format) && event.starts_with(b"[DONE]") {
+            return self.push_done();
         }
         match serde_json::from_slice::<Value>(event) {
             Ok(value) => self.push(&value),
@@ -376,13 +380,10 @@ impl SseCallStream {
             if self.done {
                 continue;
             }
-            let pushed = if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
+            if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
                 self.done = true;
-                self.calls.push_done()
-            } else {
-                self.calls.push_slice(event.data.as_bytes())
-            };
-            match pushed {
+            }
+            match self.calls.push_slice(event.data.as_bytes()) {
                 Ok(ended) => calls.extend(ended),
                 // The calls ended before the fault are returned; the fault comes next.
                 Err(error) if calls.is_empty() => return Err(error),
