@@ -6,6 +6,7 @@
 
 mod bad_input;
 mod bodies;
+mod chat_machine;
 mod chunking;
 mod converse_gemini;
 mod fixtures;

@@ -161,7 +161,30 @@ impl CallStream {
         }
     }
 
-    /// Feeds the next event as JSON text.
+    /// The stream's end marker came (`data: [DONE]`): the calls it ends (Chat Completions:
+    /// every call still open).
+    fn push_done(&mut self) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = &self.failed {
+            return Err(failed.clone());
+        }
+        let pushed = self.recorded.machine_mut().done(&mut self.turn);
+        let calls = self.turn.take();
+        match pushed {
+            Ok(()) => Ok(calls),
+            Err(fault) => {
+                let error = fault.in_stream(self.format, self.events);
+                self.failed = Some(error.clone());
+                if calls.is_empty() {
+                    Err(error)
+                } else {
+                    Ok(calls)
+                }
+            }
+        }
+    }
+
+    /// Feeds the next event as JSON text, or OpenAI's end marker `[DONE]` (a server-sent
+    /// event's `data`: it ends every Chat Completions call still open).
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
@@ -177,6 +200,9 @@ impl CallStream {
     pub fn push_slice(&mut self, event: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
         if let Some(failed) = &self.failed {
             return Err(failed.clone());
+        }
+        if is_openai(self.format) && event.starts_with(b"[DONE]") {
+            return self.push_done();
         }
         match serde_json::from_slice::<Value>(event) {
             Ok(value) => self.push(&value),
@@ -356,7 +382,6 @@ impl SseCallStream {
             }
             if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
                 self.done = true;
-                continue;
             }
             match self.calls.push_slice(event.data.as_bytes()) {
                 Ok(ended) => calls.extend(ended),

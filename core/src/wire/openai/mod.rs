@@ -21,8 +21,6 @@ pub(crate) mod chat_replay;
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_stream;
 #[cfg(feature = "runtime")]
-pub(crate) mod chat_streamed_turn;
-#[cfg(feature = "runtime")]
 pub(crate) mod responses_answers;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_calls;
