@@ -365,6 +365,9 @@ impl SseCallStream {
                 Err(_) => return Ok(calls),
             }
         }
+        // The recorded turn is cut while the bytes stop inside an event (issue 26, point 3).
+        let inside = !self.done && self.decoder.inside_event();
+        self.calls.recorded.set_inside_event(inside);
         Ok(calls)
     }
 
