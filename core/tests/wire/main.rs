@@ -8,6 +8,7 @@ mod bad_input;
 mod bodies;
 mod chunking;
 mod fixtures;
+mod machines;
 mod namespaces;
 mod replay;
 mod request_namespaces;
