@@ -118,7 +118,9 @@ impl Census {
                 }))
             }
             Some(_) => Err(unknown()),
-            None => self.own_name_as_namespace(namespace, called).ok_or_else(unknown),
+            None => self
+                .own_name_as_namespace(namespace, called)
+                .ok_or_else(unknown),
         }
     }
 

@@ -147,7 +147,10 @@ fn a_cut_messages_stream_is_not_replayed_and_names_its_cut_call() {
         panic!("{:?}", got.replay)
     };
     assert_eq!(*format, CallFormat::Anthropic);
-    assert_eq!(calls[0].id.as_deref(), Some("toolu_01BcDeFgHiJkLmNoPqRsTuV2"));
+    assert_eq!(
+        calls[0].id.as_deref(),
+        Some("toolu_01BcDeFgHiJkLmNoPqRsTuV2")
+    );
     let said = got.replay.unwrap_err().to_string();
     assert!(said.contains("`get_weather` (id `toolu_01BcDeFgHiJkLmNoPqRsTuV2`) never ended"));
 }

@@ -321,7 +321,10 @@ mod tests {
             delta(0, "1}"),
             stop(0),
         ]);
-        assert_eq!(calls[0].arguments.as_ref().unwrap(), json!({"a": 1}).as_object().unwrap());
+        assert_eq!(
+            calls[0].arguments.as_ref().unwrap(),
+            json!({"a": 1}).as_object().unwrap()
+        );
         assert_eq!(machine.body()["content"][0]["input"], json!({"a": 1}));
     }
 
@@ -363,7 +366,13 @@ mod tests {
             "content_block": {"type": "mystery_block", "data": [1, 2]}});
         let odd_delta = json!({"type": "content_block_delta", "index": 0,
             "delta": {"type": "mystery_delta", "x": 1}});
-        let (calls, machine) = run(&[odd.clone(), odd_delta, stop(0), start(5, json!({})), stop(5)]);
+        let (calls, machine) = run(&[
+            odd.clone(),
+            odd_delta,
+            stop(0),
+            start(5, json!({})),
+            stop(5),
+        ]);
         assert_eq!(calls[0].pointer, "/content/1");
         let body = machine.body();
         assert_eq!(body["content"][0], odd["content_block"]);

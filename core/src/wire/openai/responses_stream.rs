@@ -203,7 +203,7 @@ impl ResponsesMachine {
                 self.push_item(Item {
                     output_index: index,
                     value: item.clone(),
-                        call: None,
+                    call: None,
                 })?;
             }
         }
@@ -403,4 +403,3 @@ mod tests {
         );
     }
 }
-

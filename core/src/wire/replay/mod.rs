@@ -229,7 +229,10 @@ pub enum ReplayError {
 
 /// The cut calls, in words.
 fn cut_calls(calls: &[UnfinishedCall], cut_event: bool) -> String {
-    let mut words: Vec<String> = calls.iter().map(|call| format!("{call} never ended")).collect();
+    let mut words: Vec<String> = calls
+        .iter()
+        .map(|call| format!("{call} never ended"))
+        .collect();
     if cut_event {
         words.push("the stream ended inside an event".to_owned());
     }
