@@ -7,8 +7,9 @@
 //! Policy: a call with a namespace is never resolved by its bare name: `create_issue` inside
 //! `mcp_github` is not a top-level tool `create_issue`. The one exception is a namespace that
 //! is the call's own name and names no namespace of the census: the Responses API's echo for a
-//! top-level function, which resolves to that function only (`own_name_as_namespace`). A pair is a tool's form split in two,
-//! each part with its own 64 characters, so the census rule holds for pairs: a pair reaches a
+//! top-level function, which resolves to that function only (`own_name_as_namespace`). A pair
+//! is a tool's form split in two, each part with its own 64 characters, so the census rule
+//! holds for pairs: a pair reaches a
 //! tool only when exactly one tool of the census has it ([`namespace_parts`]), and two tools
 //! whose flat forms collide (`mcp/a/b_c`, `mcp/a_b/c`; or two long names cut to one 64-character
 //! form) can each travel under its own pair. A repeated or empty name holds no pair of its own;
