@@ -163,7 +163,11 @@ fn every_recorded_stream_prints_its_calls_and_a_truncated_one_its_unfinished_cal
             // The provider's error event: the calls before it print, then the stream fails.
             assert_lines(name, &got, calls);
             assert_eq!(status(&output), 2, "{name}: {}", stderr(&output));
-            assert!(stderr(&output).contains(message), "{name}: {}", stderr(&output));
+            assert!(
+                stderr(&output).contains(message),
+                "{name}: {}",
+                stderr(&output)
+            );
             continue;
         }
         let unfinished = info["unfinished"].as_array().unwrap();
