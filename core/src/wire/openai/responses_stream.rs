@@ -143,23 +143,31 @@ impl ResponsesMachine {
         } else {
             self.at_index(output_index)
         };
-        let position = match found {
-            Some(position) => position,
-            None => self.push_item(Item {
-                output_index,
-                value: Value::Null,
-                call: None,
-            })?,
+        // Read the item whole before anything is recorded: a fault leaves the output as it was.
+        let position = found.unwrap_or(self.items.len());
+        let call = if is_call {
+            Some(function_call(
+                item,
+                format!("/output/{position}"),
+                turn.limit(),
+            )?)
+        } else {
+            None
         };
+        if found.is_none() {
+            self.push_item(Item {
+                output_index,
+                value: Value::Object(item.clone()),
+                call: None,
+            })?;
+        }
         let slot = &mut self.items[position];
         let open = slot.call.take();
         let mut value = item.clone();
-        if !is_call {
+        let Some(mut call) = call else {
             slot.value = Value::Object(value);
             return Ok(());
-        }
-        let pointer = format!("/output/{position}");
-        let mut call = function_call(item, pointer, turn.limit())?;
+        };
         if let Some(open) = open {
             // What the done item leaves out, from the events before it: in the call, and in
             // the output it is read from.
@@ -366,6 +374,15 @@ mod tests {
             stream.body()["output"],
             json!([call, {"type": "reasoning", "id": "rs_1", "summary": []}])
         );
+    }
+
+    #[test]
+    fn a_done_item_of_the_wrong_shape_records_nothing() {
+        let mut stream = ResponsesMachine::default();
+        let bad = json!({"type": "response.output_item.done", "output_index": 0, "item":
+            {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": 5}});
+        assert!(stream.push(&bad, &mut Turn::new(64)).is_err());
+        assert_eq!(stream.body()["output"], json!([]));
     }
 
     #[test]
