@@ -7,7 +7,8 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolwire_core::wire::calls::{
-    parse_calls, ArgumentsError, CallFormat, SseCallStream, StreamError, ToolCall,
+    parse_calls, ArgumentsError, CallFormat, JsonLinesCallStream, SseCallStream, StreamError,
+    ToolCall,
 };
 use toolwire_core::wire::replay::{replay_turn, Replay, ReplayError};
 
@@ -241,4 +242,31 @@ fn arguments_that_are_not_an_object_are_replayed_empty_and_the_repair_returned()
         replay.repaired.len(),
         calls.iter().filter(|c| c.arguments.is_err()).count()
     );
+}
+
+#[test]
+fn a_truncated_stream_of_every_format_is_not_replayed() {
+    // Cut turns are refused in every format (the replay is generic): each format's truncated
+    // fixture, its turn replayed before the stream's end as an app does.
+    let mut refused = 0;
+    for entry in entries("stream") {
+        if entry.info["truncated"] != true {
+            continue;
+        }
+        let text = bytes(&entry.file);
+        let replay = if entry.file.ends_with(".jsonl") {
+            let mut stream = JsonLinesCallStream::new(entry.format()).recording_turn();
+            let calls = stream.push(&text).unwrap_or_default();
+            stream.turn().unwrap().replay(&calls)
+        } else {
+            run(entry.format(), &text, &[]).replay
+        };
+        assert!(
+            matches!(replay, Err(ReplayError::Cut { .. })),
+            "{}: {replay:?}",
+            entry.file
+        );
+        refused += 1;
+    }
+    assert_eq!(refused, 5, "one truncated stream per format");
 }
