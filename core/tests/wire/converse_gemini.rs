@@ -136,7 +136,12 @@ fn check(file: &str, format: CallFormat, run: &Run) {
         "{file}: a call not in the body: {}",
         run.body
     );
-    assert!(run.replayed, "{file}: its calls do not replay");
+    if matches!(run.end, Err(StreamError::Unfinished { .. })) {
+        // A cut turn is refused (`ReplayError::Cut`: `machines.rs` checks the error).
+        assert!(!run.replayed, "{file}: a cut turn replays");
+    } else {
+        assert!(run.replayed, "{file}: its calls do not replay");
+    }
 }
 
 #[test]

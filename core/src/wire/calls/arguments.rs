@@ -133,6 +133,11 @@ impl ArgumentsText {
         self.bytes <= self.text.len() && self.text.trim().is_empty()
     }
 
+    /// The text so far, or `None` once it passed the limit and was dropped.
+    pub(crate) fn kept(&self) -> Option<&str> {
+        (self.bytes <= self.text.len()).then_some(self.text.as_str())
+    }
+
     /// The arguments the fragments make.
     pub(crate) fn finish(&self, limit: usize) -> Result<Arguments, ArgumentsError> {
         if self.bytes > limit {

@@ -46,7 +46,7 @@ mod lines;
 pub(crate) mod machine;
 pub(crate) mod shape;
 mod sse;
-mod stream;
+pub(crate) mod stream;
 mod tool_call;
 pub(crate) mod turn;
 

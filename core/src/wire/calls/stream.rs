@@ -385,11 +385,22 @@ impl SseCallStream {
             }
             match self.calls.push_slice(event.data.as_bytes()) {
                 Ok(ended) => calls.extend(ended),
-                // The calls ended before the fault are returned; the fault comes next.
-                Err(error) if calls.is_empty() => return Err(error),
-                Err(_) => return Ok(calls),
+                Err(error) => {
+                    // The turn ends at the fault, whatever bytes follow it: it is no more cut
+                    // than the same stream fed whole. The calls ended before the fault are
+                    // returned; the fault comes next.
+                    self.calls.recorded.set_inside_event(false);
+                    return if calls.is_empty() {
+                        Err(error)
+                    } else {
+                        Ok(calls)
+                    };
+                }
             }
         }
+        // The recorded turn is cut while the bytes stop inside an event (issue 26, point 3).
+        let inside = !self.done && self.decoder.inside_event();
+        self.calls.recorded.set_inside_event(inside);
         Ok(calls)
     }
 
@@ -409,7 +420,7 @@ impl SseCallStream {
     }
 }
 
-fn is_openai(format: CallFormat) -> bool {
+pub(crate) fn is_openai(format: CallFormat) -> bool {
     matches!(format, CallFormat::OpenAiChat | CallFormat::OpenAiResponses)
 }
 

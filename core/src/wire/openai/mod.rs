@@ -28,8 +28,6 @@ pub(crate) mod responses_calls;
 pub(crate) mod responses_replay;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_stream;
-#[cfg(feature = "runtime")]
-pub(crate) mod responses_streamed_turn;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

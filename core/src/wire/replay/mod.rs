@@ -6,9 +6,13 @@
 //! Policy: the turn is the response's own, byte for byte as JSON (thinking blocks and their
 //! signatures, reasoning items and their ids, Gemini `thoughtSignature`s, server tools and
 //! their results, text): a provider that signs or encrypts what it sent refuses it changed.
-//! The one exception is a called name the provider refuses in history: the replayed copy
+//! The exceptions: a called name the provider refuses in history, whose replayed copy
 //! carries its model-safe form ([`model_safe_name`]) at that call's pointer, and
-//! [`Replay::renamed`] says so (loud means returned). The dispatch is not affected: it used
+//! [`Replay::renamed`] says so (loud means returned); and a call whose arguments never became a
+//! JSON object, replayed with empty arguments (the Messages API and Converse refuse a string
+//! `input`: `repair.rs`), which [`Replay::repaired`] says. A turn a stream left cut (a call
+//! still open, the stream inside an event) is not replayed: [`ReplayError::Cut`] names the
+//! calls. The dispatch is not affected: it used
 //! the name the model emitted ([`ToolCall::name`]), and answers pair with the call by its id.
 //! Pure functions: no I/O.
 //!
@@ -17,6 +21,7 @@
 //! - A stream: [`StreamedTurn`], fed the events the call stream is fed, builds the body the
 //!   stream carries (`streamed_turn.rs`, each provider's `streamed_turn.rs`), and replays it.
 
+mod repair;
 mod streamed_turn;
 
 use std::fmt;
@@ -26,7 +31,7 @@ use serde_json::Value;
 pub use streamed_turn::StreamedTurn;
 pub(crate) use streamed_turn::{append, index_of, input_of, slot, str_of, MAX_BLOCKS};
 
-use super::calls::{BodyError, CallFormat, Fault, ToolCall};
+use super::calls::{ArgumentsError, BodyError, CallFormat, Fault, ToolCall, UnfinishedCall};
 use super::{anthropic, converse, gemini, openai};
 use crate::names::model_safe_name;
 
@@ -60,12 +65,16 @@ pub struct Replay {
     /// The turn as the next request carries it.
     pub turn: Value,
     /// Each call whose name the provider refuses in history, in call order: the replayed copy
-    /// carries the model-safe form instead. Empty when the turn is the response's own exactly.
+    /// carries the model-safe form instead. Empty when no name was replaced.
     pub renamed: Vec<RenamedCall>,
+    /// Each call whose arguments never became a JSON object, in call order: the replayed copy
+    /// carries empty arguments instead. Empty when every call's arguments are its own.
+    pub repaired: Vec<RepairedCall>,
 }
 
 impl Replay {
-    /// Whether the turn is exactly the response's own (no name was replaced).
+    /// Whether the turn is exactly the response's own (no name was replaced, no arguments
+    /// repaired).
     ///
     /// ```
     /// use serde_json::json;
@@ -75,7 +84,7 @@ impl Replay {
     /// assert!(replay_turn(CallFormat::Anthropic, &body, &[]).unwrap().is_verbatim());
     /// ```
     pub fn is_verbatim(&self) -> bool {
-        self.renamed.is_empty()
+        self.renamed.is_empty() && self.repaired.is_empty()
     }
 }
 
@@ -132,6 +141,48 @@ impl fmt::Display for RenamedCall {
     }
 }
 
+/// A call whose arguments never became a JSON object, replayed with empty arguments (the
+/// Messages API and Converse refuse a string `input`). The call itself is answered with its
+/// error ([`ToolCall::arguments`]): only its history copy is repaired.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+/// use toolwire_core::wire::replay::replay_turn;
+///
+/// let body = json!({"content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": "{\"a\": "}]});
+/// let calls = parse_calls(CallFormat::Anthropic, &body).unwrap();
+/// let replay = replay_turn(CallFormat::Anthropic, &body, &calls).unwrap();
+/// assert_eq!(replay.turn["content"][0]["input"], json!({}));
+/// assert_eq!(replay.repaired[0].pointer, "/content/0/input");
+/// assert_eq!(replay.repaired[0].to_string(), "`f` (id `toolu_1`) is replayed with empty arguments: the arguments are a string, not a JSON object");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RepairedCall {
+    /// The call's id ([`ToolCall::id`]).
+    pub id: Option<String>,
+    /// The called name.
+    pub called: String,
+    /// Why the call's arguments were not an object (its [`ToolCall::arguments`] error).
+    pub error: ArgumentsError,
+    /// What the replayed copy's arguments member held before: the body's own value (absent
+    /// when the body had none).
+    pub was: Option<Value>,
+    /// Where the replayed arguments sit, as an RFC 6901 pointer into [`Replay::turn`].
+    pub pointer: String,
+}
+
+impl fmt::Display for RepairedCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`", self.called)?;
+        if let Some(id) = &self.id {
+            write!(f, " (id `{id}`)")?;
+        }
+        write!(f, " is replayed with empty arguments: {}", self.error)
+    }
+}
+
 /// Why a body gives no turn to replay.
 ///
 /// ```
@@ -162,6 +213,30 @@ pub enum ReplayError {
         /// The call's name.
         called: String,
     },
+    /// The stream was cut: calls it began never ended, or it ended inside an event. Its turn
+    /// is not history: a replayed cut call would carry arguments the model never finished.
+    #[error("the {format} stream was cut, so its turn is not replayed: {}", cut_calls(calls, *cut_event))]
+    Cut {
+        /// The format it was read as.
+        format: CallFormat,
+        /// The calls begun and not ended, in order.
+        calls: Vec<UnfinishedCall>,
+        /// Whether the stream ended inside an event (which may have held a call no earlier
+        /// event began).
+        cut_event: bool,
+    },
+}
+
+/// The cut calls, in words.
+fn cut_calls(calls: &[UnfinishedCall], cut_event: bool) -> String {
+    let mut words: Vec<String> = calls
+        .iter()
+        .map(|call| format!("{call} never ended"))
+        .collect();
+    if cut_event {
+        words.push("the stream ended inside an event".to_owned());
+    }
+    words.join("; ")
 }
 
 /// Where one format keeps its turn and its called names, and which names it refuses in
@@ -209,7 +284,9 @@ pub fn refused_in_history(format: CallFormat, called: &str) -> bool {
 /// carries its model-safe form, each listed in [`Replay::renamed`].
 ///
 /// A body without the format's turn is [`ReplayError::Body`]; a call whose pointer does not
-/// name a call of its name in this body is [`ReplayError::CallNotInBody`].
+/// name a call of its name in this body is [`ReplayError::CallNotInBody`]. A call whose
+/// arguments are an error is replayed with empty arguments, each listed in
+/// [`Replay::repaired`].
 ///
 /// ```
 /// use serde_json::json;
@@ -236,6 +313,8 @@ pub fn replay_turn(
     let (turn_at, mut turn) =
         (rules.turn)(body).map_err(|fault| ReplayError::Body(fault.in_body(format)))?;
     let mut renamed = Vec::new();
+    let mut repaired = Vec::new();
+    let place = repair::arguments_place(format);
     for call in calls {
         let not_in_body = || ReplayError::CallNotInBody {
             format,
@@ -262,8 +341,27 @@ pub fn replay_turn(
                 pointer: name_pointer,
             });
         }
+        if let Err(error) = &call.arguments {
+            let parent = format!("{inner}{}", place.parent);
+            let block = turn
+                .pointer_mut(&parent)
+                .and_then(Value::as_object_mut)
+                .ok_or_else(not_in_body)?;
+            let was = block.insert(place.key.to_owned(), (place.empty)());
+            repaired.push(RepairedCall {
+                id: call.id.clone(),
+                called: call.name.clone(),
+                error: error.clone(),
+                was,
+                pointer: format!("{parent}/{}", place.key),
+            });
+        }
     }
-    Ok(Replay { turn, renamed })
+    Ok(Replay {
+        turn,
+        renamed,
+        repaired,
+    })
 }
 
 /// A name outside `[A-Za-z0-9_-]` (any length): the pattern OpenAI's APIs check a replayed
