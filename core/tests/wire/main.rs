@@ -8,6 +8,7 @@ mod bad_input;
 mod bodies;
 mod chunking;
 mod fixtures;
+mod history_names;
 mod namespaces;
 mod replay;
 mod request_namespaces;
