@@ -35,7 +35,8 @@ impl Request {
     ///     .map(|name| ToolDefinition::new(name, "Searches.", json!({})));
     /// let search = provider_fn("x", tools.to_vec(), |tool, _| async move { Ok(json!(tool)) });
     /// let runtime = ToolRuntime::new();
-    /// runtime.add_provider(Arc::new(search)).await.unwrap();
+    /// // One provider's two tools of one form: its load reports the clash.
+    /// assert!(runtime.add_provider(Arc::new(search)).await.unwrap().check().is_err());
     /// let conversation = runtime.conversation();
     /// let request = conversation.request();
     /// let body = json!({"choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": [

@@ -25,7 +25,12 @@ async fn clashing_runtime() -> ToolRuntime {
         let tools = provider_fn(provider, tools(&[name]), |tool, _| async move {
             Ok(json!(tool))
         });
-        runtime.add_provider(Arc::new(tools)).await.unwrap();
+        runtime
+            .add_provider(Arc::new(tools))
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
     }
     runtime
 }

@@ -14,6 +14,10 @@ use std::borrow::Cow;
 use crate::census::{Census, Resolution};
 use crate::names::{model_safe_name, MAX_FORM_CHARS};
 
+/// The call (its namespace, its called name) an alias already recorded in the conversation
+/// stands for, if the name is one: what [`history_name`] must not give another call.
+pub(crate) type AliasOf<'a> = dyn Fn(&str) -> Option<(Option<String>, String)> + 'a;
+
 /// The name a replayed call carries, and whether it is an alias (reaching no tool).
 pub(crate) struct HistoryName {
     pub(crate) name: String,
@@ -43,7 +47,7 @@ pub(crate) fn history_name(
     namespace: Option<&str>,
     called: &str,
     refuses: &dyn Fn(&str) -> bool,
-    alias_of: &dyn Fn(&str) -> Option<(Option<String>, String)>,
+    alias_of: &AliasOf<'_>,
 ) -> HistoryName {
     let original = census.resolve_call(namespace, called);
     let means_another = |name: &str| {

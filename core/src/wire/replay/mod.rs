@@ -13,7 +13,9 @@
 //! Pure functions: no I/O.
 //!
 //! - A body: [`replay_turn`] with the body's calls gives a [`Replay`] (the turn, and each
-//!   [`RenamedCall`]); [`refused_in_history`] is the rule alone.
+//!   [`RenamedCall`]); [`refused_in_history`] is the rule alone. [`replay_turn_in`] names a
+//!   renamed call in a request's census (`history_names.rs`): the called tool's own offered
+//!   form, or an alias no tool answers to, never another tool's name (issue 26, point 4).
 //! - A stream: [`StreamedTurn`], fed the events the call stream is fed, builds the body the
 //!   stream carries (`streamed_turn.rs`, each provider's `streamed_turn.rs`), and replays it.
 
@@ -219,6 +221,12 @@ pub fn refused_in_history(format: CallFormat, called: &str) -> bool {
 ///
 /// A body without the format's turn is [`ReplayError::Body`]; a call whose pointer does not
 /// name a call of its name in this body is [`ReplayError::CallNotInBody`].
+///
+/// Without a census the replayed name is the called name's model-safe form, which may be
+/// another tool's name (`mcp/x/search.web` as `mcp_x_search_web`, an app's tool of that real
+/// name): an agent loop replays with [`replay_turn_in`], or
+/// [`Request::replay_turn`](crate::runtime::Request::replay_turn), so that history never
+/// misroutes.
 ///
 /// ```
 /// use serde_json::json;
