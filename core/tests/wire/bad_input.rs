@@ -307,6 +307,9 @@ fn another_formats_stream_is_an_error_never_a_quiet_end() {
 #[test]
 fn unknown_events_between_a_streams_events_change_nothing() {
     for entry in entries("stream") {
+        if entry.info.get("provider_error").is_some() {
+            continue; // it fails at its error: `converse_gemini.rs`
+        }
         let format = entry.format();
         let events = events_of(&entry.file);
         let run = |with_unknown: bool| {

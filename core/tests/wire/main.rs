@@ -7,6 +7,7 @@
 mod bad_input;
 mod bodies;
 mod chunking;
+mod converse_gemini;
 mod fixtures;
 mod history_names;
 mod namespaces;

@@ -72,7 +72,10 @@ fn a_truncated_stream_names_each_cut_call_and_yields_none_of_them() {
         let (calls, end) = whole(&entry);
         let expected = entry.expected_unfinished();
         if expected.is_empty() {
-            end.unwrap_or_else(|e| panic!("{}: {e}", entry.file));
+            // A stream the index says fails with the provider's error: `provider_errors.rs`.
+            if entry.info.get("provider_error").is_none() {
+                end.unwrap_or_else(|e| panic!("{}: {e}", entry.file));
+            }
             continue;
         }
         truncated += 1;
