@@ -10,6 +10,7 @@ mod chat_machine;
 mod chunking;
 mod converse_gemini;
 mod fixtures;
+mod history_names;
 mod machines;
 mod namespaces;
 mod replay;

@@ -17,10 +17,13 @@
 //! Pure functions: no I/O.
 //!
 //! - A body: [`replay_turn`] with the body's calls gives a [`Replay`] (the turn, and each
-//!   [`RenamedCall`]); [`refused_in_history`] is the rule alone.
+//!   [`RenamedCall`]); [`refused_in_history`] is the rule alone. [`replay_turn_in`] names a
+//!   renamed call in a request's census (`history_names.rs`): the called tool's own offered
+//!   form, or an alias no tool answers to, never another tool's name (issue 26, point 4).
 //! - A stream: [`StreamedTurn`], fed the events the call stream is fed, builds the body the
 //!   stream carries (`streamed_turn.rs`, each provider's `streamed_turn.rs`), and replays it.
 
+mod history_names;
 mod repair;
 mod streamed_turn;
 
@@ -33,7 +36,9 @@ pub(crate) use streamed_turn::{append, index_of, input_of, slot, str_of, MAX_BLO
 
 use super::calls::{ArgumentsError, BodyError, CallFormat, Fault, ToolCall, UnfinishedCall};
 use super::{anthropic, converse, gemini, openai};
+use crate::census::Census;
 use crate::names::model_safe_name;
+pub(crate) use history_names::{history_name, HistoryName};
 
 /// The assistant turn to append to history, and the calls whose name it had to change.
 ///
@@ -106,6 +111,11 @@ pub struct RenamedCall {
     pub replayed: String,
     /// Where the replayed name sits, as an RFC 6901 pointer into [`Replay::turn`].
     pub pointer: String,
+    /// Whether `replayed` is an alias that no tool of the census answers to, not the called
+    /// tool's own form: the form was another tool's or shared, or no tool answered the call
+    /// ([`replay_turn_in`]). [`Request::replay_turn`](crate::runtime::Request::replay_turn)
+    /// records it in the conversation, so a later call by it resolves as this call did.
+    pub alias: bool,
 }
 
 impl RenamedCall {
@@ -127,6 +137,7 @@ impl RenamedCall {
             called: called.into(),
             replayed: replayed.into(),
             pointer: pointer.into(),
+            alias: false,
         }
     }
 }
@@ -288,6 +299,12 @@ pub fn refused_in_history(format: CallFormat, called: &str) -> bool {
 /// arguments are an error is replayed with empty arguments, each listed in
 /// [`Replay::repaired`].
 ///
+/// Without a census the replayed name is the called name's model-safe form, which may be
+/// another tool's name (`mcp/x/search.web` as `mcp_x_search_web`, an app's tool of that real
+/// name): an agent loop replays with [`replay_turn_in`], or
+/// [`Request::replay_turn`](crate::runtime::Request::replay_turn), so that history never
+/// misroutes.
+///
 /// ```
 /// use serde_json::json;
 /// use toolwire_core::wire::calls::{parse_calls, CallFormat};
@@ -308,6 +325,63 @@ pub fn replay_turn(
     format: CallFormat,
     body: &Value,
     calls: &[ToolCall],
+) -> Result<Replay, ReplayError> {
+    replay_named(format, body, calls, &mut |call| HistoryName {
+        name: model_safe_name(&call.name).into_owned(),
+        alias: false,
+    })
+}
+
+/// [`replay_turn`] in the census of the request the history travels with (hop 5 of
+/// `docs/spec/tool-name-wire.md`): a renamed call carries a name that resolves
+/// ([`Census::resolve_call`]) to the tool that was called, or to no tool at all, never to
+/// another. That is the called tool's offered form where one tool travels as it; otherwise an
+/// alias no tool answers to ([`RenamedCall::alias`]), for the app to record so that a later
+/// call by it resolves as this call did:
+/// [`Request::replay_turn`](crate::runtime::Request::replay_turn) does both with the
+/// request's census and conversation. A stream's turn: this over
+/// [`StreamedTurn::body`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::Census;
+/// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+/// use toolwire_core::wire::replay::replay_turn_in;
+///
+/// // `mcp/x/search.web` travels as `mcp_x_search_web`, which is another tool's real name.
+/// let census = Census::build(["mcp/x/search.web", "mcp_x_search_web"], &[]);
+/// let body = json!({"output": {"message": {"role": "assistant", "content": [
+///     {"toolUse": {"toolUseId": "t1", "name": "mcp/x/search.web", "input": {}}}]}}});
+/// let calls = parse_calls(CallFormat::Converse, &body).unwrap();
+/// let replay = replay_turn_in(CallFormat::Converse, &body, &calls, &census).unwrap();
+/// let replayed = &replay.renamed[0].replayed;
+/// assert!(replay.renamed[0].alias && replayed != "mcp_x_search_web");
+/// assert!(census.resolve(replayed).is_err()); // no tool, never the other one
+/// ```
+pub fn replay_turn_in(
+    format: CallFormat,
+    body: &Value,
+    calls: &[ToolCall],
+    census: &Census,
+) -> Result<Replay, ReplayError> {
+    let refuses = rules(format).refuses_in_history;
+    replay_named(format, body, calls, &mut |call| {
+        history_name(
+            census,
+            call.namespace.as_deref(),
+            &call.name,
+            &refuses,
+            &|_| None,
+        )
+    })
+}
+
+/// [`replay_turn`] with the name each renamed call carries given by `name_of`.
+pub(crate) fn replay_named(
+    format: CallFormat,
+    body: &Value,
+    calls: &[ToolCall],
+    name_of: &mut dyn FnMut(&ToolCall) -> HistoryName,
 ) -> Result<Replay, ReplayError> {
     let rules = rules(format);
     let (turn_at, mut turn) =
@@ -332,13 +406,17 @@ pub fn replay_turn(
             return Err(not_in_body());
         }
         if (rules.refuses_in_history)(&call.name) {
-            let replayed = model_safe_name(&call.name).into_owned();
+            let HistoryName {
+                name: replayed,
+                alias,
+            } = name_of(call);
             *slot = Value::String(replayed.clone());
             renamed.push(RenamedCall {
                 id: call.id.clone(),
                 called: call.name.clone(),
                 replayed,
                 pointer: name_pointer,
+                alias,
             });
         }
         if let Err(error) = &call.arguments {
