@@ -126,7 +126,7 @@ impl Census {
     }
 
     /// The own-name namespace rule: "a `namespace` that names no namespace of the request and
-    /// equals the call's name is the top-level function" (issue 26, point 1). The Responses
+    /// equals the call's name is the top-level function". The Responses
     /// API's hosted `tool_search` returns a call to a deferred top-level function with
     /// `"name": "get_weather", "namespace": "get_weather"` (a recorded gpt-5.4 response; the
     /// function calling guide's tool search section does not document the echo). The call

@@ -1,4 +1,4 @@
-//! The assistant turn for history, as the request it answers names things (issue 26, point 4):
+//! The assistant turn for history, as the request it answers names things:
 //! a called name the provider refuses in history is replayed under a name that resolves, in
 //! this request's census, to the tool that was called or to no tool at all, never another
 //! (`wire/replay/history_names.rs`), and an alias is recorded in the request's conversation so
@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::conversation::HistoryAlias;
 use super::request::Request;
 use crate::wire::calls::{CallFormat, ToolCall};
-use crate::wire::replay::{self, history_name, Replay, ReplayError};
+use crate::wire::replay::{self, history_name, Replay, ReplayError, StreamedTurn};
 
 impl Request {
     /// The assistant turn of `body` (a `format` response to this request) to append to
@@ -22,8 +22,8 @@ impl Request {
     /// exactly one tool travels as it, and otherwise an alias no tool answers to
     /// ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)), recorded in this
     /// request's conversation ([`ConversationState::aliases`](super::ConversationState::aliases)):
-    /// a later call by it resolves as this call did. A stream's turn: pass
-    /// [`StreamedTurn::body`](crate::wire::replay::StreamedTurn::body).
+    /// a later call by it resolves as this call did. A stream's turn:
+    /// [`replay_streamed`](Self::replay_streamed), which also refuses a cut or failed turn.
     ///
     /// ```
     /// # use std::sync::Arc;
@@ -87,5 +87,41 @@ impl Request {
             }
         }
         Ok(replay)
+    }
+
+    /// The assistant turn a stream carried, to append to history, given the calls the stream
+    /// yielded: [`replay_turn`](Self::replay_turn) of the turn's body, once
+    /// [`StreamedTurn::whole`] says the turn is whole: a cut turn is [`ReplayError::Cut`] and
+    /// a turn whose stream failed is [`ReplayError::Failed`], never history.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// use toolwire_core::{ToolDefinition, ToolRuntime, provider::provider_fn};
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+    /// use toolwire_core::wire::replay::ReplayError;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let tools = vec![ToolDefinition::new("get_time", "The time.", json!({}))];
+    /// let time = provider_fn("t", tools, |_, _| async move { Ok(json!("noon")) });
+    /// let runtime = ToolRuntime::new();
+    /// runtime.add_provider(Arc::new(time)).await.unwrap().check().unwrap();
+    /// let request = runtime.conversation().request();
+    /// let mut stream = SseCallStream::new(CallFormat::Anthropic).recording_turn();
+    /// let calls = stream.push(concat!(
+    ///     "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":",
+    ///     "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_time\",\"input\":{}}}\n\n",
+    /// ).as_bytes()).unwrap();
+    /// // The stream stopped before the call's `content_block_stop`: not history.
+    /// let turn = stream.turn().unwrap();
+    /// assert!(matches!(request.replay_streamed(turn, &calls), Err(ReplayError::Cut { .. })));
+    /// # });
+    /// ```
+    pub fn replay_streamed(
+        &self,
+        turn: &StreamedTurn,
+        calls: &[ToolCall],
+    ) -> Result<Replay, ReplayError> {
+        turn.whole()?;
+        self.replay_turn(turn.format(), &turn.body(), calls)
     }
 }

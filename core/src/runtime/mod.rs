@@ -63,7 +63,7 @@
 //! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
 //! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`TurnOptions`] |
 //! | | `call_span.rs` | the `execute_tool` span each call runs in (OpenTelemetry GenAI conventions) |
-//! | | `history.rs` | [`Request::replay_turn`]: the assistant turn for history, its renamed calls named in this request's census (issue 26, point 4) |
+//! | | `history.rs` | [`Request::replay_turn`]: the assistant turn for history, its renamed calls named in this request's census |
 //! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools`, `tool_call` |
 //! | **handle**: what the app holds | `tool_runtime.rs` | [`ToolRuntime`] and every one of its methods |
 //! | | `builder.rs` | [`ToolRuntimeBuilder`]: the meta-tools, the catalog policy, the approval hook |

@@ -136,9 +136,12 @@ fn check(file: &str, format: CallFormat, run: &Run) {
         "{file}: a call not in the body: {}",
         run.body
     );
-    if matches!(run.end, Err(StreamError::Unfinished { .. })) {
-        // A cut turn is refused (`ReplayError::Cut`: `machines.rs` checks the error).
-        assert!(!run.replayed, "{file}: a cut turn replays");
+    if matches!(
+        run.end,
+        Err(StreamError::Unfinished { .. } | StreamError::Provider { .. })
+    ) {
+        // A cut or failed turn is refused (`ReplayError::Cut`, `ReplayError::Failed`).
+        assert!(!run.replayed, "{file}: a cut or failed turn replays");
     } else {
         assert!(run.replayed, "{file}: its calls do not replay");
     }

@@ -249,10 +249,11 @@ proptest::proptest! {
             for event in &events {
                 turn.push(event);
             }
-            // A recorded turn always has the format's shape (or was cut: a call still open).
+            // A recorded turn always has the format's shape (or was cut: a call still open; or
+            // failed: an event was a fault).
             let replayed = turn.replay(&[]);
             proptest::prop_assert!(
-                matches!(replayed, Ok(_) | Err(ReplayError::Cut { .. })),
+                matches!(replayed, Ok(_) | Err(ReplayError::Cut { .. } | ReplayError::Failed { .. })),
                 "{}: {:?}",
                 format,
                 replayed

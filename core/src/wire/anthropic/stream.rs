@@ -1,6 +1,6 @@
 //! The Messages API's stream machine (`wire::calls::machine`): it reads each event once,
 //! builds the message the events make, and yields each `tool_use` call as it ends, as a
-//! pointer into that message (hop 4, streamed; issue 26, point 2).
+//! pointer into that message (hop 4, streamed).
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //! Sources, read 2026-12 (anthropic-sdk-python 2.15 `types/raw_message_stream_event.py` and
@@ -34,10 +34,10 @@ use serde_json::{Map, Value};
 
 use super::calls::input_arguments;
 use crate::wire::calls::machine::StreamMachine;
+use crate::wire::calls::machine::{append, input_of, MAX_BLOCKS};
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
-use crate::wire::replay::{append, input_of, MAX_BLOCKS};
 
 /// One content block as the events built it.
 #[derive(Debug)]

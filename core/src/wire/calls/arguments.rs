@@ -97,6 +97,9 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// What a built body holds for arguments that passed the limit and were dropped (not JSON).
+pub(crate) const OVER_LIMIT: &str = "(arguments over the limit: not kept)";
+
 /// A streamed call's argument fragments, concatenated, up to the limit: past it the text is
 /// dropped and only its length is counted, so the call ends as [`ArgumentsError::TooLong`].
 #[derive(Debug, Default)]
@@ -134,6 +137,13 @@ impl ArgumentsText {
     }
 
     /// The text so far, or `None` once it passed the limit and was dropped.
+    /// The text as a built body records it: the text kept, or, once it passed the limit and
+    /// was dropped, [`OVER_LIMIT`], which is not JSON, so the body's parse reads that call's
+    /// arguments as unusable too, as the stream does (`TooLong`), and the replay repairs it.
+    pub(crate) fn recorded(&self) -> &str {
+        self.kept().unwrap_or(OVER_LIMIT)
+    }
+
     pub(crate) fn kept(&self) -> Option<&str> {
         (self.bytes <= self.text.len()).then_some(self.text.as_str())
     }

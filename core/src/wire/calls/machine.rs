@@ -107,3 +107,32 @@ impl Machine {
         each!(self, m => m.body())
     }
 }
+
+// What the machines share.
+
+/// Appends `text` to the string member `key` of `object` (made a string if it is not one).
+pub(crate) fn append(object: &mut Value, key: &str, text: &str) {
+    let Some(map) = object.as_object_mut() else {
+        return;
+    };
+    match map.get_mut(key) {
+        Some(Value::String(existing)) => existing.push_str(text),
+        _ => {
+            map.insert(key.to_owned(), Value::String(text.to_owned()));
+        }
+    }
+}
+
+/// The most blocks (or items, or calls) one recorded turn holds: no provider streams that
+/// many, and a hostile index must not allocate without bound (our caution).
+pub(crate) const MAX_BLOCKS: usize = 4096;
+
+/// A streamed arguments text as the body would carry it: the JSON it is; `{}` for empty or
+/// blank text (`wire::calls`' rule); a text that is not JSON as a string (the call stream
+/// reports it as that call's error).
+pub(crate) fn input_of(text: &str) -> Value {
+    if text.trim().is_empty() {
+        return Value::Object(Default::default());
+    }
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+}

@@ -151,6 +151,7 @@ impl CallStream {
             Ok(()) => Ok(calls),
             Err(fault) => {
                 let error = fault.in_stream(self.format, number);
+                self.recorded.record_failure(error.to_string());
                 self.failed = Some(error.clone());
                 if calls.is_empty() {
                     Err(error)
@@ -173,6 +174,7 @@ impl CallStream {
             Ok(()) => Ok(calls),
             Err(fault) => {
                 let error = fault.in_stream(self.format, self.events);
+                self.recorded.record_failure(error.to_string());
                 self.failed = Some(error.clone());
                 if calls.is_empty() {
                     Err(error)
@@ -213,6 +215,7 @@ impl CallStream {
                     message: error.to_string(),
                 };
                 self.events += 1;
+                self.recorded.record_failure(error.to_string());
                 self.failed = Some(error.clone());
                 Err(error)
             }
@@ -398,7 +401,7 @@ impl SseCallStream {
                 }
             }
         }
-        // The recorded turn is cut while the bytes stop inside an event (issue 26, point 3).
+        // The recorded turn is cut while the bytes stop inside an event.
         let inside = !self.done && self.decoder.inside_event();
         self.calls.recorded.set_inside_event(inside);
         Ok(calls)

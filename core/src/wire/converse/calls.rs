@@ -42,7 +42,7 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         }
         let id = shape::opt_id(tool_use, "toolUseId", &tool_use_pointer)?;
         let name = shape::opt_str(tool_use, "name", &tool_use_pointer)?.unwrap_or_default();
-        // The limit applies to an `input` that arrives as an object too (issue 26, §3).
+        // The limit applies to an `input` that arrives as an object too.
         let arguments = arguments_within(member(tool_use, "input"), turn.limit());
         turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }

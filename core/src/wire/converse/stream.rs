@@ -1,4 +1,4 @@
-//! Bedrock Converse: the stream machine of `ConverseStream` (hop 4, streamed; issue 26, §2):
+//! Bedrock Converse: the stream machine of `ConverseStream` (hop 4, streamed):
 //! from the decoded events as the AWS SDKs yield them (`{"contentBlockStart": {…}}`, one member
 //! each) it builds the `ConverseResponse` body the stream carries and yields each client call,
 //! when its block stops, as a pointer into that body. Calls and the recorded turn are one
@@ -39,10 +39,10 @@ use serde_json::{json, Map, Value};
 
 use super::calls::is_server_tool;
 use crate::wire::calls::machine::StreamMachine;
+use crate::wire::calls::machine::{input_of, MAX_BLOCKS};
 use crate::wire::calls::shape;
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
-use crate::wire::replay::{input_of, MAX_BLOCKS};
 
 /// The error members of `ConverseStreamOutput`.
 const EXCEPTIONS: [&str; 5] = [
@@ -380,7 +380,7 @@ impl StreamMachine for ConverseMachine {
                 if let (Some(input), Some(Value::Object(tool_use))) =
                     (&block.input, value.get_mut("toolUse"))
                 {
-                    tool_use.insert("input".into(), input_of(input.text()));
+                    tool_use.insert("input".into(), input_of(input.recorded()));
                 }
                 value
             })

@@ -77,7 +77,7 @@ pub(super) fn read_part(
     let call_fields = format!("{pointer}/functionCall");
     let id = shape::opt_str(function_call, "id", &call_fields)?.map(str::to_owned);
     let name = shape::opt_str(function_call, "name", &call_fields)?.unwrap_or_default();
-    // The limit applies to arguments that arrive as an object too (issue 26, §3).
+    // The limit applies to arguments that arrive as an object too.
     let arguments = arguments_within(member(function_call, "args"), turn.limit());
     turn.add(ToolCall::new(id, name, arguments, call_pointer()))
 }

@@ -30,10 +30,10 @@ use serde_json::{json, Value};
 
 use super::calls::{parts, read_part};
 use crate::wire::calls::machine::StreamMachine;
+use crate::wire::calls::machine::MAX_BLOCKS;
 use crate::wire::calls::shape;
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{Fault, UnfinishedCall};
-use crate::wire::replay::MAX_BLOCKS;
 
 /// The format's stream machine (`wire::calls::machine`): the model content so far.
 #[derive(Debug, Default)]

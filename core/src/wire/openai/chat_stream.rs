@@ -60,10 +60,10 @@
 use serde_json::{json, Map, Value};
 
 use crate::wire::calls::machine::StreamMachine;
+use crate::wire::calls::machine::MAX_BLOCKS;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
-use crate::wire::replay::MAX_BLOCKS;
 
 /// One entry of the message's `tool_calls`, as its deltas built it.
 #[derive(Debug)]
@@ -135,7 +135,7 @@ impl Entry {
         if self.is_function() {
             let mut function = self.function_extra.clone();
             function.insert("name".into(), self.name.clone().into());
-            function.insert("arguments".into(), self.arguments.text().into());
+            function.insert("arguments".into(), self.arguments.recorded().into());
             entry.insert("function".into(), Value::Object(function));
         }
         Value::Object(entry)
@@ -298,6 +298,19 @@ impl ChatMachine {
 
     /// The entry a delta belongs to, opened if it begins a call.
     fn slot(&mut self, delta: &CallDelta<'_>) -> usize {
+        // An id names its call wherever the index points: SGLang has sent a call's header at
+        // one index and its fragments at another, the id repeated (sgl-project/sglang #6310).
+        if let Some(id) = delta.id.filter(|id| !id.is_empty()) {
+            if let Some(at) = self
+                .calls
+                .iter()
+                .rposition(|call| call.open && call.id.as_deref() == Some(id))
+                // Another name under a known id is another call (the turn refuses the id twice).
+                .filter(|&at| delta.name.is_none_or(|name| name == self.calls[at].name))
+            {
+                return at;
+            }
+        }
         let found = match delta.index {
             Some(index) => self
                 .calls

@@ -1,6 +1,6 @@
 //! The Responses API's stream machine (`wire::calls::machine`): it reads each event once,
 //! builds the `output` the events make, and yields each `function_call` as it ends, as a
-//! pointer into that output (hop 4, streamed; issue 26, point 2).
+//! pointer into that output (hop 4, streamed).
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //! Sources, read 2026-12 (openai-python 3.57 `types/responses/`; the streaming guide):
@@ -30,10 +30,10 @@ use serde_json::{Map, Value};
 
 use super::responses_calls::function_call;
 use crate::wire::calls::machine::StreamMachine;
+use crate::wire::calls::machine::MAX_BLOCKS;
 use crate::wire::calls::shape;
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{ArgumentsText, Fault, UnfinishedCall};
-use crate::wire::replay::MAX_BLOCKS;
 
 /// One output item as the events built it.
 #[derive(Debug)]
@@ -219,10 +219,10 @@ impl ResponsesMachine {
     }
 }
 
-/// The arguments text as the output item carries it (`""` once it passed the limit and was
-/// dropped: the call says `TooLong`).
+/// The arguments text as the output item carries it (a marker that is not JSON once it passed
+/// the limit and was dropped: the call says `TooLong`, the body's parse an error too).
 fn arguments_text(arguments: &ArgumentsText) -> Value {
-    Value::String(arguments.kept().unwrap_or_default().to_owned())
+    Value::String(arguments.recorded().to_owned())
 }
 
 fn item(event: &Map<String, Value>) -> Result<&Map<String, Value>, Fault> {

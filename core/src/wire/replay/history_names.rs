@@ -1,4 +1,4 @@
-//! Which name a renamed call carries in history (issue 26, point 4): a name that, in the
+//! Which name a renamed call carries in history: a name that, in the
 //! census of the request the history travels with, reaches the tool that was called, or no
 //! tool at all, never another.
 //!

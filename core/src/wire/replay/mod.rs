@@ -19,9 +19,10 @@
 //! - A body: [`replay_turn`] with the body's calls gives a [`Replay`] (the turn, and each
 //!   [`RenamedCall`]); [`refused_in_history`] is the rule alone. [`replay_turn_in`] names a
 //!   renamed call in a request's census (`history_names.rs`): the called tool's own offered
-//!   form, or an alias no tool answers to, never another tool's name (issue 26, point 4).
-//! - A stream: [`StreamedTurn`], fed the events the call stream is fed, builds the body the
-//!   stream carries (`streamed_turn.rs`, each provider's `streamed_turn.rs`), and replays it.
+//!   form, or an alias no tool answers to, never another tool's name.
+//! - A stream: [`StreamedTurn`] is the format's stream machine (`wire::calls::machine`, each
+//!   provider's `stream.rs`), the one the call stream runs: it builds the body the stream
+//!   carries, and replays it once it is whole (not cut, not failed).
 
 mod history_names;
 mod repair;
@@ -32,7 +33,6 @@ use std::fmt;
 use serde_json::Value;
 
 pub use streamed_turn::StreamedTurn;
-pub(crate) use streamed_turn::{append, index_of, input_of, slot, str_of, MAX_BLOCKS};
 
 use super::calls::{ArgumentsError, BodyError, CallFormat, Fault, ToolCall, UnfinishedCall};
 use super::{anthropic, converse, gemini, openai};
@@ -236,6 +236,15 @@ pub enum ReplayError {
         /// event began).
         cut_event: bool,
     },
+    /// The stream failed before it ended (the provider's error event, or a fault the call
+    /// stream reported): its turn is not a whole answer, so it is not history either.
+    #[error("the {format} stream failed, so its turn is not replayed: {message}")]
+    Failed {
+        /// The format it was read as.
+        format: CallFormat,
+        /// What failed, in the call stream's words.
+        message: String,
+    },
 }
 
 /// The cut calls, in words.
@@ -339,8 +348,9 @@ pub fn replay_turn(
 /// alias no tool answers to ([`RenamedCall::alias`]), for the app to record so that a later
 /// call by it resolves as this call did:
 /// [`Request::replay_turn`](crate::runtime::Request::replay_turn) does both with the
-/// request's census and conversation. A stream's turn: this over
-/// [`StreamedTurn::body`].
+/// request's census and conversation. A stream's turn: this over [`StreamedTurn::body`] once
+/// [`StreamedTurn::whole`] says it is whole, as
+/// [`Request::replay_streamed`](crate::runtime::Request::replay_streamed) does.
 ///
 /// ```
 /// use serde_json::json;

@@ -1,4 +1,4 @@
-//! The repair of a call whose arguments never became a JSON object (issue 26, point 3): such a
+//! The repair of a call whose arguments never became a JSON object: such a
 //! call is answered as an error, and replayed with empty arguments, because history with a
 //! string `input` is refused: the Messages API's `tool_use.input` is an object
 //! (`ToolUseBlockParam.input: Dict[str, object]`, anthropic-sdk-python 2.15

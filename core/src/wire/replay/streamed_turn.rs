@@ -66,6 +66,11 @@ pub struct StreamedTurn {
     /// Whether the byte stream that feeds it is inside an event (set by
     /// [`SseCallStream`](crate::wire::calls::SseCallStream)): the turn is cut there.
     inside_event: bool,
+    /// The first fault an event was (the provider's error event, a malformed event): the
+    /// turn is not whole after it.
+    failed: Option<String>,
+    /// The events fed on their own so far (a fault names its event).
+    events: usize,
 }
 
 impl StreamedTurn {
@@ -82,6 +87,8 @@ impl StreamedTurn {
             machine: Machine::new(format),
             calls: Turn::new(DEFAULT_MAX_ARGUMENT_BYTES),
             inside_event: false,
+            failed: None,
+            events: 0,
         }
     }
 
@@ -108,8 +115,12 @@ impl StreamedTurn {
     /// assert_eq!(turn.body()["output"]["message"]["content"], json!([{"text": "Hi"}]));
     /// ```
     pub fn push(&mut self, event: &Value) {
-        // Record, never judge: the call stream fed the same events reports their faults.
-        let _ = self.machine.push(event, &mut self.calls);
+        // Record, never judge: the call stream fed the same events reports their faults; the
+        // turn only keeps that it is not whole.
+        if let Err(fault) = self.machine.push(event, &mut self.calls) {
+            self.record_failure(fault.in_stream(self.format, self.events).to_string());
+        }
+        self.events += 1;
         self.calls.take();
     }
 
@@ -127,7 +138,10 @@ impl StreamedTurn {
     /// ```
     pub fn push_slice(&mut self, event: &[u8]) {
         if is_openai(self.format) && event.starts_with(b"[DONE]") {
-            let _ = self.machine.done(&mut self.calls);
+            if let Err(fault) = self.machine.done(&mut self.calls) {
+                self.record_failure(fault.in_stream(self.format, self.events).to_string());
+            }
+            self.events += 1;
             self.calls.take();
             return;
         }
@@ -173,6 +187,25 @@ impl StreamedTurn {
     /// assert_eq!(calls[0].name.as_deref(), Some("get_time"));
     /// ```
     pub fn replay(&self, calls: &[ToolCall]) -> Result<Replay, ReplayError> {
+        self.whole()?;
+        replay_turn(self.format, &self.body(), calls)
+    }
+
+    /// Whether the turn is whole, so history may carry it: [`ReplayError::Cut`] when calls it
+    /// began never ended or the bytes stopped inside an event, [`ReplayError::Failed`] when an
+    /// event was a fault (the provider's error event). [`replay`](Self::replay) and
+    /// [`Request::replay_streamed`](crate::runtime::Request::replay_streamed) check it first.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::{calls::CallFormat, replay::{ReplayError, StreamedTurn}};
+    /// let mut turn = StreamedTurn::new(CallFormat::Gemini);
+    /// turn.push(&json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}));
+    /// turn.whole().unwrap();
+    /// turn.push(&json!({"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}));
+    /// assert!(matches!(turn.whole(), Err(ReplayError::Failed { .. })));
+    /// ```
+    pub fn whole(&self) -> Result<(), ReplayError> {
         let open = self.machine.open();
         if !open.is_empty() || self.inside_event {
             return Err(ReplayError::Cut {
@@ -181,7 +214,21 @@ impl StreamedTurn {
                 cut_event: self.inside_event,
             });
         }
-        replay_turn(self.format, &self.body(), calls)
+        match &self.failed {
+            Some(message) => Err(ReplayError::Failed {
+                format: self.format,
+                message: message.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Keeps the first fault an event was, in the call stream's words (the
+    /// [`CallStream`](crate::wire::calls::CallStream) that runs this machine calls it too).
+    pub(crate) fn record_failure(&mut self, message: String) {
+        if self.failed.is_none() {
+            self.failed = Some(message);
+        }
     }
 
     /// Says whether the byte stream feeding this turn is inside an event.
@@ -197,56 +244,4 @@ impl StreamedTurn {
     pub(crate) fn machine_mut(&mut self) -> &mut Machine {
         &mut self.machine
     }
-}
-
-/// A string member of `value`.
-pub(crate) fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str)
-}
-
-/// An index member of `value` as a position.
-pub(crate) fn index_of(value: &Value, key: &str) -> Option<usize> {
-    value
-        .get(key)
-        .and_then(Value::as_u64)
-        .and_then(|index| usize::try_from(index).ok())
-}
-
-/// Appends `text` to the string member `key` of `object` (made a string if it is not one).
-pub(crate) fn append(object: &mut Value, key: &str, text: &str) {
-    let Some(map) = object.as_object_mut() else {
-        return;
-    };
-    match map.get_mut(key) {
-        Some(Value::String(existing)) => existing.push_str(text),
-        _ => {
-            map.insert(key.to_owned(), Value::String(text.to_owned()));
-        }
-    }
-}
-
-/// A slot of `items` at `index`, growing the list with `null`s up to it. An index past
-/// `MAX_BLOCKS` is refused: no provider streams that many blocks, and a hostile index must not
-/// allocate without bound (our caution).
-pub(crate) fn slot(items: &mut Vec<Value>, index: usize) -> Option<&mut Value> {
-    if index >= MAX_BLOCKS {
-        return None;
-    }
-    if items.len() <= index {
-        items.resize(index + 1, Value::Null);
-    }
-    items.get_mut(index)
-}
-
-/// The most blocks (or items, or calls) one recorded turn holds.
-pub(crate) const MAX_BLOCKS: usize = 4096;
-
-/// A streamed arguments text as the body would carry it: the JSON it is; `{}` for empty or
-/// blank text (`wire::calls`' rule); a text that is not JSON as a string (the call stream
-/// reports it as that call's error).
-pub(crate) fn input_of(text: &str) -> Value {
-    if text.trim().is_empty() {
-        return Value::Object(Default::default());
-    }
-    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
 }
