@@ -21,7 +21,12 @@ fn events(file: &str) -> Vec<Value> {
             .collect()
     } else {
         let mut decoder = SseDecoder::new();
-        decoder.push(&text).into_iter().map(|e| e.data).collect()
+        decoder
+            .push(&text)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.data)
+            .collect()
     };
     datas
         .iter()

@@ -134,6 +134,7 @@ fn calls_come_only_with_their_end_signal() {
             let mut decoder = SseDecoder::new();
             decoder
                 .push(&text)
+                .unwrap()
                 .into_iter()
                 .filter_map(|event| serde_json::from_str(&event.data).ok())
                 .collect()
