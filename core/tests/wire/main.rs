@@ -9,6 +9,7 @@ mod bodies;
 mod chunking;
 mod fixtures;
 mod namespaces;
+mod not_a_stream;
 mod replay;
 mod request_namespaces;
 mod scripted_turns;

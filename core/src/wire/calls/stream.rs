@@ -20,7 +20,7 @@ use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 
 use super::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 use super::call_format::CallFormat;
-use super::error::StreamError;
+use super::error::{Fault, StreamError};
 use super::lines::DEFAULT_MAX_EVENT_BYTES;
 use super::sse::SseDecoder;
 use super::tool_call::{ToolCall, UnfinishedCall};
@@ -170,7 +170,17 @@ impl CallStream {
         match pushed {
             Ok(()) => Ok(calls),
             Err(fault) => {
-                let error = fault.in_stream(self.format, number);
+                let error = match fault {
+                    // Before any event of the format, one the machine neither knows nor can
+                    // read (`{"detail": "Not Found"}` as a Chat chunk) says the input is not
+                    // the format's stream, quoting it; the provider's own error stays itself.
+                    Fault::Shape { .. } if self.known_events == 0 => StreamError::NotTheFormat {
+                        format: self.format,
+                        events: self.events,
+                        begins: self.begins.clone(),
+                    },
+                    fault => fault.in_stream(self.format, number),
+                };
                 self.failed = Some(error.clone());
                 if calls.is_empty() {
                     Err(error)
@@ -315,7 +325,8 @@ struct Head(Vec<u8>);
 
 impl Head {
     fn keep(&mut self, chunk: &[u8]) {
-        let room = (BEGINS_BYTES + 1).saturating_sub(self.0.len());
+        // Room for whitespace that `beginning` makes one space.
+        let room = (4 * BEGINS_BYTES).saturating_sub(self.0.len());
         self.0.extend_from_slice(&chunk[..room.min(chunk.len())]);
     }
 }
