@@ -209,8 +209,10 @@ impl BodyError {
 /// use serde_json::json;
 /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
 /// let mut stream = CallStream::new(CallFormat::OpenAiChat);
+/// let chunk = json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}}]});
+/// assert!(stream.push(&chunk).unwrap().is_empty());
 /// let err = stream.push(&json!({"choices": {"index": 0}})).unwrap_err();
-/// assert!(matches!(&err, StreamError::Shape { event: 0, pointer, .. } if pointer == "/choices"));
+/// assert!(matches!(&err, StreamError::Shape { event: 1, pointer, .. } if pointer == "/choices"));
 /// assert_eq!(stream.finish().unwrap_err(), err);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
