@@ -245,7 +245,11 @@ fn sse(format: CallFormat, text: &[u8], cuts: &[usize]) {
         // The raw stream quotes how its text begins where no event came; the parsed one cannot.
         let forget_begins = |end: Result<(), StreamError>| match end {
             Err(StreamError::NotTheFormat { format, events, .. }) => {
-                Err(StreamError::NotTheFormat { format, events, begins: String::new() })
+                Err(StreamError::NotTheFormat {
+                    format,
+                    events,
+                    begins: String::new(),
+                })
             }
             other => other,
         };
