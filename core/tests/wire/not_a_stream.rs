@@ -270,3 +270,20 @@ fn many_calls_with_distinct_ids_parse_and_a_repeated_one_is_named() {
         "{err}"
     );
 }
+
+#[test]
+fn a_json_line_that_is_not_utf8_is_not_json_or_not_the_format() {
+    // tokio-util's `LinesCodec` refuses the line; JSON must be UTF-8 (RFC 8259 §8.1).
+    let start = b"{\"messageStart\":{\"role\":\"assistant\"}}\n";
+    let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
+    assert!(stream.push(start).unwrap().is_empty());
+    assert!(matches!(
+        stream.push(b"{\"a\":\"\xff\"}\n"),
+        Err(StreamError::EventNotJson { event: 1, .. })
+    ));
+    let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
+    assert!(matches!(
+        stream.push(b"\xff\xfe<html>\n"),
+        Err(StreamError::NotTheFormat { events: 1, .. })
+    ));
+}

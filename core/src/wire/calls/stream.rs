@@ -617,9 +617,9 @@ impl JsonLinesCallStream {
                 Ok(None) => break None,
                 Err(LinesCodecError::MaxLineLengthExceeded) => break Some(self.calls.too_long()),
                 // `LinesCodec` fails on a line that is not UTF-8, which JSON must be (RFC 8259
-                // §8.1); the line is gone from its buffer, so it is named by its fault.
+                // §8.1); the line is gone from its buffer: the input's start stands for it.
                 Err(LinesCodecError::Io(error)) => {
-                    break Some(self.calls.not_json(b"", error.to_string()))
+                    break Some(self.calls.not_json(&self.head.0, error.to_string()))
                 }
             };
             if line.trim_ascii().is_empty() {
