@@ -23,7 +23,6 @@ use toolwire::{
     wire::{
         answers::write_answers,
         calls::{parse_calls, CallFormat, ToolCall},
-        replay::replay_turn,
     },
     AppState, ToolRuntime, WireFormat,
 };
@@ -116,7 +115,9 @@ pub async fn converse(
             });
         }
         let answers = request.answer_calls(&calls).await;
-        match replay_turn(calls_in, &body, &calls)?.turn {
+        // The request's own census names a renamed call in history: its tool's form, or an
+        // alias no tool answers to, never another tool's name (issue 26, point 4).
+        match request.replay_turn(calls_in, &body, &calls)?.turn {
             Value::Array(items) => history.extend(items), // Responses: output items
             turn => history.push(turn),
         }

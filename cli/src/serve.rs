@@ -294,9 +294,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
             .into());
         }
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
+    let runtime = serving_runtime(args.http.is_some())
         .map_err(|err| UnusableInput(format!("cannot start the async runtime: {err}")))?;
     runtime.block_on(async {
         let interrupted = mcp::interrupt()
@@ -368,6 +366,22 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
             .map(|()| EXIT_OK)
             .map_err(|err| Failure::Input(UnusableInput(err)))
     })
+}
+
+/// The runtime `toolwire serve` runs on. Over HTTP, many clients at once: a worker per core.
+/// Over stdio, one client whose calls come in order: one thread, so every wake-up of a call's
+/// path (the client's request read, rmcp's handler task, the backend's answer, the response
+/// written) is a push onto that thread's own queue, never a cross-thread unpark (a futex wake
+/// and a task switch per hop, what the gateway hop's profile in `docs/performance.md` showed).
+/// Blocking work still has tokio's blocking pool (`spawn_blocking` runs on any runtime), and
+/// the backends' processes, pipes, timers and signals are on the same reactor either way.
+fn serving_runtime(http: bool) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = if http {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    builder.enable_all().build()
 }
 
 /// Starts or reaches every backend at once and adds it to `tools`; one that fails is said on
@@ -444,4 +458,49 @@ fn show_serving_warnings() {
     let _ = tracing_subscriber::registry()
         .with(print.with_filter(only_serving))
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use tokio::runtime::RuntimeFlavor;
+
+    use super::serving_runtime;
+
+    #[test]
+    fn stdio_serves_on_one_thread_and_http_on_workers() {
+        let stdio = serving_runtime(false).unwrap();
+        assert_eq!(
+            stdio.handle().runtime_flavor(),
+            RuntimeFlavor::CurrentThread
+        );
+        let http = serving_runtime(true).unwrap();
+        assert_eq!(http.handle().runtime_flavor(), RuntimeFlavor::MultiThread);
+    }
+
+    #[test]
+    fn the_stdio_runtime_runs_blocking_work_timers_and_pipes() {
+        let stdio = serving_runtime(false).unwrap();
+        let serving_thread = std::thread::current().id();
+        stdio.block_on(async {
+            // Blocking work goes to the blocking pool, off the one serving thread.
+            let ran_on = tokio::task::spawn_blocking(|| std::thread::current().id())
+                .await
+                .unwrap();
+            assert_ne!(ran_on, serving_thread);
+            // A timeout needs the time driver (tokio panics without it); this one never fires.
+            let answered = tokio::time::timeout(Duration::from_secs(60), async {
+                // A pipe needs the I/O driver, as a backend's stdio does.
+                use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                let (mut a, mut b) = tokio::net::UnixStream::pair().unwrap();
+                a.write_all(b"ping").await.unwrap();
+                let mut got = [0u8; 4];
+                b.read_exact(&mut got).await.unwrap();
+                got
+            })
+            .await;
+            assert_eq!(answered.unwrap(), *b"ping");
+        });
+    }
 }

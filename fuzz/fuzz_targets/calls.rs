@@ -19,6 +19,7 @@
 
 use std::collections::HashSet;
 
+use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use toolwire_core::names::model_safe_name;
@@ -29,6 +30,7 @@ use toolwire_core::wire::calls::{
     ArgumentsError, CallFormat, CallParser, CallStream, SseDecoder, StreamError, ToolCall,
 };
 use toolwire_core::wire::replay::replay_turn;
+use toolwire_fuzz::streams;
 
 /// The smaller arguments limit the second parse uses.
 const SMALL_LIMIT: usize = 16;
@@ -43,6 +45,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let format = CallFormat::ALL[usize::from(format_byte) % CallFormat::ALL.len()];
+    // Byte 0 past the formats (5..=9, 15..=19, ...) builds a stream of events from the rest
+    // (`toolwire_fuzz::streams`); the recorded fixtures, behind 0..=4, stay text.
+    if (usize::from(format_byte) / CallFormat::ALL.len()) % 2 == 1 {
+        built_stream(format, rest);
+        return;
+    }
     let (cuts, text) = match rest.split_first() {
         Some((&count, rest)) => rest.split_at((usize::from(count) % 16).min(rest.len())),
         None => (&[][..], rest),
@@ -53,6 +61,45 @@ fuzz_target!(|data: &[u8]| {
     sse(format, text, &chunks);
     json_lines(format, text, &chunks);
 });
+
+/// A stream built event by event (`toolwire_fuzz::streams`), assembled with its turn recorded:
+/// when it ends cleanly, its calls are `parse_calls` of the body it built, and that turn
+/// replays with them; when it does not, the same events as SSE text end the same way.
+fn built_stream(format: CallFormat, data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(events) = streams::stream_events(format, &mut u) else {
+        return;
+    };
+    let mut stream = CallStream::new(format).recording_turn();
+    let mut calls = Vec::new();
+    let mut failed = false;
+    for event in &events {
+        match stream.push(event) {
+            Ok(ended) => calls.extend(ended),
+            Err(_) => {
+                failed = true;
+                break;
+            }
+        }
+    }
+    let body = stream.turn().expect("a recording stream has a turn").body();
+    let turn_replay = stream.turn().expect("a recording stream has a turn").replay(&calls);
+    let ended = stream.finish();
+    assert_call_rules(format, &calls);
+    if failed || ended.is_err() {
+        return;
+    }
+    let parsed = CallParser::new(format)
+        .parse(&body)
+        .unwrap_or_else(|e| panic!("{format}: the body a clean stream built does not parse: {e}\n{body}"));
+    assert_eq!(
+        parsed, calls,
+        "{format}: a clean stream's calls are not those of the body it built\n{body}"
+    );
+    if let Err(error) = turn_replay {
+        panic!("{format}: a clean stream's turn does not replay with its calls: {error}\n{body}");
+    }
+}
 
 /// The lengths of the chunks `text` is cut into: the fuzzer's, cycled, covering it all.
 fn chunk_lengths(cuts: &[u8], len: usize) -> Vec<usize> {

@@ -4,6 +4,8 @@
 //! from a small palette of pieces that collide often (safe and unsafe characters, meta-tool
 //! look-alikes, names around the 64-character cut); a few are raw arbitrary strings.
 
+pub mod streams;
+
 use arbitrary::{Arbitrary, Result, Unstructured};
 use serde_json::{Map, Number, Value};
 

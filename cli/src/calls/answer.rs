@@ -1,6 +1,7 @@
 //! `toolwire calls --answer`: the calls of one response run through a `ToolRuntime` holding the
 //! MCP servers, printed as what the next request appends: `{"replay": the assistant turn,
-//! "answers": the messages (Responses: the items) after it, "renamed": …, "notes": …}`.
+//! "answers": the messages (Responses: the items) after it, "renamed": …, "repaired": …,
+//! "notes": …}`.
 //!
 //! Policy: the tools are named exactly as the plain command names them (bare names for one
 //! server without `--server`, `mcp/<server>/<tool>` with it or for a config's servers), so a
@@ -26,7 +27,7 @@ use toolwire_core::runtime::MetaTool;
 use toolwire_core::tools::{ToolError, ToolOutput};
 use toolwire_core::wire::answers::write_answers;
 use toolwire_core::wire::calls::{CallFormat, ToolCall, UnfinishedCall};
-use toolwire_core::wire::replay::{replay_turn, RenamedCall};
+use toolwire_core::wire::replay::{replay_turn, RenamedCall, RepairedCall};
 use toolwire_core::{ToolDefinition, ToolRuntime};
 
 use crate::exit::{Failure, EXIT_FOUND, EXIT_OK, EXIT_UNUSABLE};
@@ -55,6 +56,8 @@ struct Answered<'a> {
     answers: &'a [Value],
     /// Each call whose name the replay carries as its model-safe form.
     renamed: Vec<Renamed<'a>>,
+    /// Each call whose arguments were not an object, replayed with empty arguments.
+    repaired: Vec<Repaired<'a>>,
     /// What an answer could not carry, or cut, as its words say it.
     notes: Vec<Note>,
 }
@@ -64,6 +67,14 @@ struct Renamed<'a> {
     id: Option<&'a str>,
     called: &'a str,
     replayed: &'a str,
+    pointer: &'a str,
+}
+
+#[derive(Serialize)]
+struct Repaired<'a> {
+    id: Option<&'a str>,
+    called: &'a str,
+    error: String,
     pointer: &'a str,
 }
 
@@ -180,6 +191,7 @@ impl AnswerTools {
             replay: &replay.turn,
             answers: &wire.messages,
             renamed: replay.renamed.iter().map(renamed).collect(),
+            repaired: replay.repaired.iter().map(repaired).collect(),
             notes: wire
                 .notes
                 .iter()
@@ -221,6 +233,15 @@ fn renamed(call: &RenamedCall) -> Renamed<'_> {
         id: call.id.as_deref(),
         called: &call.called,
         replayed: &call.replayed,
+        pointer: &call.pointer,
+    }
+}
+
+fn repaired(call: &RepairedCall) -> Repaired<'_> {
+    Repaired {
+        id: call.id.as_deref(),
+        called: &call.called,
+        error: call.error.to_string(),
         pointer: &call.pointer,
     }
 }

@@ -385,3 +385,19 @@ fn every_content_kind_is_carried_or_said_and_its_notes_are_printed() {
         json!([{"call": 0, "note": "[the tool returned an audio (audio/wav, 12 bytes), which this answer cannot carry]"}])
     );
 }
+
+#[test]
+fn a_call_whose_arguments_are_not_an_object_is_replayed_empty_and_listed_as_repaired() {
+    // The first tool_use's partial_json never becomes JSON: answered as an error, replayed
+    // with `input: {}` (the Messages API refuses a string `input`), and listed.
+    let stream = provider_wire("anthropic/stream-bad-arguments.sse");
+    let (code, printed, err) = answer("anthropic", &["--stream"], &stream);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(printed["replay"]["content"][0]["input"], json!({}));
+    assert!(printed["replay"]["content"][1]["input"].is_object());
+    let repaired = printed["repaired"].as_array().unwrap();
+    assert_eq!(repaired.len(), 1, "{printed}");
+    assert_eq!(repaired[0]["pointer"], "/content/0/input");
+    assert_eq!(repaired[0]["id"], "toolu_01FgHiJkLmNoPqRsTuVwXyZ1");
+    assert!(repaired[0]["error"].as_str().unwrap().contains("not JSON"));
+}

@@ -5,8 +5,11 @@
 //! or to none, never a guess.
 //!
 //! Policy: a call with a namespace is never resolved by its bare name: `create_issue` inside
-//! `mcp_github` is not a top-level tool `create_issue`. A pair is a tool's form split in two,
-//! each part with its own 64 characters, so the census rule holds for pairs: a pair reaches a
+//! `mcp_github` is not a top-level tool `create_issue`. The one exception is a namespace that
+//! is the call's own name and names no namespace of the census: the Responses API's echo for a
+//! top-level function, which resolves to that function only (`own_name_as_namespace`). A pair
+//! is a tool's form split in two, each part with its own 64 characters, so the census rule
+//! holds for pairs: a pair reaches a
 //! tool only when exactly one tool of the census has it ([`namespace_parts`]), and two tools
 //! whose flat forms collide (`mcp/a/b_c`, `mcp/a_b/c`; or two long names cut to one 64-character
 //! form) can each travel under its own pair. A repeated or empty name holds no pair of its own;
@@ -57,7 +60,10 @@ impl Census {
     /// `function_call.namespace`): the tool whose real name is `namespace/called` (the model
     /// echoed the real parts: [`Via::Exact`]), or the one tool of the census whose
     /// [`namespace_parts`] are exactly `(namespace, called)` ([`Via::Form`]), offered in a
-    /// namespaced list or held back. Anything else is [`UnknownTool`]: never the tool a bare
+    /// namespaced list or held back; or, when `namespace` is `called` itself and no tool of
+    /// the census travels in a namespace of that name, the top-level tool `called` names (the
+    /// own-name rule: the Responses API's hosted tool search echoes a deferred top-level
+    /// function's name as its namespace). Anything else is [`UnknownTool`]: never the tool a bare
     /// `called` would name, never a meta-tool (the runtime's own tools travel outside every
     /// namespace), never one of two tools sharing the pair. Linear in the census (no
     /// allocation): a turn has few namespaced calls.
@@ -71,6 +77,9 @@ impl Census {
     /// assert_eq!(hit.via, Via::Exact);
     /// // Not the top-level `create_issue`, and not another namespace's.
     /// assert!(census.resolve_in_namespace("mcp_gitlab", "create_issue").is_err());
+    /// // A namespace that is the call's own name, and no namespace of the census: top level.
+    /// let Ok(Resolution::Tool(hit)) = census.resolve_in_namespace("create_issue", "create_issue") else { panic!() };
+    /// assert_eq!(hit.name, "create_issue");
     /// ```
     pub fn resolve_in_namespace(
         &self,
@@ -109,8 +118,43 @@ impl Census {
                     via: Via::Form,
                 }))
             }
-            _ => Err(unknown()),
+            Some(_) => Err(unknown()),
+            None => self
+                .own_name_as_namespace(namespace, called)
+                .ok_or_else(unknown),
         }
+    }
+
+    /// The own-name namespace rule: "a `namespace` that names no namespace of the request and
+    /// equals the call's name is the top-level function" (issue 26, point 1). The Responses
+    /// API's hosted `tool_search` returns a call to a deferred top-level function with
+    /// `"name": "get_weather", "namespace": "get_weather"` (a recorded gpt-5.4 response; the
+    /// function calling guide's tool search section does not document the echo). The call
+    /// resolves as its bare name would, but only to a tool that travels outside every
+    /// namespace (one without [`namespace_parts`]) or a meta-tool: the name is never split,
+    /// and a namespaced tool's flat form is not reached this way.
+    fn own_name_as_namespace(&self, namespace: &str, called: &str) -> Option<Resolution<'_>> {
+        if namespace != called || self.names_a_namespace(namespace) {
+            return None;
+        }
+        match self.resolve(called).ok()? {
+            Resolution::Tool(hit) if namespace_parts(hit.name).is_none() => {
+                Some(Resolution::Tool(hit))
+            }
+            Resolution::Meta(meta) => Some(Resolution::Meta(meta)),
+            Resolution::Tool(_) => None,
+        }
+    }
+
+    /// Whether some tool of the census travels inside `namespace` (by its form or its real
+    /// `mcp/<server>` part).
+    fn names_a_namespace(&self, namespace: &str) -> bool {
+        self.tools().iter().any(|tool| {
+            real_parts(tool.name()).is_some_and(|(server, _)| {
+                let real = &tool.name()[..MCP_PREFIX.len() + server.len()];
+                real == namespace || form_is(real, namespace)
+            })
+        })
     }
 
     /// Resolves a call as it came, with its namespace when the provider named one
@@ -295,6 +339,28 @@ mod tests {
         assert_eq!(reached(&census, "mcp/s/t", ""), None);
         // A joined name whose split is not at the server is not exact.
         assert_eq!(reached(&census, "mcp", "s/t"), None);
+    }
+
+    #[test]
+    fn a_namespace_equal_to_the_name_is_the_top_level_function() {
+        let census = Census::build(["get_weather", "mcp/github/create_issue"], &[]);
+        // The recorded gpt-5.4 shape: the namespace is the call's own name, and no tool of
+        // the request travels in a namespace of that name.
+        assert_eq!(
+            reached(&census, "get_weather", "get_weather"),
+            Some("get_weather")
+        );
+        // A namespace that is not the name still fails as unknown.
+        assert_eq!(reached(&census, "weather", "get_weather"), None);
+        assert_eq!(reached(&census, "mcp_weather", "get_weather"), None);
+        // The rule never reaches a namespaced tool by its flat form, nor splits a name.
+        let flat = "mcp_github_create_issue";
+        assert!(census.resolve(flat).is_ok());
+        assert_eq!(reached(&census, flat, flat), None);
+        assert_eq!(reached(&census, "create_issue", "create_issue"), None);
+        // A namespace the request does have keeps its meaning: no top-level fallback.
+        let census = Census::build(["mcp_x", "mcp/x/other"], &[]);
+        assert_eq!(reached(&census, "mcp_x", "mcp_x"), None);
     }
 
     #[test]

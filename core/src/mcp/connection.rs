@@ -98,6 +98,14 @@ impl Connection {
         format!("{verdict}{tail}")
     }
 
+    /// The stdio server's stderr lines so far, as a message suffix, without waiting for its
+    /// stderr to end: for a server that is still running.
+    pub(crate) fn tail_so_far(&self) -> String {
+        self.tail
+            .as_ref()
+            .map_or_else(String::new, StderrTail::explain)
+    }
+
     /// [`Connection::explain`] in two parts: the tap's verdict (toolwire's own words) and the
     /// server's stderr tail (its words, which a gateway keeps from its remote clients).
     pub(crate) async fn explain_apart(&self) -> (String, String) {

@@ -15,6 +15,8 @@
 //!   JSON-RPC), and the error answer that fails its request at once when it cannot;
 //! - `tool_reading.rs`: a `tools/list` answer read tool by tool from its raw JSON;
 //! - `listing.rs`: a tool list, within the limits, with titles and annotations;
+//! - `call.rs`: one `tools/call` within its limit (cancelled past it or when dropped), and the
+//!   `ping` that tells a slow call from a server that stopped answering;
 //! - `provider.rs`: [`McpProvider`];
 //! - `serve/`: the other way round, a runtime served as an MCP server ([`serve::ToolServer`]).
 //!
@@ -37,6 +39,7 @@
 //! # Ok(()) }
 //! ```
 
+mod call;
 pub mod config;
 mod connection;
 mod content;

@@ -22,7 +22,10 @@ pub struct McpTimeouts {
     /// Listing its tools (every page): 30 s by default.
     pub list: Duration,
     /// One tool call: 60 s by default. A call that takes longer fails with
-    /// [`ToolError::TimedOut`](crate::tools::ToolError::TimedOut) and marks the provider failed.
+    /// [`ToolError::TimedOut`](crate::tools::ToolError::TimedOut) and is cancelled on the
+    /// server (`notifications/cancelled`); the calls beside it go on. The server is ended, and
+    /// the provider marked failed, only when it does not answer a `ping` either, which waits a
+    /// third of `start`, within 1 s and 10 s.
     pub call: Duration,
 }
 

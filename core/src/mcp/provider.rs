@@ -3,7 +3,8 @@
 //! Policy: the server's tools are named `mcp/<server>/<tool>`; a server that exits, crashes or
 //! hangs fails only its own calls, with a typed error that explains itself (its last stderr
 //! lines), is ended with its whole process group, and marks this provider failed until it is
-//! reloaded. A tool-list change the server announces is passed on through
+//! reloaded. A call that runs past its limit is that call's failure alone: it is cancelled, and
+//! the server counts as hung only when it does not answer a `ping` either (`call.rs`). A tool-list change the server announces is passed on through
 //! [`ToolProvider::tools_changed`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,6 +16,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Error
 use serde_json::Value;
 use tokio::sync::watch;
 
+use super::call::{call_within, ping_bound, still_answers};
 use super::connection::{connect, Connection};
 use super::content::into_tool_output;
 use super::era::EraMemory;
@@ -182,7 +184,9 @@ impl McpProvider {
     }
 
     /// This provider with a different per-call timeout (60 s by default). A call that takes
-    /// longer fails with [`ToolError::TimedOut`] and marks the provider failed.
+    /// longer fails with [`ToolError::TimedOut`] and is cancelled on the server; only a server
+    /// that then does not answer a `ping` either is ended and marks the provider failed
+    /// ([`McpTimeouts::call`]).
     ///
     /// ```no_run
     /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
@@ -363,6 +367,40 @@ impl McpProvider {
         }
     }
 
+    /// The answer to a call to `tool` that ran past its `limit` (rmcp has cancelled the
+    /// request already): the server is asked a `ping` ([`ping_bound`]), and only a server that
+    /// does not answer it is ended and marks the provider failed. The calls running beside
+    /// this one on a server that answers go on.
+    async fn timed_out(
+        &self,
+        tool: &str,
+        limit: Duration,
+        connection: &Arc<Connection>,
+    ) -> ToolError {
+        let bound = ping_bound(self.options.timeouts.start);
+        let detail = if still_answers(&connection.client, bound).await {
+            // The server's words so far, not waited for: it has not exited.
+            format!(
+                "; the request was cancelled, and the server still answers{}",
+                connection.tail_so_far()
+            )
+        } else {
+            connection.kill();
+            let (verdict, tail) = connection.explain_apart().await;
+            self.fail(connection);
+            format!(
+                "; the server did not answer a ping within {} ms either, so it was ended{verdict}{tail}",
+                bound.as_millis()
+            )
+        };
+        ToolError::TimedOut {
+            tool: tool.to_owned(),
+            provider: self.provider_name.clone(),
+            millis: limit.as_millis().try_into().unwrap_or(u64::MAX),
+            detail,
+        }
+    }
+
     fn unavailable(&self, tool: &str, reason: impl Into<String>) -> ToolError {
         ToolError::Unavailable {
             tool: tool.to_owned(),
@@ -491,21 +529,17 @@ impl ToolProvider for McpProvider {
             };
             let arguments = arguments_as_object(tool, arguments)?;
             let params = CallToolRequestParams::new(bare.to_owned()).with_arguments(arguments);
-            let timeout = self.options.timeouts.call;
-            // One round only: the runtime cannot answer an MRTR input request (see
-            // `input_required.rs`), so rmcp's `call_tool`, which would hand it to the client
-            // handler and retry, is not used.
-            let response = tokio::time::timeout(timeout, connection.client.call_tool_once(params));
-            let answer = match response.await {
-                Ok(Ok(CallToolResponse::Complete(result))) => Ok(Ok(result)),
-                Ok(Ok(CallToolResponse::InputRequired(asked))) => {
+            let limit = self.options.timeouts.call;
+            let answer = match call_within(&connection.client, params, limit).await {
+                Ok(CallToolResponse::Complete(result)) => Ok(result),
+                Ok(CallToolResponse::InputRequired(asked)) => {
                     return Err(ToolError::InputRequired {
                         tool: tool.to_owned(),
                         provider: self.provider_name.clone(),
                         asked: asked_for(&asked),
                     })
                 }
-                Ok(Ok(_)) => {
+                Ok(_) => {
                     return Err(ToolError::Unavailable {
                         tool: tool.to_owned(),
                         provider: self.provider_name.clone(),
@@ -516,11 +550,10 @@ impl ToolProvider for McpProvider {
                         detail: String::new(),
                     });
                 }
-                Ok(Err(e)) => Ok(Err(e)),
-                Err(elapsed) => Err(elapsed),
+                Err(e) => Err(e),
             };
             match answer {
-                Ok(Ok(result)) if result.is_error == Some(true) && !self.keep_error_results => {
+                Ok(result) if result.is_error == Some(true) && !self.keep_error_results => {
                     let text = error_text(&result);
                     if is_input_validation_error(&text) {
                         Err(ToolError::InvalidArguments {
@@ -535,8 +568,8 @@ impl ToolProvider for McpProvider {
                         })
                     }
                 }
-                Ok(Ok(result)) => Ok(into_tool_output(result)),
-                Ok(Err(rmcp::service::ServiceError::McpError(e)))
+                Ok(result) => Ok(into_tool_output(result)),
+                Err(rmcp::service::ServiceError::McpError(e))
                     if e.code == ErrorCode::INVALID_PARAMS =>
                 {
                     Err(ToolError::InvalidArguments {
@@ -545,11 +578,14 @@ impl ToolProvider for McpProvider {
                         reason: e.message.to_string(),
                     })
                 }
-                Ok(Err(rmcp::service::ServiceError::McpError(e))) => Err(ToolError::Failed {
+                Err(rmcp::service::ServiceError::McpError(e)) => Err(ToolError::Failed {
                     tool: tool.to_owned(),
                     message: e.message.to_string(),
                 }),
-                Ok(Err(e)) => {
+                Err(rmcp::service::ServiceError::Timeout { .. }) => {
+                    Err(self.timed_out(tool, limit, &connection).await)
+                }
+                Err(e) => {
                     connection.kill();
                     let (verdict, tail) = connection.explain_apart().await;
                     let reason = format!("stopped answering: {}{verdict}", error::request(&e));
@@ -559,17 +595,6 @@ impl ToolProvider for McpProvider {
                         provider: self.provider_name.clone(),
                         reason,
                         detail: tail,
-                    })
-                }
-                Err(_) => {
-                    connection.kill();
-                    let detail = connection.explain().await;
-                    self.fail(&connection);
-                    Err(ToolError::TimedOut {
-                        tool: tool.to_owned(),
-                        provider: self.provider_name.clone(),
-                        millis: timeout.as_millis() as u64,
-                        detail,
                     })
                 }
             }

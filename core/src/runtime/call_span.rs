@@ -25,17 +25,22 @@ use super::request::Request;
 use super::route::Route;
 use crate::census::Resolution;
 
-/// `gen_ai.tool.name` and the provider, as far as the request's census knows the called name:
-/// the real name (a meta-tool's own name, the runtime its provider), or the called name and
-/// no provider when no tool answers to it.
-fn tool_of(request: &Request, called: &str) -> (String, Option<String>) {
-    match request.census().resolve(called) {
-        Ok(Resolution::Tool(hit)) => {
+/// `gen_ai.tool.name` and the provider, from the resolution the call runs by (hop 5 done
+/// once, by the caller: a namespaced call's is its pair's, never its bare name's): the real
+/// name (a meta-tool's own name, the runtime its provider), or the called name and no provider
+/// when no tool answers to it.
+fn tool_of(
+    request: &Request,
+    called: &str,
+    resolution: Option<Resolution<'_>>,
+) -> (String, Option<String>) {
+    match resolution {
+        Some(Resolution::Tool(hit)) => {
             let provider = request.owner(hit.index).provider.name().to_owned();
             (hit.name.to_owned(), Some(provider))
         }
-        Ok(Resolution::Meta(meta)) => (meta.to_owned(), Some("runtime".to_owned())),
-        Err(_) => (called.to_owned(), None),
+        Some(Resolution::Meta(meta)) => (meta.to_owned(), Some("runtime".to_owned())),
+        None => (called.to_owned(), None),
     }
 }
 
@@ -48,18 +53,20 @@ fn route_name(route: Route) -> &'static str {
 }
 
 impl Request {
-    /// Runs `call` (the call of `called`, with `call_id` when the provider gave one) inside its
-    /// `execute_tool` span, and records how it ended.
+    /// Runs `call` (the call of `called`, with `call_id` when the provider gave one, resolved
+    /// to `resolution`, `None` when no tool answers to it) inside its `execute_tool` span, and
+    /// records how it ended.
     pub(super) async fn in_call_span<F>(
         &self,
         called: &str,
+        resolution: Option<Resolution<'_>>,
         call_id: Option<&str>,
         call: F,
     ) -> Result<CallOutcome, DispatchError>
     where
         F: Future<Output = Result<CallOutcome, DispatchError>>,
     {
-        let (tool, provider) = tool_of(self, called);
+        let (tool, provider) = tool_of(self, called, resolution);
         let span = tracing::info_span!(
             "execute_tool",
             otel.name = %format_args!("execute_tool {tool}"),

@@ -2,9 +2,10 @@
 //!
 //! Policy: a loaded tool is remembered by its real name (its identity), so a reload that renames
 //! forms, or a tool that goes away and comes back, never makes the conversation carry another
-//! tool; the state is plain data an app can persist and resume.
+//! tool; an alias its replayed history carries ([`Request::replay_turn`]) is remembered with the
+//! call it stands for; the state is plain data an app can persist and resume.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -42,6 +43,33 @@ pub struct ConversationState {
     /// Real names of the loaded tools.
     #[serde(default)]
     pub loaded: BTreeSet<String>,
+    /// Each alias the conversation's replayed history carries ([`Request::replay_turn`]), and
+    /// the call it stands for: a later call by the alias resolves as that call did. Left out
+    /// of the JSON when empty.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub aliases: BTreeMap<String, HistoryAlias>,
+}
+
+/// The call an alias in replayed history stands for: the name the model called (and its
+/// Responses API namespace), which no name in the provider's history rules could carry without
+/// reaching another tool or none ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)).
+///
+/// ```
+/// use toolwire_core::runtime::{ConversationState, HistoryAlias};
+/// let state: ConversationState = serde_json::from_str(
+///     r#"{"loaded": [], "aliases": {"mcp_x_search_web_h0badf00": {"called": "mcp/x/search.web"}}}"#,
+/// ).unwrap();
+/// let alias = HistoryAlias { called: "mcp/x/search.web".into(), namespace: None };
+/// assert_eq!(state.aliases["mcp_x_search_web_h0badf00"], alias);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryAlias {
+    /// The name the model called, verbatim.
+    pub called: String,
+    /// The call's Responses API namespace, when it had one (a call by the alias must name the
+    /// same one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
 }
 
 /// One conversation with the model: its requests carry the meta-tools, the pinned tools and the
@@ -164,7 +192,32 @@ impl Conversation {
         }
     }
 
-    /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does.
+    /// The call the alias `called` stands for, when this conversation's replayed history
+    /// carries it, made in `namespace` as the call was.
+    pub(super) fn alias(&self, namespace: Option<&str>, called: &str) -> Option<HistoryAlias> {
+        let state = self.lock();
+        if state.aliases.is_empty() {
+            return None;
+        }
+        state
+            .aliases
+            .get(called)
+            .filter(|alias| alias.namespace.as_deref() == namespace)
+            .cloned()
+    }
+
+    /// The call the alias `name` stands for, in whatever namespace, if it is recorded.
+    pub(super) fn recorded_alias(&self, name: &str) -> Option<HistoryAlias> {
+        self.lock().aliases.get(name).cloned()
+    }
+
+    /// Records `alias` as standing for `call`, unless it stands for another call already.
+    pub(super) fn record_alias(&self, alias: &str, call: HistoryAlias) {
+        self.lock().aliases.entry(alias.to_owned()).or_insert(call);
+    }
+
+    /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does. The
+    /// aliases stay: the history still carries them.
     ///
     /// ```
     /// let conversation = toolwire_core::ToolRuntime::new().conversation();

@@ -15,7 +15,7 @@ use super::errors::DispatchError;
 use super::meta_tool::MetaCall;
 use super::request::Request;
 use super::route::Route;
-use crate::census::Resolution;
+use crate::census::{Resolution, UnknownTool};
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
 use crate::tools::{ToolError, ToolOutput};
@@ -107,7 +107,7 @@ impl Request {
             match serde_json::from_str(arguments) {
                 Ok(v) => v,
                 Err(e) => {
-                    let tool = match self.census().resolve(called) {
+                    let tool = match self.resolve_called(None, called) {
                         Ok(Resolution::Tool(hit)) => hit.name.to_owned(),
                         Ok(Resolution::Meta(meta)) => meta.to_owned(),
                         Err(_) => return Err(self.unknown(called)),
@@ -171,21 +171,53 @@ impl Request {
         called: &str,
         arguments: Value,
     ) -> Result<CallOutcome, DispatchError> {
-        self.in_call_span(called, None, self.run_call(called, arguments))
-            .await
+        let resolution = self.resolve_called(None, called).ok();
+        self.in_call_span(
+            called,
+            resolution,
+            None,
+            self.run_call(called, resolution, arguments),
+        )
+        .await
     }
 
-    /// Hop 5, the switches, the approval hook and the call, for [`Request::dispatch`] and a
-    /// turn's answers, inside the span the caller made.
+    /// Hop 5 for a call as it came (its Responses `namespace` when it had one): a name this
+    /// request's conversation recorded as an alias in replayed history
+    /// ([`Request::replay_turn`]) resolves as the call it stands for, then the census
+    /// ([`Census::resolve_call`](crate::census::Census::resolve_call)). The alias comes first:
+    /// it means that call wherever the history travels, even if a later tool takes its name.
+    pub(crate) fn resolve_called(
+        &self,
+        namespace: Option<&str>,
+        called: &str,
+    ) -> Result<Resolution<'_>, UnknownTool> {
+        if let Some(alias) = self
+            .conversation()
+            .and_then(|conversation| conversation.alias(namespace, called))
+        {
+            return self
+                .census()
+                .resolve_call(alias.namespace.as_deref(), &alias.called)
+                .map_err(|_| UnknownTool {
+                    called: called.to_owned(),
+                });
+        }
+        self.census().resolve_call(namespace, called)
+    }
+
+    /// The switches, the approval hook and the call, for [`Request::dispatch`] and a turn's
+    /// answers, inside the span the caller made: `called` runs by `resolution`, the caller's
+    /// hop 5 (`None`: no tool answers to it), never looked up again.
     pub(super) async fn run_call(
         &self,
         called: &str,
+        resolution: Option<Resolution<'_>>,
         arguments: Value,
     ) -> Result<CallOutcome, DispatchError> {
-        let hit = match self.census().resolve(called) {
-            Err(_) => return Err(self.unknown(called)),
-            Ok(Resolution::Meta(meta)) => return self.answer_meta(meta, arguments).await,
-            Ok(Resolution::Tool(hit)) => hit,
+        let hit = match resolution {
+            None => return Err(self.unknown(called)),
+            Some(Resolution::Meta(meta)) => return self.answer_meta(meta, arguments).await,
+            Some(Resolution::Tool(hit)) => hit,
         };
         let definition = &self.definitions()[hit.index];
         let tool = hit.name;

@@ -74,7 +74,9 @@ pub enum DispatchError {
         provider: String,
     },
     /// The call did not end within the turn's time limit per call
-    /// ([`TurnOptions::time_limit`](super::TurnOptions::time_limit)) and was abandoned; the
+    /// ([`TurnOptions::time_limit`](super::TurnOptions::time_limit)) and was abandoned: its
+    /// future dropped, which an MCP provider answers by cancelling the request on its server
+    /// (`notifications/cancelled`), so the server stops running a call nobody waits for. The
     /// turn's other calls were answered.
     #[error("the call to tool `{tool}` did not end within {millis} ms and was abandoned")]
     TimedOut {

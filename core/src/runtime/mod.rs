@@ -58,11 +58,12 @@
 //! | | `shared.rs` | the lock, the cache of what a turn reads, the meta-tools, the catalog policy, the approval hook |
 //! | | `loading.rs` | a provider's tool list listed and judged, and followed while it changes |
 //! | **views**: what a turn holds and does | `request.rs` | [`Request`]: one turn's census, definitions, tool lists and search; [`CatalogHit`] |
-//! | | `conversation.rs` | [`Conversation`], [`ConversationState`]: what one conversation loaded |
+//! | | `conversation.rs` | [`Conversation`], [`ConversationState`], [`HistoryAlias`]: what one conversation loaded, and the aliases its history carries |
 //! | | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
 //! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
 //! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`TurnOptions`] |
 //! | | `call_span.rs` | the `execute_tool` span each call runs in (OpenTelemetry GenAI conventions) |
+//! | | `history.rs` | [`Request::replay_turn`]: the assistant turn for history, its renamed calls named in this request's census (issue 26, point 4) |
 //! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools`, `tool_call` |
 //! | **handle**: what the app holds | `tool_runtime.rs` | [`ToolRuntime`] and every one of its methods |
 //! | | `builder.rs` | [`ToolRuntimeBuilder`]: the meta-tools, the catalog policy, the approval hook |
@@ -79,8 +80,9 @@
 //! - `tool_runtime.rs` and `builder.rs` name each other: [`ToolRuntime::builder`] returns the
 //!   builder, [`ToolRuntimeBuilder::build`] the runtime.
 //!
-//! `impl Request` is in four files: `request.rs` (what a turn reads), `dispatch.rs` (what a
-//! call does), `turn.rs` (a turn's calls answered) and `call_span.rs` (the span of a call); `impl MetaTool` too: `meta_tool.rs` (the type) and `catalog_tools.rs` (the
+//! `impl Request` is in five files: `request.rs` (what a turn reads), `dispatch.rs` (what a
+//! call does), `turn.rs` (a turn's calls answered), `call_span.rs` (the span of a call) and
+//! `history.rs` (the turn replayed); `impl MetaTool` too: `meta_tool.rs` (the type) and `catalog_tools.rs` (the
 //! built-ins).
 
 // types
@@ -102,6 +104,7 @@ mod call_span;
 mod catalog_tools;
 mod conversation;
 mod dispatch;
+mod history;
 mod meta_tool;
 mod request;
 mod turn;
@@ -115,7 +118,7 @@ pub use builder::ToolRuntimeBuilder;
 pub use catalog_policy::CatalogPolicy;
 #[cfg(feature = "mcp")]
 pub(crate) use catalog_tools::{meta_through_tool_call, tool_call_target};
-pub use conversation::{Conversation, ConversationState};
+pub use conversation::{Conversation, ConversationState, HistoryAlias};
 pub use dispatch::CallOutcome;
 pub use errors::{DispatchError, RuntimeError};
 pub use load_status::{LoadFailed, LoadProblem, LoadStatus};

@@ -239,11 +239,17 @@ impl Request {
         options: TurnOptions,
     ) -> Vec<ToolAnswer> {
         let answers = calls.iter().map(|call| async move {
+            // Hop 5, once: the span names the tool the call runs by (a namespaced call's pair,
+            // never its bare name), and the call runs by the same resolution.
+            let resolution = self
+                .resolve_called(call.namespace.as_deref(), &call.name)
+                .ok();
             let result = self
                 .in_call_span(
                     &call.name,
+                    resolution,
                     call.id.as_deref(),
-                    self.answer_one(call, options),
+                    self.answer_one(call, resolution, options),
                 )
                 .await;
             ToolAnswer::new(call, result)
@@ -257,26 +263,23 @@ impl Request {
             .await
     }
 
-    /// One call of a turn: its arguments checked, run within the time limit, a panic caught.
+    /// One call of a turn, by its `resolution` (hop 5, done by the caller: a Responses API call
+    /// made inside a `namespace` tool is resolved by its (namespace, name) pair, never by its
+    /// bare name, which could be another tool's): its arguments checked, run within the time
+    /// limit, a panic caught.
     async fn answer_one(
         &self,
         call: &ToolCall,
+        resolution: Option<Resolution<'_>>,
         options: TurnOptions,
     ) -> Result<CallOutcome, DispatchError> {
         let called = call.name.as_str();
-        // Hop 5 for a parsed call: a Responses API call made inside a `namespace` tool is
-        // resolved by its (namespace, name) pair, never by its bare name, which could be
-        // another tool's (`Census::resolve_call`).
-        let resolution = self
-            .census()
-            .resolve_call(call.namespace.as_deref(), called);
-        let namespaced = call.namespace.is_some();
         let tool = match resolution {
-            Ok(Resolution::Tool(hit)) => hit.name.to_owned(),
-            Ok(Resolution::Meta(meta)) => meta.to_owned(),
+            Some(Resolution::Tool(hit)) => hit.name.to_owned(),
+            Some(Resolution::Meta(meta)) => meta.to_owned(),
             // An unknown name is the answer even when the arguments are bad too: the model
             // learns which tools there are first.
-            Err(_) => return Err(self.unknown(called)),
+            None => return Err(self.unknown(called)),
         };
         let arguments = match &call.arguments {
             Ok(arguments) => Value::Object(arguments.clone()),
@@ -291,10 +294,7 @@ impl Request {
         };
         // A custom provider, or the approval hook, may panic outside the providers' own
         // guards: caught here, so one call never takes the turn down.
-        // A namespaced call runs by the real name its pair resolved to (an exact name, which
-        // reaches that tool alone); any other by the name the model emitted.
-        let run_as = if namespaced { tool.as_str() } else { called };
-        let run = AssertUnwindSafe(self.run_call(run_as, arguments)).catch_unwind();
+        let run = AssertUnwindSafe(self.run_call(called, resolution, arguments)).catch_unwind();
         match tokio::time::timeout(options.time_limit, run).await {
             Ok(Ok(result)) => result,
             Ok(Err(panic)) => Err(caught_panic(&tool, &*panic).into()),

@@ -80,7 +80,8 @@ pub enum ToolError {
         #[serde(skip_serializing_if = "String::is_empty", default)]
         detail: String,
     },
-    /// The tool did not answer in time; its provider is marked failed.
+    /// The tool did not answer in time. An MCP provider cancels the request and marks itself
+    /// failed only when its server does not answer a `ping` either (`detail` says which).
     #[error("tool `{tool}` of provider `{provider}` did not answer within {millis} ms{detail}")]
     TimedOut {
         /// The tool.

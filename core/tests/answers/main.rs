@@ -3,6 +3,7 @@
 //! recorded, SDK-validated answers of `fixtures/provider-wire/` (`wire.rs`), with MCP outputs
 //! that keep their kind through a real rmcp server (`mcp_content.rs`).
 
+mod converse_gemini;
 mod mcp_content;
 mod spans;
 mod turn;

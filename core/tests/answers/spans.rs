@@ -146,3 +146,50 @@ async fn each_call_runs_in_an_execute_tool_span_with_the_gen_ai_attributes() {
     assert_eq!(field(plain, "toolwire.route"), Some("exact"));
     assert_eq!(field(plain, "gen_ai.tool.call.id"), None);
 }
+
+/// Issue 26, point 6: a namespaced call's span names the tool its (namespace, name) pair
+/// reached, not the top-level tool its bare name would.
+#[tokio::test]
+async fn a_namespaced_call_s_span_names_the_tool_that_ran() {
+    let spans = Spans::default();
+    let _guard =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
+
+    let runtime = ToolRuntime::new();
+    for (provider, name) in [("flat", "create_issue"), ("gh", "mcp/github/create_issue")] {
+        let tools = vec![ToolDefinition::new(name, "A tool.", json!({}))];
+        let provider = provider_fn(provider, tools, |tool, _| async move { Ok(json!(tool)) });
+        runtime
+            .add_provider(Arc::new(provider))
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
+    }
+    let mut namespaced = call(Some("call_ns"), "create_issue", json!({}));
+    namespaced.namespace = Some("mcp_github".into());
+    let answers = runtime.request().answer_calls(&[namespaced]).await;
+    let ran = answers[0].result.as_ref().unwrap();
+    assert_eq!(
+        (ran.tool.as_str(), ran.provider.as_str()),
+        ("mcp/github/create_issue", "gh")
+    );
+
+    let spans = spans.0.lock().unwrap().clone();
+    let span = spans
+        .iter()
+        .find(|(name, _)| name == "execute_tool")
+        .map(|(_, fields)| fields)
+        .unwrap_or_else(|| panic!("no execute_tool span: {spans:?}"));
+    assert_eq!(
+        field(span, "gen_ai.tool.name"),
+        Some("mcp/github/create_issue")
+    );
+    assert_eq!(
+        field(span, "otel.name"),
+        Some("execute_tool mcp/github/create_issue")
+    );
+    assert_eq!(field(span, "toolwire.provider"), Some("gh"));
+    assert_eq!(field(span, "toolwire.called"), Some("create_issue"));
+    assert_eq!(field(span, "gen_ai.tool.call.id"), Some("call_ns"));
+}

@@ -8,6 +8,7 @@
 //! what they share.
 
 mod bad_tools;
+mod cancel;
 mod config;
 mod eras;
 mod faults;

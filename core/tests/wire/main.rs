@@ -6,8 +6,12 @@
 
 mod bad_input;
 mod bodies;
+mod chat_machine;
 mod chunking;
+mod converse_gemini;
 mod fixtures;
+mod history_names;
+mod machines;
 mod namespaces;
 mod not_a_stream;
 mod replay;

@@ -47,7 +47,7 @@ fn replay_of(file: &str, format: CallFormat) -> (Value, Vec<ToolCall>, Replay) {
 
 #[test]
 fn every_response_replays_as_its_own_turn_but_for_the_names_its_provider_refuses() {
-    let mut renamed_somewhere = 0;
+    let (mut renamed_somewhere, mut repaired_somewhere) = (0, 0);
     for entry in entries("response") {
         let format = entry.format();
         let (body, calls, replay) = replay_of(&entry.file, format);
@@ -75,14 +75,34 @@ fn every_response_replays_as_its_own_turn_but_for_the_names_its_provider_refuses
             *slot = Value::String(renamed.called.clone());
             renamed_somewhere += 1;
         }
-        // Put the called names back, and the turn is the body's own, every other byte equal:
-        // thinking and its signatures, reasoning items and their ids, thoughtSignatures.
+        // Each call whose arguments are an error is replayed with empty arguments (issue 26,
+        // point 3), the repair listed; the calls with arguments keep their own.
+        let bad: Vec<&ToolCall> = calls.iter().filter(|c| c.arguments.is_err()).collect();
+        assert_eq!(replay.repaired.len(), bad.len(), "{}", entry.file);
+        for (repaired, call) in replay.repaired.iter().zip(&bad) {
+            assert_eq!((&repaired.id, &repaired.called), (&call.id, &call.name));
+            assert_eq!(Err(&repaired.error), call.arguments.as_ref());
+            let slot = restored.pointer_mut(&repaired.pointer).unwrap();
+            assert!(
+                *slot == serde_json::json!({}) || *slot == "{}",
+                "{}: {slot}",
+                entry.file
+            );
+            *slot = repaired.was.clone().unwrap();
+            repaired_somewhere += 1;
+        }
+        // Put the called names and the arguments back, and the turn is the body's own, every
+        // other byte equal: thinking and its signatures, reasoning items and their ids,
+        // thoughtSignatures.
         assert_eq!(restored, own_turn(format, &body), "{}", entry.file);
-        assert_eq!(replay.is_verbatim(), expected.is_empty());
+        assert_eq!(replay.is_verbatim(), expected.is_empty() && bad.is_empty());
     }
     // `github:create_issue` in Chat Completions and twice in Responses, `$READFILE`, `$lookup`
     // and `browser.tabs.open` in Converse.
     assert_eq!(renamed_somewhere, 6);
+    // The bad-arguments responses' calls: two each in Chat Completions and Responses (text
+    // that is not JSON, JSON that is not an object), Converse's string `input`.
+    assert_eq!(repaired_somewhere, 5);
 }
 
 #[test]

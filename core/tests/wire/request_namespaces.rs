@@ -169,3 +169,49 @@ async fn a_deferred_request_namespaces_its_pinned_tools_beside_the_meta_tools() 
     assert_eq!(first.iter().collect::<Vec<_>>(), metas);
     assert_eq!(rest, ["mcp_github.create_issue"]);
 }
+
+#[tokio::test]
+async fn a_call_whose_namespace_is_its_own_name_is_the_top_level_function() {
+    // The recorded gpt-5.4 shape (hosted tool_search loaded a deferred top-level function):
+    // `"name": "get_weather", "namespace": "get_weather"`, and no namespace tool of that name.
+    let runtime = runtime_of(
+        &["get_weather", "mcp/a/b_c", "mcp/a_b/c"],
+        CatalogPolicy::All,
+    )
+    .await;
+    let request = runtime.request();
+    let file = "openai-responses/response-namespace-own-name.json";
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/provider-wire/");
+    let body: Value =
+        serde_json::from_slice(&std::fs::read(format!("{path}{file}")).unwrap()).unwrap();
+    let mut calls = parse_calls(CallFormat::OpenAiResponses, &body).unwrap();
+    assert_eq!(
+        (calls[0].name.as_str(), calls[0].namespace.as_deref()),
+        ("get_weather", Some("get_weather"))
+    );
+    // The same call inside a namespace that is not its name is still unknown, and the rule
+    // never splits a name or reaches a namespaced tool's flat form.
+    let mut other = calls[0].clone();
+    other.namespace = Some("weather".into());
+    let mut flat_form = calls[0].clone();
+    // `mcp_github_create_issue` is that tool's unique flat form: a bare call reaches it.
+    flat_form.name = "mcp_github_create_issue".into();
+    flat_form.namespace = Some("mcp_github_create_issue".into());
+    calls.extend([other, flat_form]);
+    let answers = request.answer_calls(&calls).await;
+    let reached: Vec<Result<Value, &str>> = answers
+        .iter()
+        .map(|a| match &a.result {
+            Ok(out) => Ok(out.output.to_value()),
+            Err(err) => Err(err.kind()),
+        })
+        .collect();
+    assert_eq!(
+        reached,
+        [
+            Ok(json!("get_weather")),
+            Err("unknown_tool"),
+            Err("unknown_tool")
+        ]
+    );
+}

@@ -19,7 +19,7 @@ use toolwire_core::provider::{provider_fn, ProviderFn};
 use toolwire_core::runtime::{CallOutcome, DispatchError, Route};
 use toolwire_core::wire::answers::write_answers;
 use toolwire_core::wire::calls::{CallFormat, CallParser, ToolCall};
-use toolwire_core::wire::replay::{replay_turn, RenamedCall};
+use toolwire_core::wire::replay::RenamedCall;
 use toolwire_core::{ToolRuntime, WireFormat};
 use toolwire_test_support::providers::{live_names, tool, LiveNames};
 use toolwire_test_support::wire_lists::wire_names;
@@ -362,7 +362,7 @@ impl Conversation {
         let calls = CallParser::new(self.format).parse(&body).unwrap();
         assert_eq!(calls.len(), script.len(), "{}", self.format);
         let answers = request.answer_calls(&calls).await;
-        let replay = replay_turn(self.format, &body, &calls).unwrap();
+        let replay = request.replay_turn(self.format, &body, &calls).unwrap();
         match replay.turn {
             // Responses: the turn is the output items, appended one by one.
             Value::Array(items) => self.history.extend(items),

@@ -54,7 +54,7 @@ use super::calls::CallFormat;
 use super::{anthropic, converse, gemini, openai};
 use crate::runtime::ToolAnswer;
 
-pub(crate) use reply::{Body, Part, Reply};
+pub(crate) use reply::{Body, Part, Reply, EMPTY_TEXT};
 
 /// The default limit of one answer's text (its text blocks, a JSON output's JSON text, notes
 /// aside), in bytes: our caution (about 25k tokens), not any provider's rule.
@@ -132,7 +132,8 @@ pub struct WireAnswers {
     /// The messages (Chat Completions: one per call; Responses: one item per call; Messages
     /// API, Converse, Gemini: one `user` message) to append after the assistant turn.
     pub messages: Vec<Value>,
-    /// What was cut or left out, per call; each is also said in the answer the model reads.
+    /// What was cut, left out or carried otherwise, per call; each that changes what the model
+    /// reads is also said in the answer ([`NoteKind::RefAsText`] changes only the JSON's form).
     pub notes: Vec<AnswerNote>,
 }
 
@@ -180,6 +181,16 @@ pub enum NoteKind {
         /// Its size, decoded bytes.
         bytes: usize,
     },
+    /// The answer's text was empty or only whitespace, which the format refuses (Converse:
+    /// "text content blocks must contain non-whitespace text"): the model reads
+    /// [`for_model`](AnswerNote::for_model)'s placeholder instead, and blank text beside other
+    /// content is left out.
+    EmptyText,
+    /// A JSON output holds a `$ref` key, which the format would read as a reference (Gemini 3
+    /// resolves `$ref` inside `functionResponse.response` against the response's media parts,
+    /// and refuses the request when none matches): it travels as its JSON text instead, which
+    /// the model reads unchanged.
+    RefAsText,
     /// An image the format takes, left out: the answer's images would pass the media limit.
     MediaOverLimit {
         /// The MCP block type.
@@ -227,6 +238,10 @@ impl AnswerNote {
                 "[the tool returned {}, which this answer cannot carry]",
                 block_words(block, mime_type.as_deref(), *bytes)
             ),
+            NoteKind::EmptyText => EMPTY_TEXT.to_owned(),
+            NoteKind::RefAsText => {
+                "[the output holds `$ref`: it travels as JSON text, as it was]".to_owned()
+            }
             NoteKind::MediaOverLimit {
                 block,
                 mime_type,
@@ -298,8 +313,10 @@ pub fn write_answers_with(
         CallFormat::OpenAiChat => openai::chat_answers::messages(&replies),
         CallFormat::OpenAiResponses => openai::responses_answers::items(&replies),
         CallFormat::Anthropic => vec![anthropic::answers::message(&replies)],
-        CallFormat::Converse => vec![converse::answers::message(&replies)],
-        CallFormat::Gemini => vec![gemini::answers::content(&replies)],
+        CallFormat::Converse => vec![converse::answers::message(&replies, &mut notes)],
+        CallFormat::Gemini => vec![gemini::answers::content(&replies, &mut notes)],
     };
+    // A format's own notes come after the shared ones: in call order again.
+    notes.sort_by_key(|note| note.call);
     WireAnswers { messages, notes }
 }

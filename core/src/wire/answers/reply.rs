@@ -64,6 +64,10 @@ pub(crate) enum Part<'a> {
 /// "text content blocks must be non-empty", NousResearch/hermes-agent PR #55093).
 pub(crate) const NO_OUTPUT: &str = "(the tool returned no output)";
 
+/// What the model reads for an answer whose text is empty or only whitespace, where the format
+/// refuses such text (Converse).
+pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
+
 /// Prepares `answer` (the `index`th of the turn) for a format that takes the images
 /// `takes_image` accepts, within `limits`, recording what it could not carry in `notes`.
 pub(crate) fn reply<'a>(

@@ -21,8 +21,6 @@ pub(crate) mod stream;
 // The replay: the assistant turn as history carries it.
 #[cfg(feature = "runtime")]
 pub(crate) mod replay;
-#[cfg(feature = "runtime")]
-pub(crate) mod streamed_turn;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

@@ -1,138 +1,285 @@
-//! The Messages API: the assembler of a stream's tool calls (hop 4, streamed).
+//! The Messages API's stream machine (`wire::calls::machine`): it reads each event once,
+//! builds the message the events make, and yields each `tool_use` call as it ends, as a
+//! pointer into that message (hop 4, streamed; issue 26, point 2).
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
-//! Sources, read 2026-12 (anthropic-sdk-python 2.15 types; the streaming guide,
+//! Sources, read 2026-12 (anthropic-sdk-python 2.15 `types/raw_message_stream_event.py` and
+//! its members; the streaming guide,
 //! platform.claude.com/docs/en/build-with-claude/streaming):
+//! - `message_start` carries the message with empty `content`; `message_delta` sets
+//!   `stop_reason` and `stop_sequence` (`raw_message_delta_event.py`);
 //! - `content_block_start` opens the block at `index` (`raw_content_block_start_event.py`): a
 //!   `tool_use` with `id`, `name` and `input: {}`, a placeholder: the SDK's own accumulator
 //!   (`lib/streaming/_messages.py`) starts each tool_use's JSON from the empty string, and
-//!   seeding it with `{}` gives `{}{…}` (ogx PR #5462);
-//! - `content_block_delta` with `delta.type: "input_json_delta"` carries a `partial_json`
-//!   fragment (`input_json_delta.py`); `server_tool_use` blocks stream them too, and are not
-//!   client calls;
+//!   seeding it with `{}` gives `{}{…}` (ogx PR #5462); a `thinking` block with empty
+//!   `thinking` and `signature`; a server tool's result whole;
+//! - `content_block_delta` appends `text_delta.text`, `thinking_delta.thinking`,
+//!   `signature_delta.signature`, `citations_delta.citation` and `input_json_delta.partial_json`
+//!   (`raw_content_block_delta_event.py`); the streaming guide's tool use example opens with
+//!   `"partial_json": ""`, an empty fragment; `server_tool_use` blocks stream their input too,
+//!   and are not client calls;
 //! - the end signal is `content_block_stop` for the block's `index`
 //!   (`raw_content_block_stop_event.py`); `message_delta` and `message_stop` follow;
-//! - an `error` event carries `error.message` (the streaming guide, "Error events":
-//!   `overloaded_error`).
+//! - `ping` events may come at any point, and an `error` event (`overloaded_error`) carries
+//!   `error.message` (the streaming guide, "Event types", "Ping events", "Error events"): the
+//!   stream failed, as a Responses `error` event or a Converse exception is a stream error.
 //!
-//! Our own rule: a block that streams no fragment takes the start event's `input` if that is
-//! a non-empty object (no source shows one; it costs nothing to keep).
+//! Our own rules: a `tool_use` that streams no fragment (or only empty ones) takes the start
+//! event's `input` (the SDK accumulator keeps the start block's `input` when no
+//! `input_json_delta` came); blocks are kept in the order they start, each as it came (a block
+//! type or delta type we do not know stays as it started), so a pointer yielded never moves;
+//! a block's `index` is only its name in later events.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::calls::input_arguments;
+use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{Arguments, ArgumentsText, Fault, ToolCall, UnfinishedCall};
+use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
+use crate::wire::replay::{append, input_of, MAX_BLOCKS};
 
-/// A `tool_use` block started and not stopped.
+/// One content block as the events built it.
 #[derive(Debug)]
-struct OpenBlock {
+struct Block {
+    /// The stream's `index` for it.
     index: u64,
+    /// The block as it started, with its text, thinking and signature deltas applied.
+    value: Value,
+    /// Its `input_json_delta` fragments (a `tool_use` or `server_tool_use`), if any came.
+    input: Option<ArgumentsText>,
+    /// A `tool_use` started and not stopped: its call.
+    call: Option<OpenCall>,
+}
+
+/// A client call begun and not ended.
+#[derive(Debug)]
+struct OpenCall {
     id: Option<String>,
     name: String,
-    start_input: Option<Arguments>,
-    arguments: ArgumentsText,
+    /// The start event's `input`, which stands when no fragment comes.
+    start_input: Option<Value>,
 }
 
-/// The `tool_use` blocks in progress.
+/// The message a Messages API stream builds, and its open calls.
 #[derive(Debug, Default)]
-pub(crate) struct AnthropicStream {
-    open: Vec<OpenBlock>,
+pub(crate) struct AnthropicMachine {
+    /// `message_start`'s message with `message_delta` applied; `content` is `blocks`.
+    message: Map<String, Value>,
+    blocks: Vec<Block>,
 }
 
-impl AnthropicStream {
-    /// Reads one event.
-    pub(crate) fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
-        let event = shape::object(event, "", "a message stream event object")?;
-        let kind = shape::opt_str(event, "type", "")?
-            .ok_or_else(|| Fault::shape("/type", "the event's type, a string"))?;
-        match kind {
-            "content_block_start" => {
-                let index = shape::index(event, "index", "")?;
-                let block = shape::opt_object(event, "content_block", "")?
-                    .ok_or_else(|| Fault::shape("/content_block", "a content block object"))?;
-                if shape::opt_str(block, "type", "/content_block")? == Some("tool_use") {
-                    let start_input = match member(block, "input") {
-                        Some(Value::Object(input)) if !input.is_empty() => Some(input.clone()),
-                        _ => None,
-                    };
-                    self.open.push(OpenBlock {
-                        index,
-                        id: shape::opt_id(block, "id", "/content_block")?,
-                        name: shape::opt_str(block, "name", "/content_block")?
-                            .unwrap_or_default()
-                            .to_owned(),
-                        start_input,
-                        arguments: ArgumentsText::default(),
-                    });
-                }
+impl AnthropicMachine {
+    /// The position of the block the stream calls `index` (the latest is the likeliest).
+    fn position(&self, index: u64) -> Option<usize> {
+        self.blocks.iter().rposition(|block| block.index == index)
+    }
+
+    fn start(&mut self, event: &Map<String, Value>) -> Result<(), Fault> {
+        let index = shape::index(event, "index", "")?;
+        let block = shape::opt_object(event, "content_block", "")?
+            .ok_or_else(|| Fault::shape("/content_block", "a content block object"))?;
+        let call = if shape::opt_str(block, "type", "/content_block")? == Some("tool_use") {
+            Some(OpenCall {
+                id: shape::opt_id(block, "id", "/content_block")?,
+                name: shape::opt_str(block, "name", "/content_block")?
+                    .unwrap_or_default()
+                    .to_owned(),
+                start_input: member(block, "input").cloned(),
+            })
+        } else {
+            None
+        };
+        let started = Block {
+            index,
+            value: Value::Object(block.clone()),
+            input: None,
+            call,
+        };
+        match self.position(index) {
+            // A second start for one index replaces the block where it stands (our caution: no
+            // source shows one), so no later pointer moves.
+            Some(position) => self.blocks[position] = started,
+            None if self.blocks.len() >= MAX_BLOCKS => {
+                return Err(Fault::shape(
+                    "/index",
+                    "a block within the first 4096 of the message (our caution)",
+                ));
             }
-            "content_block_delta" => {
-                let index = shape::index(event, "index", "")?;
-                let delta = shape::opt_object(event, "delta", "")?
-                    .ok_or_else(|| Fault::shape("/delta", "a delta object"))?;
-                if shape::opt_str(delta, "type", "/delta")? == Some("input_json_delta") {
-                    if let Some(block) = self.open.iter_mut().find(|block| block.index == index) {
-                        let fragment = shape::opt_str(delta, "partial_json", "/delta")?;
-                        block
-                            .arguments
-                            .push(fragment.unwrap_or_default(), turn.limit());
+            None => self.blocks.push(started),
+        }
+        Ok(())
+    }
+
+    fn delta(&mut self, event: &Map<String, Value>, limit: usize) -> Result<(), Fault> {
+        let index = shape::index(event, "index", "")?;
+        let delta = shape::opt_object(event, "delta", "")?
+            .ok_or_else(|| Fault::shape("/delta", "a delta object"))?;
+        let kind = shape::opt_str(delta, "type", "/delta")?;
+        let text = |key| shape::opt_str(delta, key, "/delta").map(Option::unwrap_or_default);
+        // A delta for a block that never started has nowhere to go (our caution: dropped).
+        let Some(position) = self.position(index) else {
+            return Ok(());
+        };
+        let block = &mut self.blocks[position];
+        match kind {
+            Some("text_delta") => append(&mut block.value, "text", text("text")?),
+            Some("thinking_delta") => append(&mut block.value, "thinking", text("thinking")?),
+            Some("signature_delta") => append(&mut block.value, "signature", text("signature")?),
+            Some("citations_delta") => {
+                if let (Some(map), Some(citation)) =
+                    (block.value.as_object_mut(), member(delta, "citation"))
+                {
+                    let citations = map.entry("citations").or_insert(Value::Array(Vec::new()));
+                    if let Value::Array(list) = citations {
+                        list.push(citation.clone());
                     }
                 }
             }
-            "content_block_stop" => {
-                let index = shape::index(event, "index", "")?;
-                if let Some(slot) = self.open.iter().position(|block| block.index == index) {
-                    let block = self.open.remove(slot);
-                    let arguments = match block.start_input {
-                        Some(input) if block.arguments.is_blank() => Ok(input),
-                        _ => block.arguments.finish(turn.limit()),
-                    };
-                    let pointer = format!("/content/{index}");
-                    turn.add_with_id(ToolCall::new(block.id, block.name, arguments, pointer))?;
-                }
-            }
-            "error" => {
-                let message = event
-                    .get("error")
-                    .and_then(|error| error.get("message"))
-                    .and_then(Value::as_str)
-                    .map_or_else(|| Value::Object(event.clone()).to_string(), str::to_owned);
-                return Err(Fault::Provider { message });
+            Some("input_json_delta") => {
+                let fragment = text("partial_json")?;
+                block
+                    .input
+                    .get_or_insert_with(ArgumentsText::default)
+                    .push(fragment, limit);
             }
             _ => {}
         }
         Ok(())
     }
 
-    /// The calls begun and not ended.
-    pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
-        self.open
-            .iter()
-            .map(|block| UnfinishedCall::of_open(&block.id, &block.name))
-            .collect()
+    fn stop(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
+        let index = shape::index(event, "index", "")?;
+        let Some(position) = self.position(index) else {
+            return Ok(());
+        };
+        let block = &mut self.blocks[position];
+        let Some(call) = block.call.take() else {
+            return Ok(());
+        };
+        let arguments = match &block.input {
+            Some(text) if !text.is_blank() => text.finish(turn.limit()),
+            _ => input_arguments(call.start_input.as_ref(), turn.limit()),
+        };
+        // The block's `input` becomes what the call's arguments are, so the message parses to
+        // this very call; a text that is not an object stays as it came.
+        let input = match &arguments {
+            Ok(object) => Value::Object(object.clone()),
+            Err(_) => block_input(block),
+        };
+        if let Some(map) = block.value.as_object_mut() {
+            map.insert("input".into(), input);
+        }
+        block.input = None;
+        let pointer = format!("/content/{position}");
+        turn.add_with_id(ToolCall::new(call.id, call.name, arguments, pointer))
     }
 }
 
-/// Whether `event` is one of this format's: the `RawMessageStreamEvent` union
-/// (`raw_message_stream_event.py`: `message_start`, `message_delta`, `message_stop`,
-/// `content_block_start`, `content_block_delta`, `content_block_stop`), and the streaming
-/// guide's `ping` and `error` events.
-pub(crate) fn is_known_event(event: &Value) -> bool {
-    const KNOWN: [&str; 8] = [
-        "message_start",
-        "message_delta",
-        "message_stop",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "ping",
-        "error",
-    ];
+/// A block's `input` from its fragments: the JSON they make, or the text itself (a string),
+/// or `""` once they passed the limit and were dropped; the start input when none came.
+fn block_input(block: &Block) -> Value {
+    match &block.input {
+        Some(text) if !text.is_blank() => match text.kept() {
+            Some(kept) => input_of(kept),
+            None => Value::String(String::new()),
+        },
+        _ => member_of(&block.value, "input").unwrap_or_else(|| Value::Object(Map::new())),
+    }
+}
+
+fn member_of(value: &Value, key: &str) -> Option<Value> {
+    value.get(key).filter(|member| !member.is_null()).cloned()
+}
+
+/// The text of an `error` event: its `error.message`, else the whole event.
+fn error_message(event: &Map<String, Value>) -> String {
     event
-        .get("type")
+        .get("error")
+        .and_then(|error| error.get("message"))
         .and_then(Value::as_str)
-        .is_some_and(|kind| KNOWN.contains(&kind))
+        .map_or_else(|| Value::Object(event.clone()).to_string(), str::to_owned)
+}
+
+impl StreamMachine for AnthropicMachine {
+    fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
+        let event = shape::object(event, "", "a message stream event object")?;
+        let kind = shape::opt_str(event, "type", "")?
+            .ok_or_else(|| Fault::shape("/type", "the event's type, a string"))?;
+        match kind {
+            "message_start" => {
+                if let Some(message) = shape::opt_object(event, "message", "")? {
+                    self.message = message.clone();
+                }
+            }
+            "message_delta" => {
+                if let Some(delta) = shape::opt_object(event, "delta", "")? {
+                    for (key, value) in delta {
+                        self.message.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+            "content_block_start" => self.start(event)?,
+            "content_block_delta" => self.delta(event, turn.limit())?,
+            "content_block_stop" => self.stop(event, turn)?,
+            "error" => {
+                return Err(Fault::Provider {
+                    message: error_message(event),
+                })
+            }
+            // `ping`, `message_stop`, and events of kinds we do not know.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The `RawMessageStreamEvent` union (`raw_message_stream_event.py`: `message_start`,
+    /// `message_delta`, `message_stop`, `content_block_start`, `content_block_delta`,
+    /// `content_block_stop`), and the streaming guide's `ping` and `error` events.
+    fn knows(event: &Value) -> bool {
+        const KNOWN: [&str; 8] = [
+            "message_start",
+            "message_delta",
+            "message_stop",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "ping",
+            "error",
+        ];
+        event
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| KNOWN.contains(&kind))
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        self.blocks
+            .iter()
+            .filter_map(|block| block.call.as_ref())
+            .map(|call| UnfinishedCall::of_open(&call.id, &call.name))
+            .collect()
+    }
+
+    fn body(&self) -> Value {
+        let mut message = self.message.clone();
+        message.entry("role").or_insert_with(|| "assistant".into());
+        let content = self
+            .blocks
+            .iter()
+            .map(|block| {
+                let mut value = block.value.clone();
+                if block.input.is_some() {
+                    if let Some(map) = value.as_object_mut() {
+                        map.insert("input".into(), block_input(block));
+                    }
+                }
+                value
+            })
+            .collect();
+        message.insert("content".into(), Value::Array(content));
+        Value::Object(message)
+    }
 }
 
 #[cfg(test)]
@@ -140,83 +287,110 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::wire::calls::ArgumentsError;
 
-    fn run(events: &[Value]) -> Vec<ToolCall> {
-        let mut stream = AnthropicStream::default();
+    fn run(events: &[Value]) -> (Vec<ToolCall>, AnthropicMachine) {
+        let mut machine = AnthropicMachine::default();
         let mut turn = Turn::new(1024);
         for event in events {
-            stream.push(event, &mut turn).unwrap();
+            machine.push(event, &mut turn).unwrap();
         }
-        turn.take()
+        (turn.take(), machine)
     }
 
-    fn start(input: Value) -> Value {
-        json!({"type": "content_block_start", "index": 0, "content_block":
-            {"type": "tool_use", "id": "toolu_1", "name": "f", "input": input}})
+    fn start(index: u64, input: Value) -> Value {
+        json!({"type": "content_block_start", "index": index, "content_block":
+            {"type": "tool_use", "id": format!("toolu_{index}"), "name": "f", "input": input}})
     }
 
-    fn delta(fragment: &str) -> Value {
-        json!({"type": "content_block_delta", "index": 0,
+    fn delta(index: u64, fragment: &str) -> Value {
+        json!({"type": "content_block_delta", "index": index,
             "delta": {"type": "input_json_delta", "partial_json": fragment}})
     }
 
-    const STOP: &str = r#"{"type": "content_block_stop", "index": 0}"#;
+    fn stop(index: u64) -> Value {
+        json!({"type": "content_block_stop", "index": index})
+    }
 
     #[test]
     fn the_start_input_is_a_placeholder_not_a_prefix() {
-        let stop: Value = serde_json::from_str(STOP).unwrap();
-        let calls = run(&[
-            start(json!({})),
-            delta(""),
-            delta("{\"a\":"),
-            delta("1}"),
-            stop,
+        let (calls, machine) = run(&[
+            start(0, json!({})),
+            delta(0, ""),
+            delta(0, "{\"a\":"),
+            delta(0, "1}"),
+            stop(0),
         ]);
         assert_eq!(
-            calls[0].arguments,
-            Ok(json!({"a": 1}).as_object().unwrap().clone())
+            calls[0].arguments.as_ref().unwrap(),
+            json!({"a": 1}).as_object().unwrap()
         );
+        assert_eq!(machine.body()["content"][0]["input"], json!({"a": 1}));
     }
 
     #[test]
-    fn a_block_without_fragments_takes_a_whole_start_input() {
-        let stop: Value = serde_json::from_str(STOP).unwrap();
-        let calls = run(&[start(json!({"a": 1})), stop]);
+    fn a_block_without_fragments_takes_its_start_input() {
+        // Only an empty fragment: the start event's input stands, in the call and the body.
+        let (calls, machine) = run(&[start(0, json!({"a": 1})), delta(0, ""), stop(0)]);
         assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
+        assert_eq!(machine.body()["content"][0]["input"], json!({"a": 1}));
     }
 
     #[test]
-    fn server_tool_use_deltas_are_not_a_call() {
-        let stop: Value = serde_json::from_str(STOP).unwrap();
+    fn a_start_input_over_the_limit_is_too_long() {
+        let mut machine = AnthropicMachine::default();
+        let mut turn = Turn::new(8);
+        for event in [start(0, json!({"a": "xxxxxxxx"})), stop(0)] {
+            machine.push(&event, &mut turn).unwrap();
+        }
+        assert!(matches!(
+            turn.take()[0].arguments,
+            Err(ArgumentsError::TooLong { limit: 8, .. })
+        ));
+    }
+
+    #[test]
+    fn server_tool_use_deltas_are_not_a_call_but_are_its_input() {
         let server = json!({"type": "content_block_start", "index": 0, "content_block":
             {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}});
-        assert!(run(&[server, delta("{\"query\":\"q\"}"), stop]).is_empty());
-    }
-}
-
-/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
-/// call assembler above and to the recorder in `super::streamed_turn::AnthropicTurn`, one after the other.
-#[derive(Debug, Default)]
-pub(crate) struct AnthropicMachine {
-    calls: AnthropicStream,
-    turn: super::streamed_turn::AnthropicTurn,
-}
-
-impl crate::wire::calls::machine::StreamMachine for AnthropicMachine {
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
-        self.turn.push(event);
-        self.calls.push(event, calls)
+        let (calls, machine) = run(&[server, delta(0, "{\"query\":\"q\"}"), stop(0)]);
+        assert!(calls.is_empty());
+        assert_eq!(machine.body()["content"][0]["input"], json!({"query": "q"}));
     }
 
-    fn knows(event: &Value) -> bool {
-        is_known_event(event)
+    #[test]
+    fn blocks_it_does_not_know_keep_their_place() {
+        // Pointers are positions in the message built, never moved by a block of a kind it
+        // does not know, nor by an index the stream skipped.
+        let odd = json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "mystery_block", "data": [1, 2]}});
+        let odd_delta = json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "mystery_delta", "x": 1}});
+        let (calls, machine) = run(&[
+            odd.clone(),
+            odd_delta,
+            stop(0),
+            start(5, json!({})),
+            stop(5),
+        ]);
+        assert_eq!(calls[0].pointer, "/content/1");
+        let body = machine.body();
+        assert_eq!(body["content"][0], odd["content_block"]);
+        assert_eq!(body["content"][1]["id"], "toolu_5");
     }
 
-    fn open(&self) -> Vec<UnfinishedCall> {
-        self.calls.open()
-    }
-
-    fn body(&self) -> Value {
-        self.turn.body()
+    #[test]
+    fn an_error_event_is_the_providers_error() {
+        let mut machine = AnthropicMachine::default();
+        let fault = machine.push(
+            &json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+            &mut Turn::new(8),
+        );
+        assert_eq!(
+            fault,
+            Err(Fault::Provider {
+                message: "Overloaded".into()
+            })
+        );
     }
 }

@@ -50,6 +50,41 @@ pub(crate) fn from_value(value: Option<&Value>) -> Result<Arguments, ArgumentsEr
     }
 }
 
+/// The arguments an already parsed value stands for, as [`from_value`], within `limit`: an
+/// object whose compact JSON text is longer than `limit` is [`ArgumentsError::TooLong`], as
+/// the same arguments sent as text would be (Converse `input`, Gemini `args` arrive as
+/// objects). The length is counted by serializing into a counter: nothing is kept.
+pub(crate) fn from_value_within(
+    value: Option<&Value>,
+    limit: usize,
+) -> Result<Arguments, ArgumentsError> {
+    if let Some(object @ Value::Object(_)) = value {
+        let bytes = json_len(object);
+        if bytes > limit {
+            return Err(ArgumentsError::TooLong { bytes, limit });
+        }
+    }
+    from_value(value)
+}
+
+/// The length of `value`'s compact JSON text, in bytes.
+fn json_len(value: &Value) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing a `Value` into a writer that never fails cannot fail.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
 /// What a JSON value is, in words.
 pub(crate) fn json_kind(value: &Value) -> &'static str {
     match value {
@@ -88,9 +123,19 @@ impl ArgumentsText {
         self.push(whole, limit);
     }
 
+    /// The text kept so far (empty once it passed the limit): what a recorded body carries.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Whether no fragment (or only blank ones) came.
     pub(crate) fn is_blank(&self) -> bool {
         self.bytes <= self.text.len() && self.text.trim().is_empty()
+    }
+
+    /// The text so far, or `None` once it passed the limit and was dropped.
+    pub(crate) fn kept(&self) -> Option<&str> {
+        (self.bytes <= self.text.len()).then_some(self.text.as_str())
     }
 
     /// The arguments the fragments make.
@@ -135,6 +180,20 @@ mod tests {
             Err(ArgumentsError::TooLong { bytes: 7, limit: 6 })
         );
         assert!(from_text("{\"a\":1}", 7).is_ok());
+    }
+
+    #[test]
+    fn an_object_over_the_limit_is_refused_as_its_text_would_be() {
+        let object = serde_json::json!({"a": 1});
+        assert_eq!(
+            from_value_within(Some(&object), 6),
+            Err(ArgumentsError::TooLong { bytes: 7, limit: 6 })
+        );
+        assert_eq!(
+            from_value_within(Some(&object), 7),
+            from_value(Some(&object))
+        );
+        assert_eq!(from_value_within(None, 0), Ok(Arguments::new()));
     }
 
     #[test]

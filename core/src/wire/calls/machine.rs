@@ -30,6 +30,12 @@ pub(crate) trait StreamMachine: Debug + Default {
     /// The calls begun and not yet ended, in order.
     fn open(&self) -> Vec<UnfinishedCall>;
 
+    /// The stream's own end marker came (Chat Completions' `data: [DONE]`): adds to `calls`
+    /// each call it ends. Only a format with such a marker has one.
+    fn done(&mut self, _calls: &mut Turn) -> Result<(), Fault> {
+        Ok(())
+    }
+
     /// A call the text of a cut event began, that no earlier event began (only a format that
     /// sends a call in one event has one).
     fn cut(&self, _text: &str) -> Vec<UnfinishedCall> {
@@ -83,6 +89,10 @@ impl Machine {
             M::knows(event)
         }
         each!(self, m => knows_of(m, event))
+    }
+
+    pub(crate) fn done(&mut self, calls: &mut Turn) -> Result<(), Fault> {
+        each!(self, m => m.done(calls))
     }
 
     pub(crate) fn open(&self) -> Vec<UnfinishedCall> {

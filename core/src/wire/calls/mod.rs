@@ -46,7 +46,7 @@ mod lines;
 pub(crate) mod machine;
 pub(crate) mod shape;
 mod sse;
-mod stream;
+pub(crate) mod stream;
 mod tool_call;
 pub(crate) mod turn;
 
@@ -54,7 +54,8 @@ use serde_json::Value;
 
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 pub(crate) use arguments::{
-    from_text as arguments_from_text, from_value as arguments_from_value, json_kind, ArgumentsText,
+    from_text as arguments_from_text, from_value as arguments_from_value,
+    from_value_within as arguments_within, json_kind, ArgumentsText,
 };
 pub use call_format::CallFormat;
 pub(crate) use error::Fault;

@@ -213,6 +213,11 @@ impl SseDecoder {
         Ok(out)
     }
 
+    /// Whether the bytes so far stop inside an event (a line begun, or data not yet dispatched).
+    pub(crate) fn inside_event(&self) -> bool {
+        !self.lines.rest().is_empty() || self.fields.has_data
+    }
+
     /// Ends the stream. `None` when it ended between events; otherwise the data of the event it
     /// ended inside of (with the cut line's value if that was a `data` line), which the standard
     /// discards and a caller may still want to name.

@@ -191,7 +191,30 @@ impl CallStream {
         }
     }
 
-    /// Feeds the next event as JSON text.
+    /// The stream's end marker came (`data: [DONE]`): the calls it ends (Chat Completions:
+    /// every call still open).
+    fn push_done(&mut self) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = &self.failed {
+            return Err(failed.clone());
+        }
+        let pushed = self.recorded.machine_mut().done(&mut self.turn);
+        let calls = self.turn.take();
+        match pushed {
+            Ok(()) => Ok(calls),
+            Err(fault) => {
+                let error = fault.in_stream(self.format, self.events);
+                self.failed = Some(error.clone());
+                if calls.is_empty() {
+                    Err(error)
+                } else {
+                    Ok(calls)
+                }
+            }
+        }
+    }
+
+    /// Feeds the next event as JSON text, or OpenAI's end marker `[DONE]` (a server-sent
+    /// event's `data`: it ends every Chat Completions call still open).
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
@@ -207,6 +230,9 @@ impl CallStream {
     pub fn push_slice(&mut self, event: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
         if let Some(failed) = &self.failed {
             return Err(failed.clone());
+        }
+        if is_openai(self.format) && event.starts_with(b"[DONE]") {
+            return self.push_done();
         }
         match serde_json::from_slice::<Value>(event) {
             Ok(value) => self.push(&value),
@@ -473,15 +499,25 @@ impl SseCallStream {
                 // Not an event of the format by itself: a stream of nothing but `[DONE]` (a
                 // proxy that failed) has no turn in it.
                 self.done = true;
-                continue;
             }
             match self.calls.push_slice(event.data.as_bytes()) {
                 Ok(ended) => calls.extend(ended),
-                // The calls ended before the fault are returned; the fault comes next.
-                Err(error) if calls.is_empty() => return Err(error),
-                Err(_) => return Ok(calls),
+                Err(error) => {
+                    // The turn ends at the fault, whatever bytes follow it: it is no more cut
+                    // than the same stream fed whole. The calls ended before the fault are
+                    // returned; the fault comes next.
+                    self.calls.recorded.set_inside_event(false);
+                    return if calls.is_empty() {
+                        Err(error)
+                    } else {
+                        Ok(calls)
+                    };
+                }
             }
         }
+        // The recorded turn is cut while the bytes stop inside an event (issue 26, point 3).
+        let inside = !self.done && self.decoder.inside_event();
+        self.calls.recorded.set_inside_event(inside);
         Ok(calls)
     }
 
@@ -508,7 +544,7 @@ impl SseCallStream {
     }
 }
 
-fn is_openai(format: CallFormat) -> bool {
+pub(crate) fn is_openai(format: CallFormat) -> bool {
     matches!(format, CallFormat::OpenAiChat | CallFormat::OpenAiResponses)
 }
 

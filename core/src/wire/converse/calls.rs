@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{arguments_from_value, Fault, ToolCall};
+use crate::wire::calls::{arguments_within, Fault, ToolCall};
 
 /// The value of `ToolUseBlock.type` (and `ToolUseBlockStart.type`) of a system tool.
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
@@ -42,7 +42,8 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         }
         let id = shape::opt_id(tool_use, "toolUseId", &tool_use_pointer)?;
         let name = shape::opt_str(tool_use, "name", &tool_use_pointer)?.unwrap_or_default();
-        let arguments = arguments_from_value(member(tool_use, "input"));
+        // The limit applies to an `input` that arrives as an object too (issue 26, §3).
+        let arguments = arguments_within(member(tool_use, "input"), turn.limit());
         turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())

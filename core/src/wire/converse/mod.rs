@@ -9,7 +9,8 @@
 //! Sources, read 2026-11: the Bedrock API reference (`ToolSpecification`, `ToolInputSchema`)
 //! and the Bedrock user guide ("Get validated JSON results from models", strict tool use).
 
-// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+// The return leg: the calls of a body (`calls.rs`) and of a stream, with the turn it builds
+// (`stream.rs`).
 #[cfg(feature = "runtime")]
 pub(crate) mod answers;
 #[cfg(feature = "runtime")]
@@ -19,8 +20,6 @@ pub(crate) mod stream;
 // The replay: the assistant turn as history carries it.
 #[cfg(feature = "runtime")]
 pub(crate) mod replay;
-#[cfg(feature = "runtime")]
-pub(crate) mod streamed_turn;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

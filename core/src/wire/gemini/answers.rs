@@ -11,10 +11,20 @@
 //! multimodal function response. As many parts as calls: "Please ensure that the number of
 //! function response parts is equal to the number of function call parts"
 //! (google-gemini/gemini-cli #4720). Recorded: `fixtures/provider-wire/gemini/answer-*.json`.
+//!
+//! A `$ref` key inside `response` is read by Gemini 3 as a pointer to one of the response's
+//! media `parts` (by `display_name`), and a request whose `$ref` names none fails whole with
+//! 400: "The referenced name `#/$defs/X` in function_response.response does not match to a
+//! display_name in the function_response.parts" (vercel/ai #14369, NousResearch/hermes-agent
+//! #93014, router-for-me/CLIProxyAPI #6065). A JSON output holding a `$ref` key (a JSON
+//! Schema: `tool_schema`'s own answer, an MCP tool describing an API) so travels as its JSON
+//! text under `output`, with a [`NoteKind::RefAsText`] in the returned notes: the model reads
+//! the same JSON, and no `$ref` is an object key.
 
 use serde_json::{json, Map, Value};
 
-use crate::wire::answers::{Body, Part, Reply};
+use crate::tools::json_text;
+use crate::wire::answers::{AnswerNote, Body, NoteKind, Part, Reply};
 
 /// The image types a multimodal function response takes: "image/png, image/jpeg, image/webp"
 /// (ai.google.dev/gemini-api/docs/function-calling, "Multimodal function responses", which
@@ -23,18 +33,35 @@ pub(crate) fn takes_image(mime_type: &str) -> bool {
     matches!(mime_type, "image/png" | "image/jpeg" | "image/webp")
 }
 
-pub(crate) fn content(replies: &[Reply<'_>]) -> Value {
+pub(crate) fn content(replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>) -> Value {
     let parts: Vec<Value> = replies
         .iter()
-        .map(|reply| json!({"functionResponse": function_response(reply)}))
+        .enumerate()
+        .map(|(call, reply)| json!({"functionResponse": function_response(reply, call, notes)}))
         .collect();
     json!({"role": "user", "parts": parts})
 }
 
-fn function_response(reply: &Reply<'_>) -> Value {
+/// Whether `value` has a `$ref` object key at any depth.
+fn holds_ref(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key("$ref") || map.values().any(holds_ref),
+        Value::Array(items) => items.iter().any(holds_ref),
+        _ => false,
+    }
+}
+
+fn function_response(reply: &Reply<'_>, call: usize, notes: &mut Vec<AnswerNote>) -> Value {
     let mut images = Vec::new();
     let response = match &reply.body {
         Body::Error(text) => json!({"error": text}),
+        Body::Value(value) if holds_ref(value) => {
+            notes.push(AnswerNote {
+                call,
+                kind: NoteKind::RefAsText,
+            });
+            json!({"output": json_text(value)})
+        }
         Body::Value(value) => json!({"output": value}),
         Body::Parts { parts, is_error } => {
             let mut texts = Vec::new();

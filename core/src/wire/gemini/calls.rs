@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{arguments_from_value, Fault, ToolCall};
+use crate::wire::calls::{arguments_within, Fault, ToolCall};
 
 /// The calls of `body`, added to `turn` in order.
 pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
@@ -77,7 +77,8 @@ pub(super) fn read_part(
     let call_fields = format!("{pointer}/functionCall");
     let id = shape::opt_str(function_call, "id", &call_fields)?.map(str::to_owned);
     let name = shape::opt_str(function_call, "name", &call_fields)?.unwrap_or_default();
-    let arguments = arguments_from_value(member(function_call, "args"));
+    // The limit applies to arguments that arrive as an object too (issue 26, §3).
+    let arguments = arguments_within(member(function_call, "args"), turn.limit());
     turn.add(ToolCall::new(id, name, arguments, call_pointer()))
 }
 

@@ -10,7 +10,8 @@
 //! v1beta and Vertex AI v1), and the refusals quoted in `tool-schema-wire.md` ("Real
 //! refusals").
 
-// The return leg: the calls of a body (`calls.rs`) and of a stream (`stream.rs`).
+// The return leg: the calls of a body (`calls.rs`) and of a stream, with the turn it builds
+// (`stream.rs`).
 #[cfg(feature = "runtime")]
 pub(crate) mod answers;
 #[cfg(feature = "runtime")]
@@ -20,8 +21,6 @@ pub(crate) mod stream;
 // The replay: the assistant turn as history carries it.
 #[cfg(feature = "runtime")]
 pub(crate) mod replay;
-#[cfg(feature = "runtime")]
-pub(crate) mod streamed_turn;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

@@ -1,5 +1,6 @@
-//! Gemini `streamGenerateContent?alt=sse`: the assembler of a stream's tool calls (hop 4,
-//! streamed).
+//! Gemini `streamGenerateContent?alt=sse`: the stream machine (hop 4, streamed; issue 26,
+//! §2): it builds the model content the chunks carry and yields each call as a pointer into it,
+//! so the calls and the recorded turn are one reader's.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //! Sources, read 2026-12 (google-genai 3.6 `types.py`, `_api_client.py`):
@@ -9,29 +10,64 @@
 //!   Vertex AI only ("This field is not supported in Gemini API", the SDK docstring): refused
 //!   here as unsupported, loudly, rather than yielding a call that is not whole;
 //! - a stream cut inside an event has no terminating blank line; the part a cut event held is
-//!   named from its text ([`call_in_cut_event`]), since no earlier event began it.
+//!   named from its text ([`call_in_cut_event`]), since no earlier event began it;
+//! - each chunk's candidate content holds the parts that chunk adds, each whole (a
+//!   `functionCall` with its `thoughtSignature`), so the turn is every part in the order
+//!   streamed, kept as it came (text is not merged: a signature belongs to its very part; the
+//!   thought signatures page, ai.google.dev/gemini-api/docs/thought-signatures); a call's
+//!   pointer is its part's position among them; calls need no id (models before Gemini 3 send
+//!   none), and several may come in one chunk;
+//! - an error mid-stream comes as a chunk that is a JSON error object,
+//!   `{"error": {"code", "message", "status"}}`, on a 200 response: google-genai's
+//!   `_api_client.py` raises `errors.APIError` for a streamed chunk holding `error`; reports:
+//!   diegosouzapw/OmniRoute #4177 (`{"error":{"code":503,…,"status":"UNAVAILABLE"}}` after
+//!   partial content), ankit373/hydra #869. It is the provider's error, as the other formats'
+//!   error events are.
+//!
+//! Our own rule, as `calls.rs`: only the candidate of `index` 0 (or without an `index`).
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::calls::{parts, read_part};
+use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::shape;
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{Fault, UnfinishedCall};
+use crate::wire::replay::MAX_BLOCKS;
 
-/// How many parts the stream has carried: a call's position in the content its chunks build.
+/// The format's stream machine (`wire::calls::machine`): the model content so far.
 #[derive(Debug, Default)]
-pub(crate) struct GeminiStream {
-    parts: usize,
+pub(crate) struct GeminiMachine {
+    role: Option<String>,
+    parts: Vec<Value>,
+    finish_reason: Option<Value>,
 }
 
-impl GeminiStream {
-    /// Reads one chunk.
-    pub(crate) fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
+impl StreamMachine for GeminiMachine {
+    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
         let event = shape::object(event, "", "a GenerateContentResponse chunk object")?;
+        if let Some(error) = shape::member(event, "error") {
+            let message = error.get("message").and_then(Value::as_str);
+            return Err(Fault::Provider {
+                message: message.map_or_else(|| error.to_string(), str::to_owned),
+            });
+        }
         // A chunk may carry only usage metadata.
         let Some(candidates) = shape::opt_array(event, "candidates", "")? else {
             return Ok(());
         };
+        let first = candidates
+            .iter()
+            .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0);
+        if let Some(reason) = first.and_then(|c| c.get("finishReason")) {
+            self.finish_reason = Some(reason.clone());
+        }
+        if let Some(role) = first
+            .and_then(|c| c.pointer("/content/role"))
+            .and_then(Value::as_str)
+        {
+            self.role = Some(role.to_owned());
+        }
         let Some((candidate, parts)) = parts(candidates)? else {
             return Ok(());
         };
@@ -46,16 +82,48 @@ impl GeminiStream {
                     });
                 }
             }
-            let call_position = self.parts;
+            if self.parts.len() >= MAX_BLOCKS {
+                return Err(Fault::Unsupported {
+                    pointer,
+                    what: "more than 4096 parts in one turn",
+                });
+            }
+            // The part is in the turn before it is read as a call, so its pointer is true even
+            // when the call is refused (no name, an id seen before).
+            let at = self.parts.len();
+            self.parts.push(part.clone());
             read_part(
                 part,
                 &pointer,
-                || format!("/candidates/0/content/parts/{call_position}"),
-                turn,
+                || format!("/candidates/0/content/parts/{at}"),
+                calls,
             )?;
-            self.parts += 1;
         }
         Ok(())
+    }
+
+    fn knows(event: &Value) -> bool {
+        is_known_event(event)
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        // A part arrives whole: no call is ever open between chunks.
+        Vec::new()
+    }
+
+    fn cut(&self, text: &str) -> Vec<UnfinishedCall> {
+        call_in_cut_event(text)
+    }
+
+    fn body(&self) -> Value {
+        let mut candidate = json!({
+            "content": {"role": self.role.as_deref().unwrap_or("model"), "parts": self.parts},
+            "index": 0,
+        });
+        if let Some(reason) = &self.finish_reason {
+            candidate["finishReason"] = reason.clone();
+        }
+        json!({"candidates": [candidate]})
     }
 }
 
@@ -151,9 +219,10 @@ fn string(text: &str) -> Option<(String, &str)> {
 
 /// Whether `event` is a chunk of this format at all: it has a field of
 /// `GenerateContentResponse` (google-genai `types.py`; every field is optional, so a chunk with
-/// none of them is no chunk of it).
+/// none of them is no chunk of it), or is the API's error object (`error`).
 pub(crate) fn is_known_event(event: &Value) -> bool {
-    const FIELDS: [&str; 7] = [
+    const FIELDS: [&str; 8] = [
+        "error",
         "candidates",
         "createTime",
         "modelVersion",
@@ -170,6 +239,7 @@ pub(crate) fn is_known_event(event: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::calls::machine::StreamMachine;
 
     #[test]
     fn a_cut_call_is_named_by_its_own_members() {
@@ -196,38 +266,7 @@ mod tests {
     fn vertex_streamed_arguments_are_refused() {
         let chunk = serde_json::json!({"candidates": [{"content": {"parts": [
             {"functionCall": {"name": "f", "willContinue": true}}]}}]});
-        let fault = GeminiStream::default().push(&chunk, &mut Turn::new(64));
+        let fault = GeminiMachine::default().push(&chunk, &mut Turn::new(64));
         assert!(matches!(fault, Err(Fault::Unsupported { .. })));
-    }
-}
-
-/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
-/// call assembler above and to the recorder in `super::streamed_turn::GeminiTurn`, one after the other.
-#[derive(Debug, Default)]
-pub(crate) struct GeminiMachine {
-    calls: GeminiStream,
-    turn: super::streamed_turn::GeminiTurn,
-}
-
-impl crate::wire::calls::machine::StreamMachine for GeminiMachine {
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
-        self.turn.push(event);
-        self.calls.push(event, calls)
-    }
-
-    fn knows(event: &Value) -> bool {
-        is_known_event(event)
-    }
-
-    fn open(&self) -> Vec<UnfinishedCall> {
-        Vec::new()
-    }
-
-    fn cut(&self, text: &str) -> Vec<UnfinishedCall> {
-        call_in_cut_event(text)
-    }
-
-    fn body(&self) -> Value {
-        self.turn.body()
     }
 }

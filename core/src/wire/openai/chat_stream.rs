@@ -1,191 +1,496 @@
-//! Chat Completions: the assembler of a stream's tool calls (hop 4, streamed).
+//! Chat Completions: the stream machine (`wire::calls::machine`). It reads each chunk once,
+//! builds the assistant message the chunks make, and yields each client call as it ends, as a
+//! pointer into that message (`/choices/0/message/tool_calls/{position}`): the calls and the
+//! recorded turn come from one state, so they agree by construction.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //! Sources, read 2026-12:
 //! - each chunk is a `ChatCompletionChunk` (`types/chat/chat_completion_chunk.py`, openai-python
-//!   3.57): `choices[].delta.tool_calls[]` are `ChoiceDeltaToolCall`s, whose `index` is required
-//!   and whose `id`, `type` and `function.name` come on a call's first delta only;
-//!   `function.arguments` are fragments to concatenate;
-//! - the end signal is the choice's `finish_reason` (`tool_calls`, or any other: it ends the
-//!   choice and so every call in it). No per-call end event exists, so a call whose partial
-//!   arguments happen to parse is not finished (vercel/ai PR #13137, reverted, fixed again in
-//!   #16838).
+//!   3.57): `choices[].delta` carries `role`, `content`, `refusal` fragments and `tool_calls`
+//!   deltas (`ChoiceDeltaToolCall`: `index` required, `id`, `type` and `function.name` on a
+//!   call's first delta, `function.arguments` fragments to concatenate);
+//! - the SDK's own accumulator (`lib/streaming/_deltas.py`, `accumulate_delta`) concatenates
+//!   every string but `index` and `type`, merges objects and merges lists of objects by their
+//!   `index`: members this file does not read (`reasoning_content`, a tool call's
+//!   `extra_content`) are accumulated so, and kept in the message as they came;
+//! - the end signal is the choice's `finish_reason` (`Choice.finish_reason`: `stop`, `length`,
+//!   `tool_calls`, `content_filter`, `function_call`): it ends the choice and so every call in
+//!   it; `data: [DONE]` ends the stream (`_streaming.py`) and so every call still open. No
+//!   per-call end event exists, so a call whose partial arguments happen to parse is not
+//!   finished (vercel/ai PR #13137, reverted, fixed again in #16838);
+//! - `finish_reason: ""` is no end: Ollama's OpenAI endpoint sent it on every chunk
+//!   (ollama/ollama #4357, "the finish_reason is an empty [string]"), and an empty reason names
+//!   none of the SDK's reasons.
 //!
-//! Quirks of OpenAI-compatible servers, tolerated: the first call at index 1 (pipecat PR
-//! #5342), two entries with one index in one chunk (openai-python #3201, #3203: they merge by
-//! index, not by position), fragments interleaved across indexes. Calls keep the order their
-//! index first appears in.
+//! Quirks of OpenAI-compatible servers, read right (each has a stream fixture in
+//! `fixtures/provider-wire/openai-chat/`, its source in `index.json`):
+//! - the first call at index 1 (pipecat PR #5342); two entries with one index in one chunk
+//!   (openai-python #3201, #3203: they merge by index, not by position); fragments interleaved
+//!   across indexes. Calls keep the order their first delta came in;
+//! - `index` missing (Gemini's OpenAI-compatible endpoint: openai-python #2806, PR #3246;
+//!   AstrBot PR #6692): the delta continues the last call, or begins the next one by the
+//!   header rule below;
+//! - the `id` repeated on every chunk (BerriAI/litellm #20480) or a new one minted on later
+//!   chunks of one call (poolsideai/pool #9): the first id is the call's;
+//! - the name repeated on later chunks (NousResearch/hermes-agent #8259, PR #12230: MiniMax
+//!   through NVIDIA NIM; Fireworks, hermes-agent PR #8094), and a name streamed in pieces
+//!   (continuedev/continue PR #5849: Gemini sends `"edit_ex"` then `"isting_file"`);
+//! - a whole call, or several, in one chunk (Gemini's endpoint, as above);
+//! - `type` omitted (a function call, as `chat_calls.rs` reads a body) or `custom`
+//!   (`chat_completion_message_custom_tool_call.py`): a custom call answers a tool toolwire
+//!   never sends, so, as in a body, it is kept in the message and not yielded, and the calls
+//!   after it keep their positions.
 //!
-//! Our own rules: only choice 0 is the turn (as in bodies); a delta without `index` continues
-//! the last call; a new header (a different `id` with a `name`) at an index whose call already
-//! has both starts a new call there (a server that reuses index 0 for each parallel call). A
-//! `name` arriving in pieces is concatenated, as the SDK's own accumulator does with every
-//! string but `index` and `type` (openai-python `lib/streaming/_deltas.py`,
-//! `accumulate_delta`); a delta repeating the whole name is not doubled (our caution).
+//! Our own rules (where no source decides):
+//! - only the choice of `index` 0 is the turn (as in bodies);
+//! - a repeated name and a real piece of a name: a `name` equal to the name so far is the
+//!   header repeated, kept once, when the delta also carries an `id` or argument text, or the
+//!   call's arguments have begun (no stream seen sends a piece of a name beside or after its
+//!   arguments, or with its id again). Otherwise it is a piece and is appended (the SDK's
+//!   rule), so `"get"` then `"get"` before any argument is `getget`;
+//! - a new call at an index already in use: a delta whose `id` differs from its call's begins
+//!   a new call if its name differs, or if its name is the same, the call's arguments are
+//!   already whole JSON and the delta brings more argument text (a server reusing index 0 for
+//!   each parallel call). Any other new `id` is minted anew for the same call. A name that
+//!   differs from the call's after its arguments began begins a new call too (a server that
+//!   sends no index and no new id: no piece of a name follows argument text);
+//! - arguments sent as an object (some compatible servers) are their JSON text;
+//! - past [`MAX_BLOCKS`] calls the chunk is refused, before it changes anything.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
+use crate::wire::replay::MAX_BLOCKS;
 
-/// A call whose end signal has not come.
+/// One entry of the message's `tool_calls`, as its deltas built it.
 #[derive(Debug)]
-struct OpenCall {
+struct Entry {
     index: Option<u64>,
     id: Option<String>,
+    /// `type` as the first delta that had one sent it.
+    kind: Option<String>,
     name: String,
     arguments: ArgumentsText,
-    /// Its position in the `tool_calls` of the message the stream builds.
-    position: usize,
+    /// Whether a delta carried a `function` object.
+    has_function: bool,
+    /// The `function` members other than `name` and `arguments`, accumulated.
+    function_extra: Map<String, Value>,
+    /// The entry's members other than `index`, `id`, `type` and `function` (a custom call's
+    /// `custom`, Gemini's `extra_content` with its thought signature), accumulated.
+    extra: Map<String, Value>,
+    /// Whether its end signal has not come yet.
+    open: bool,
 }
 
-/// The calls of choice 0 since its last finish reason.
+impl Entry {
+    fn new(index: Option<u64>) -> Entry {
+        Entry {
+            index,
+            id: None,
+            kind: None,
+            name: String::new(),
+            arguments: ArgumentsText::default(),
+            has_function: false,
+            function_extra: Map::new(),
+            extra: Map::new(),
+            open: true,
+        }
+    }
+
+    /// `type` as the message carries it: as sent; else `custom` for an entry that only ever
+    /// carried `custom`; else `function` (the body parser's reading of a missing type).
+    fn kind(&self) -> &str {
+        match &self.kind {
+            Some(kind) => kind,
+            None if !self.has_function && self.extra.contains_key("custom") => "custom",
+            None => "function",
+        }
+    }
+
+    /// Whether it is a client function call (what a body parser yields).
+    fn is_function(&self) -> bool {
+        self.kind() == "function"
+    }
+
+    fn arguments_begun(&self) -> bool {
+        !self.arguments.is_blank()
+    }
+
+    fn arguments_whole(&self) -> bool {
+        self.arguments_begun()
+            && serde_json::from_str::<serde::de::IgnoredAny>(self.arguments.text()).is_ok()
+    }
+
+    /// The entry as the message's `tool_calls` holds it.
+    fn as_value(&self) -> Value {
+        let mut entry = self.extra.clone();
+        entry.insert(
+            "id".into(),
+            self.id.clone().map_or(Value::Null, Value::String),
+        );
+        entry.insert("type".into(), self.kind().into());
+        if self.is_function() {
+            let mut function = self.function_extra.clone();
+            function.insert("name".into(), self.name.clone().into());
+            function.insert("arguments".into(), self.arguments.text().into());
+            entry.insert("function".into(), Value::Object(function));
+        }
+        Value::Object(entry)
+    }
+}
+
+/// One `ChoiceDeltaToolCall`, read and checked before anything is changed.
+struct CallDelta<'v> {
+    index: Option<u64>,
+    id: Option<&'v str>,
+    kind: Option<&'v str>,
+    name: Option<&'v str>,
+    arguments: Option<String>,
+    function: Option<&'v Map<String, Value>>,
+    entry: &'v Map<String, Value>,
+}
+
+impl CallDelta<'_> {
+    fn brings_arguments(&self) -> bool {
+        self.arguments
+            .as_deref()
+            .is_some_and(|text| !text.is_empty())
+    }
+}
+
+/// The delta and end of choice 0 in one chunk, read and checked.
+struct ChoiceDelta<'v> {
+    delta: Option<&'v Map<String, Value>>,
+    calls: Vec<CallDelta<'v>>,
+    /// A real finish reason (not `null`, not `""`).
+    finish: Option<&'v str>,
+}
+
+/// The Chat Completions stream machine: the assistant message so far and its calls.
 #[derive(Debug, Default)]
-pub(crate) struct ChatStream {
-    open: Vec<OpenCall>,
-    ended: usize,
+pub(crate) struct ChatMachine {
+    /// The message's members but `tool_calls`: `role`, `content`, `refusal` and every other
+    /// member a delta carried, accumulated.
+    message: Map<String, Value>,
+    calls: Vec<Entry>,
+    finish_reason: Option<String>,
 }
 
-impl ChatStream {
-    /// Reads one chunk.
-    pub(crate) fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
+impl ChatMachine {
+    /// Reads a chunk without changing anything: a fault leaves the message as it was.
+    fn read<'v>(&self, event: &'v Value) -> Result<Vec<ChoiceDelta<'v>>, Fault> {
         let event = shape::object(event, "", "a chat.completion.chunk object")?;
         // An error in the stream is an object with `error` and no `choices` (openai-python
         // `_streaming.py` raises `APIError` on `sse.data` holding `error`).
-        if let Some(error) = shape::member(event, "error") {
+        if let Some(error) = member(event, "error") {
             let message = error.get("message").and_then(Value::as_str);
             return Err(Fault::Provider {
                 message: message.map_or_else(|| error.to_string(), str::to_owned),
             });
         }
-        // `ChatCompletionChunk.choices` is required; the last chunk, with usage, has `[]`.
+        // `ChatCompletionChunk.choices` is required; Azure's first chunk
+        // (`prompt_filter_results`) and the usage chunk have `[]`.
         let choices = shape::array(event, "choices", "")?;
+        let mut read = Vec::new();
+        let mut entries = 0;
         for (position, choice) in choices.iter().enumerate() {
-            let parent = if position == 0 {
-                "/choices/0".to_owned()
-            } else {
-                format!("/choices/{position}")
-            };
+            let parent = format!("/choices/{position}");
             let choice = shape::object(choice, &parent, "a choice object")?;
             if shape::opt_index(choice, "index", &parent)?.unwrap_or(position as u64) != 0 {
                 continue;
             }
-            if let Some(delta) = shape::opt_object(choice, "delta", &parent)? {
-                let delta_pointer = format!("{parent}/delta");
+            let delta_pointer = format!("{parent}/delta");
+            let delta = shape::opt_object(choice, "delta", &parent)?;
+            let mut calls = Vec::new();
+            if let Some(delta) = delta {
                 if let Some(tool_calls) = shape::opt_array(delta, "tool_calls", &delta_pointer)? {
-                    for (entry_position, entry) in tool_calls.iter().enumerate() {
-                        let pointer = format!("{delta_pointer}/tool_calls/{entry_position}");
-                        self.delta(entry, &pointer, turn.limit())?;
+                    for (at, entry) in tool_calls.iter().enumerate() {
+                        let pointer = format!("{delta_pointer}/tool_calls/{at}");
+                        calls.push(read_call(entry, &pointer)?);
                     }
                 }
             }
-            if shape::opt_str(choice, "finish_reason", &parent)?.is_some() {
-                self.end_all(turn)?;
+            entries += calls.len();
+            if self.calls.len() + entries > MAX_BLOCKS {
+                return Err(Fault::Unsupported {
+                    pointer: format!("{delta_pointer}/tool_calls"),
+                    what: "more than 4096 tool calls in one turn",
+                });
             }
+            let finish = shape::opt_str(choice, "finish_reason", &parent)?;
+            read.push(ChoiceDelta {
+                delta,
+                calls,
+                finish: finish.filter(|reason| !reason.is_empty()),
+            });
+        }
+        Ok(read)
+    }
+
+    fn apply(&mut self, choice: &ChoiceDelta<'_>, turn: &mut Turn) -> Result<(), Fault> {
+        if let Some(delta) = choice.delta {
+            self.message_delta(delta);
+        }
+        for call in &choice.calls {
+            self.call_delta(call, turn.limit());
+        }
+        if let Some(reason) = choice.finish {
+            self.finish_reason = Some(reason.to_owned());
+            self.end_all(turn)?;
         }
         Ok(())
     }
 
-    /// One `ChoiceDeltaToolCall`.
-    fn delta(&mut self, entry: &Value, pointer: &str, limit: usize) -> Result<(), Fault> {
-        let entry = shape::object(entry, pointer, "a tool call delta object")?;
-        let index = shape::opt_index(entry, "index", pointer)?;
-        let id = shape::opt_str(entry, "id", pointer)?.filter(|id| !id.is_empty());
-        let function_pointer = format!("{pointer}/function");
-        let function = shape::opt_object(entry, "function", pointer)?;
-        let name = match function {
-            Some(function) => shape::opt_str(function, "name", &function_pointer)?,
-            None => None,
+    /// The message's own members: `role` replaced, every other one accumulated.
+    fn message_delta(&mut self, delta: &Map<String, Value>) {
+        for (key, value) in delta {
+            match key.as_str() {
+                "tool_calls" => {}
+                "role" => {
+                    if value.is_string() {
+                        self.message.insert(key.clone(), value.clone());
+                    }
+                }
+                _ => accumulate_member(&mut self.message, key, value),
+            }
         }
-        .filter(|name| !name.is_empty());
-        let slot = self.slot(index, id, name.is_some());
-        let call = &mut self.open[slot];
+    }
+
+    fn call_delta(&mut self, delta: &CallDelta<'_>, limit: usize) {
+        let at = self.slot(delta);
+        let call = &mut self.calls[at];
+        if call.index.is_none() {
+            call.index = delta.index;
+        }
         if call.id.is_none() {
-            call.id = id.map(str::to_owned);
+            call.id = delta.id.map(str::to_owned);
         }
-        if let Some(name) = name {
-            if call.name != name {
+        if call.kind.is_none() {
+            call.kind = delta.kind.map(str::to_owned);
+        }
+        if let Some(name) = delta.name {
+            let repeated = name == call.name
+                && (delta.id.is_some() || delta.brings_arguments() || call.arguments_begun());
+            if !repeated {
                 call.name.push_str(name);
             }
         }
-        if let Some(function) = function {
-            fragment(function, &function_pointer, &mut call.arguments, limit)?;
-        }
-        Ok(())
-    }
-
-    /// The open call a delta belongs to, opened if it is new.
-    fn slot(&mut self, index: Option<u64>, id: Option<&str>, has_name: bool) -> usize {
-        let found = match index {
-            Some(index) => self.open.iter().rposition(|call| call.index == Some(index)),
-            None => self.open.len().checked_sub(1),
-        };
-        if let Some(slot) = found {
-            let call = &self.open[slot];
-            let new_header = has_name
-                && !call.name.is_empty()
-                && matches!((call.id.as_deref(), id), (Some(old), Some(new)) if old != new);
-            if !new_header {
-                return slot;
+        if let Some(function) = delta.function {
+            call.has_function = true;
+            for (key, value) in function {
+                if key != "name" && key != "arguments" {
+                    accumulate_member(&mut call.function_extra, key, value);
+                }
             }
         }
-        self.open.push(OpenCall {
-            index,
-            id: None,
-            name: String::new(),
-            arguments: ArgumentsText::default(),
-            position: self.ended + self.open.len(),
-        });
-        self.open.len() - 1
+        if let Some(text) = &delta.arguments {
+            call.arguments.push(text, limit);
+        }
+        for (key, value) in delta.entry {
+            if !matches!(key.as_str(), "index" | "id" | "type" | "function") {
+                accumulate_member(&mut call.extra, key, value);
+            }
+        }
     }
 
-    /// The finish reason: every open call ends, in order.
+    /// The entry a delta belongs to, opened if it begins a call.
+    fn slot(&mut self, delta: &CallDelta<'_>) -> usize {
+        let found = match delta.index {
+            Some(index) => self
+                .calls
+                .iter()
+                .rposition(|call| call.open && call.index == Some(index))
+                // A server that left out the index of a call's first delta and sends it later.
+                .or_else(|| {
+                    let last = self.calls.len().checked_sub(1)?;
+                    (self.calls[last].open && self.calls[last].index.is_none()).then_some(last)
+                }),
+            None => self.calls.iter().rposition(|call| call.open),
+        };
+        if let Some(at) = found {
+            if !begins_a_call(&self.calls[at], delta) {
+                return at;
+            }
+        }
+        self.calls.push(Entry::new(delta.index));
+        self.calls.len() - 1
+    }
+
+    /// A real end: every open call ends, in order.
     fn end_all(&mut self, turn: &mut Turn) -> Result<(), Fault> {
-        self.ended += self.open.len();
-        for call in std::mem::take(&mut self.open) {
-            let arguments = call.arguments.finish(turn.limit());
-            let pointer = format!("/choices/0/message/tool_calls/{}", call.position);
-            turn.add_with_id(ToolCall::new(call.id, call.name, arguments, pointer))?;
+        let limit = turn.limit();
+        let mut ended = Vec::new();
+        for (position, call) in self.calls.iter_mut().enumerate() {
+            if !call.open {
+                continue;
+            }
+            call.open = false;
+            if call.is_function() {
+                let pointer = format!("/choices/0/message/tool_calls/{position}");
+                let arguments = call.arguments.finish(limit);
+                ended.push(ToolCall::new(
+                    call.id.clone(),
+                    call.name.clone(),
+                    arguments,
+                    pointer,
+                ));
+            }
+        }
+        for call in ended {
+            turn.add_with_id(call)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `delta` begins a new call rather than continuing `call` (the rule in the header).
+fn begins_a_call(call: &Entry, delta: &CallDelta<'_>) -> bool {
+    let Some(name) = delta.name else {
+        return false;
+    };
+    if call.name.is_empty() {
+        return false;
+    }
+    let same_name = name == call.name;
+    match (call.id.as_deref(), delta.id) {
+        (Some(old), Some(new)) if old != new => {
+            !same_name || (call.arguments_whole() && delta.brings_arguments())
+        }
+        _ => !same_name && call.arguments_begun(),
+    }
+}
+
+/// Reads one `ChoiceDeltaToolCall`.
+fn read_call<'v>(entry: &'v Value, pointer: &str) -> Result<CallDelta<'v>, Fault> {
+    let entry = shape::object(entry, pointer, "a tool call delta object")?;
+    let index = shape::opt_index(entry, "index", pointer)?;
+    let id = shape::opt_str(entry, "id", pointer)?.filter(|id| !id.is_empty());
+    let kind = shape::opt_str(entry, "type", pointer)?.filter(|kind| !kind.is_empty());
+    let function_pointer = format!("{pointer}/function");
+    let function = shape::opt_object(entry, "function", pointer)?;
+    let (name, arguments) = match function {
+        Some(function) => (
+            shape::opt_str(function, "name", &function_pointer)?.filter(|name| !name.is_empty()),
+            match member(function, "arguments") {
+                None => None,
+                Some(Value::String(text)) => Some(text.clone()),
+                Some(object @ Value::Object(_)) => Some(object.to_string()),
+                Some(_) => {
+                    return Err(Fault::shape(
+                        format!("{function_pointer}/arguments"),
+                        "a string",
+                    ))
+                }
+            },
+        ),
+        None => (None, None),
+    };
+    Ok(CallDelta {
+        index,
+        id,
+        kind,
+        name,
+        arguments,
+        function,
+        entry,
+    })
+}
+
+/// Accumulates one member of a delta into `into`, as openai-python's `accumulate_delta` does:
+/// strings concatenated (but `index` and `type`, replaced), objects merged, lists of objects
+/// merged by their `index`, other lists extended; `null` never erases a value. Our own rule
+/// beside it: a number is replaced, not added (no member this file keeps counts up).
+fn accumulate_member(into: &mut Map<String, Value>, key: &str, value: &Value) {
+    let Some(slot) = into.get_mut(key).filter(|slot| !slot.is_null()) else {
+        into.insert(key.to_owned(), value.clone());
+        return;
+    };
+    match (slot, value) {
+        (_, Value::Null) => {}
+        (Value::String(so_far), Value::String(more)) if key != "index" && key != "type" => {
+            so_far.push_str(more);
+        }
+        (Value::Object(so_far), Value::Object(more)) => {
+            for (key, value) in more {
+                accumulate_member(so_far, key, value);
+            }
+        }
+        (Value::Array(so_far), Value::Array(more)) => merge_list(so_far, more),
+        (slot, _) => *slot = value.clone(),
+    }
+}
+
+/// A list delta: entries with an `index` merge into the entry of that index, the rest append.
+fn merge_list(so_far: &mut Vec<Value>, more: &[Value]) {
+    for entry in more {
+        let index = entry.get("index").and_then(Value::as_u64);
+        let existing = index.and_then(|index| {
+            so_far
+                .iter_mut()
+                .find(|old| old.get("index").and_then(Value::as_u64) == Some(index))
+        });
+        match (existing, entry) {
+            (Some(Value::Object(old)), Value::Object(new)) => {
+                for (key, value) in new {
+                    accumulate_member(old, key, value);
+                }
+            }
+            _ => {
+                if so_far.len() < MAX_BLOCKS {
+                    so_far.push(entry.clone());
+                }
+            }
+        }
+    }
+}
+
+impl StreamMachine for ChatMachine {
+    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+        let choices = self.read(event)?;
+        for choice in &choices {
+            self.apply(choice, calls)?;
         }
         Ok(())
     }
 
-    /// The calls begun and not ended.
-    pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
-        self.open
+    /// Whether `event` is a chunk of this format at all: `ChatCompletionChunk.choices` is
+    /// required (`chat_completion_chunk.py`).
+    fn knows(event: &Value) -> bool {
+        event.get("choices").is_some_and(Value::is_array)
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        self.calls
             .iter()
+            .filter(|call| call.open && call.is_function())
             .map(|call| UnfinishedCall::of_open(&call.id, &call.name))
             .collect()
     }
-}
 
-/// Appends a delta's `function.arguments` fragment (a string; an object from a compatible
-/// server is its JSON text).
-fn fragment(
-    function: &Map<String, Value>,
-    pointer: &str,
-    arguments: &mut ArgumentsText,
-    limit: usize,
-) -> Result<(), Fault> {
-    match member(function, "arguments") {
-        None => Ok(()),
-        Some(Value::String(text)) => {
-            arguments.push(text, limit);
-            Ok(())
-        }
-        Some(object @ Value::Object(_)) => {
-            arguments.push(&object.to_string(), limit);
-            Ok(())
-        }
-        Some(_) => Err(Fault::shape(format!("{pointer}/arguments"), "a string")),
+    /// `data: [DONE]` ends the stream, and so every call still open.
+    fn done(&mut self, calls: &mut Turn) -> Result<(), Fault> {
+        self.end_all(calls)
     }
-}
 
-/// Whether `event` is a chunk of this format at all: `ChatCompletionChunk.choices` is required
-/// (`chat_completion_chunk.py`).
-pub(crate) fn is_known_event(event: &Value) -> bool {
-    event.get("choices").is_some_and(Value::is_array)
+    /// The response body: `choices[0].message` as the deltas built it (no `annotations`,
+    /// which no delta carries), its `finish_reason`.
+    fn body(&self) -> Value {
+        let mut message = self.message.clone();
+        message.entry("role").or_insert_with(|| "assistant".into());
+        message.entry("content").or_insert(Value::Null);
+        if !self.calls.is_empty() {
+            let calls = self.calls.iter().map(Entry::as_value).collect();
+            message.insert("tool_calls".into(), Value::Array(calls));
+        }
+        json!({"object": "chat.completion", "choices": [{
+            "index": 0,
+            "message": message,
+            "finish_reason": self.finish_reason,
+        }]})
+    }
 }
 
 #[cfg(test)]
@@ -193,57 +498,283 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::wire::calls::{parse_calls, CallFormat};
+    use crate::wire::replay::replay_turn;
 
     fn chunk(tool_calls: Value, finish: Value) -> Value {
         json!({"choices": [{"index": 0, "delta": {"tool_calls": tool_calls}, "finish_reason": finish}]})
     }
 
-    #[test]
-    fn a_server_reusing_index_0_for_each_call_gives_each_call() {
-        let mut stream = ChatStream::default();
+    /// Feeds `chunks`, then `[DONE]`: the calls yielded, and the machine.
+    fn run(chunks: &[Value]) -> (Vec<ToolCall>, ChatMachine) {
+        let mut machine = ChatMachine::default();
         let mut turn = Turn::new(1024);
-        for (id, name) in [("call_a", "f"), ("call_b", "g")] {
-            let header =
-                json!([{"index": 0, "id": id, "function": {"name": name, "arguments": "{}"}}]);
-            stream.push(&chunk(header, Value::Null), &mut turn).unwrap();
+        let mut calls = Vec::new();
+        for chunk in chunks {
+            machine.push(chunk, &mut turn).unwrap();
+            calls.extend(turn.take());
         }
-        stream
-            .push(&chunk(Value::Null, json!("tool_calls")), &mut turn)
-            .unwrap();
-        let calls = turn.take();
-        let names: Vec<_> = calls
+        machine.done(&mut turn).unwrap();
+        calls.extend(turn.take());
+        (calls, machine)
+    }
+
+    /// The calls agree with the body the machine built, and replay.
+    fn agree(calls: &[ToolCall], machine: &ChatMachine) {
+        let body = machine.body();
+        assert_eq!(parse_calls(CallFormat::OpenAiChat, &body).unwrap(), calls);
+        replay_turn(CallFormat::OpenAiChat, &body, calls).unwrap();
+    }
+
+    fn names(calls: &[ToolCall]) -> Vec<(Option<&str>, &str)> {
+        calls
             .iter()
             .map(|c| (c.id.as_deref(), c.name.as_str()))
-            .collect();
-        assert_eq!(names, [(Some("call_a"), "f"), (Some("call_b"), "g")]);
-        assert_eq!(calls[1].pointer, "/choices/0/message/tool_calls/1");
+            .collect()
     }
 
     #[test]
-    fn a_delta_without_index_continues_the_last_call() {
-        let mut stream = ChatStream::default();
+    fn an_empty_finish_reason_ends_nothing() {
+        let header =
+            json!([{"index": 0, "id": "call_a", "function": {"name": "f", "arguments": ""}}]);
+        let fragment = json!([{"index": 0, "function": {"arguments": "{\"a\":1}"}}]);
+        let mut machine = ChatMachine::default();
         let mut turn = Turn::new(1024);
-        let header = json!([{"id": "call_a", "function": {"name": "f", "arguments": "{\"a\""}}]);
-        stream.push(&chunk(header, Value::Null), &mut turn).unwrap();
-        let rest = json!([{"function": {"arguments": ":1}"}}]);
-        stream
-            .push(&chunk(rest, json!("tool_calls")), &mut turn)
+        machine.push(&chunk(header, json!("")), &mut turn).unwrap();
+        assert!(turn.take().is_empty(), "a call ended at its first chunk");
+        machine
+            .push(&chunk(fragment, json!("")), &mut turn)
             .unwrap();
-        assert_eq!(turn.take()[0].arguments.as_ref().unwrap()["a"], 1);
+        assert!(turn.take().is_empty());
+        machine
+            .push(&chunk(Value::Null, json!("tool_calls")), &mut turn)
+            .unwrap();
+        let calls = turn.take();
+        assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
+        assert_eq!(machine.body()["choices"][0]["finish_reason"], "tool_calls");
+    }
+
+    #[test]
+    fn done_ends_every_open_call() {
+        let header =
+            json!([{"index": 0, "id": "call_a", "function": {"name": "f", "arguments": "{}"}}]);
+        let (calls, machine) = run(&[chunk(header, json!(""))]);
+        assert_eq!(names(&calls), [(Some("call_a"), "f")]);
+        assert!(machine.open().is_empty());
+    }
+
+    #[test]
+    fn a_name_repeated_on_later_chunks_is_kept_once_in_calls_and_history() {
+        let (calls, machine) = run(&[
+            chunk(
+                json!([{"index": 0, "id": "call_a", "function": {"name": "read_file", "arguments": ""}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "function": {"name": "read_file", "arguments": "{\"p\""}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "function": {"name": "read_file", "arguments": ":1}"}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "id": "call_a", "function": {"name": "read_file"}}]),
+                json!("tool_calls"),
+            ),
+        ]);
+        assert_eq!(names(&calls), [(Some("call_a"), "read_file")]);
+        assert_eq!(
+            machine.body()["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+            "read_file"
+        );
+        agree(&calls, &machine);
+    }
+
+    #[test]
+    fn a_real_piece_equal_to_the_name_so_far_is_kept() {
+        // Before any argument and without its id again, a name equal to the name so far is a
+        // piece of the name: `get` + `get`.
+        let (calls, machine) = run(&[
+            chunk(
+                json!([{"index": 0, "id": "call_a", "function": {"name": "get"}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "function": {"name": "get"}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "function": {"arguments": "{}"}}]),
+                json!("tool_calls"),
+            ),
+        ]);
+        assert_eq!(names(&calls), [(Some("call_a"), "getget")]);
+        agree(&calls, &machine);
+    }
+
+    #[test]
+    fn an_id_minted_per_chunk_continues_one_call_in_calls_and_history() {
+        let (calls, machine) = run(&[
+            chunk(
+                json!([{"index": 0, "id": "call_a", "function": {"name": "f", "arguments": "{\"a\""}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "id": "call_b", "function": {"name": "f", "arguments": ":1"}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "id": "call_c", "function": {"arguments": "}"}}]),
+                json!("tool_calls"),
+            ),
+        ]);
+        assert_eq!(names(&calls), [(Some("call_a"), "f")]);
+        assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
+        let message = &machine.body()["choices"][0]["message"];
+        assert_eq!(message["tool_calls"].as_array().unwrap().len(), 1);
+        agree(&calls, &machine);
+    }
+
+    #[test]
+    fn a_server_reusing_index_0_for_each_call_gives_each_call() {
+        let mut chunks = Vec::new();
+        for (id, name) in [("call_a", "f"), ("call_b", "g"), ("call_c", "g")] {
+            let header =
+                json!([{"index": 0, "id": id, "function": {"name": name, "arguments": "{}"}}]);
+            chunks.push(chunk(header, Value::Null));
+        }
+        chunks.push(chunk(Value::Null, json!("tool_calls")));
+        let (calls, machine) = run(&chunks);
+        assert_eq!(
+            names(&calls),
+            [
+                (Some("call_a"), "f"),
+                (Some("call_b"), "g"),
+                (Some("call_c"), "g")
+            ]
+        );
+        assert_eq!(calls[2].pointer, "/choices/0/message/tool_calls/2");
+        agree(&calls, &machine);
+    }
+
+    #[test]
+    fn deltas_without_index_continue_the_last_call_or_begin_the_next() {
+        let (calls, machine) = run(&[
+            chunk(
+                json!([{"id": "call_a", "function": {"name": "f", "arguments": "{\"a\""}}]),
+                Value::Null,
+            ),
+            chunk(json!([{"function": {"arguments": ":1}"}}]), Value::Null),
+            chunk(
+                json!([{"id": "call_b", "function": {"name": "f", "arguments": "{}"}},
+                         {"id": "call_c", "function": {"name": "g", "arguments": "{}"}}]),
+                Value::Null,
+            ),
+        ]);
+        assert_eq!(
+            names(&calls),
+            [
+                (Some("call_a"), "f"),
+                (Some("call_b"), "f"),
+                (Some("call_c"), "g")
+            ]
+        );
+        assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
+        agree(&calls, &machine);
+    }
+
+    #[test]
+    fn a_custom_call_is_kept_and_drops_no_call_after_it() {
+        let (calls, machine) = run(&[
+            chunk(
+                json!([{"index": 0, "id": "call_x", "type": "custom", "custom": {"name": "sql", "input": "SEL"}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "custom": {"input": "ECT 1"}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 1, "id": "call_f", "function": {"name": "f", "arguments": "{}"}}]),
+                json!("tool_calls"),
+            ),
+        ]);
+        assert_eq!(names(&calls), [(Some("call_f"), "f")]);
+        assert_eq!(calls[0].pointer, "/choices/0/message/tool_calls/1");
+        let custom = &machine.body()["choices"][0]["message"]["tool_calls"][0];
+        assert_eq!(
+            custom,
+            &json!({"id": "call_x", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}})
+        );
+        agree(&calls, &machine);
+    }
+
+    #[test]
+    fn members_it_does_not_read_are_kept_as_they_came() {
+        // DeepSeek's `reasoning_content`; Gemini's `extra_content` with its thought signature
+        // (THU-MAIC/OpenMAIC #1556), which Gemini 3 wants back on the call.
+        let signature = json!({"google": {"thought_signature": "c2ln"}});
+        let (calls, machine) = run(&[
+            json!({"choices": [{"index": 0, "delta": {"role": "assistant", "reasoning_content": "Look "}}]}),
+            json!({"choices": [{"index": 0, "delta": {"reasoning_content": "it up."}}]}),
+            chunk(
+                json!([{"id": "call_a", "type": "function", "extra_content": signature,
+                          "function": {"name": "f", "arguments": "{}"}}]),
+                json!("tool_calls"),
+            ),
+        ]);
+        let message = &machine.body()["choices"][0]["message"];
+        assert_eq!(message["reasoning_content"], "Look it up.");
+        assert_eq!(message["tool_calls"][0]["extra_content"], signature);
+        assert!(message["tool_calls"][0].get("index").is_none());
+        agree(&calls, &machine);
+        let replay = replay_turn(CallFormat::OpenAiChat, &machine.body(), &calls).unwrap();
+        assert_eq!(replay.turn["tool_calls"][0]["extra_content"], signature);
+    }
+
+    #[test]
+    fn a_bad_chunk_changes_nothing() {
+        let mut machine = ChatMachine::default();
+        let mut turn = Turn::new(1024);
+        let good = json!({"index": 0, "id": "call_a", "function": {"name": "f"}});
+        let bad = json!({"index": 0, "function": {"arguments": 7}});
+        let before = machine.body();
+        let fault = machine.push(&chunk(json!([good, bad]), Value::Null), &mut turn);
+        assert_eq!(
+            fault,
+            Err(Fault::shape(
+                "/choices/0/delta/tool_calls/1/function/arguments",
+                "a string"
+            ))
+        );
+        assert_eq!(machine.body(), before);
+    }
+
+    #[test]
+    fn too_many_calls_are_refused_before_they_are_held() {
+        let mut machine = ChatMachine::default();
+        let mut turn = Turn::new(1024);
+        let many: Vec<Value> = (0..=MAX_BLOCKS as u64)
+            .map(|index| json!({"index": index, "id": format!("call_{index}"), "function": {"name": "f"}}))
+            .collect();
+        let fault = machine.push(&chunk(Value::Array(many), Value::Null), &mut turn);
+        assert!(matches!(fault, Err(Fault::Unsupported { .. })), "{fault:?}");
+        assert!(machine.calls.is_empty());
     }
 
     #[test]
     fn a_chunk_without_choices_is_not_a_chunk_and_an_error_is_the_providers() {
-        let mut stream = ChatStream::default();
+        let mut machine = ChatMachine::default();
         let mut turn = Turn::new(64);
         let message_start = json!({"type": "message_start", "message": {}});
         assert_eq!(
-            stream.push(&message_start, &mut turn),
+            machine.push(&message_start, &mut turn),
             Err(Fault::shape("/choices", "an array"))
         );
         let error = json!({"error": {"message": "Rate limit reached", "type": "requests"}});
         assert_eq!(
-            stream.push(&error, &mut turn),
+            machine.push(&error, &mut turn),
             Err(Fault::Provider {
                 message: "Rate limit reached".into()
             })
@@ -252,40 +783,28 @@ mod tests {
 
     #[test]
     fn other_choices_are_not_the_turn() {
-        let mut stream = ChatStream::default();
-        let mut turn = Turn::new(1024);
         let event = json!({"choices": [{"index": 1, "delta": {"tool_calls": [
             {"index": 0, "id": "call_x", "function": {"name": "f", "arguments": ""}}]},
             "finish_reason": "tool_calls"}]});
-        stream.push(&event, &mut turn).unwrap();
-        assert!(turn.take().is_empty());
-        assert!(stream.open().is_empty());
-    }
-}
-
-/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
-/// call assembler above and to the recorder in `super::chat_streamed_turn::ChatTurn`, one after the other.
-#[derive(Debug, Default)]
-pub(crate) struct ChatMachine {
-    calls: ChatStream,
-    turn: super::chat_streamed_turn::ChatTurn,
-}
-
-impl crate::wire::calls::machine::StreamMachine for ChatMachine {
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
-        self.turn.push(event);
-        self.calls.push(event, calls)
+        let (calls, machine) = run(&[event]);
+        assert!(calls.is_empty());
+        assert!(machine.open().is_empty());
     }
 
-    fn knows(event: &Value) -> bool {
-        is_known_event(event)
-    }
-
-    fn open(&self) -> Vec<UnfinishedCall> {
-        self.calls.open()
-    }
-
-    fn body(&self) -> Value {
-        self.turn.body()
+    #[test]
+    fn arguments_past_the_limit_are_too_long() {
+        let mut machine = ChatMachine::default();
+        let mut turn = Turn::new(8);
+        let header = json!([{"index": 0, "id": "call_a", "function": {"name": "f", "arguments": "{\"a\":\"long\"}"}}]);
+        machine
+            .push(&chunk(header, json!("tool_calls")), &mut turn)
+            .unwrap();
+        assert!(matches!(
+            turn.take()[0].arguments,
+            Err(crate::wire::calls::ArgumentsError::TooLong {
+                bytes: 12,
+                limit: 8
+            })
+        ));
     }
 }

@@ -21,8 +21,6 @@ pub(crate) mod chat_replay;
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_stream;
 #[cfg(feature = "runtime")]
-pub(crate) mod chat_streamed_turn;
-#[cfg(feature = "runtime")]
 pub(crate) mod responses_answers;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_calls;
@@ -30,8 +28,6 @@ pub(crate) mod responses_calls;
 pub(crate) mod responses_replay;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_stream;
-#[cfg(feature = "runtime")]
-pub(crate) mod responses_streamed_turn;
 
 #[cfg(feature = "runtime")]
 use serde_json::{json, Value};

@@ -1,4 +1,6 @@
-//! The Responses API: the assembler of a stream's tool calls (hop 4, streamed).
+//! The Responses API's stream machine (`wire::calls::machine`): it reads each event once,
+//! builds the `output` the events make, and yields each `function_call` as it ends, as a
+//! pointer into that output (hop 4, streamed; issue 26, point 2).
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
 //! Sources, read 2026-12 (openai-python 3.57 `types/responses/`; the streaming guide):
@@ -10,19 +12,43 @@
 //! - the end signal is `response.output_item.done` with the finished item
 //!   (`response_output_item_done_event.py`), whose own `arguments` are whole;
 //! - `error` events carry `message` (`response_error_event.py`), `response.failed` a response
-//!   whose `error.message` says why (`response_failed_event.py`).
+//!   whose `error.message` says why (`response_failed_event.py`);
+//! - `response.output_item.done` carries each finished item whole (a reasoning item with its
+//!   `encrypted_content`, a message with its text), at its `output_index`;
+//!   `response.completed` (and `.incomplete`, `.failed`) the whole response
+//!   (`response_stream_event.py`).
+//!
+//! Our own rules: items are kept in the order they first came, each as it came (an item type
+//! we do not know stays whole), so a pointer yielded never moves: a call's pointer is its
+//! item's position in the output built, and `output_index` only names the item in later
+//! events. An item the final response holds that no item event gave is added after the
+//! others (for servers that send items only there). A done call item that leaves out its
+//! `call_id`, `name`, `namespace` or `arguments` takes them from the events before it, in
+//! the call and in the output alike.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::responses_calls::function_call;
+use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::shape;
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
+use crate::wire::calls::{ArgumentsText, Fault, UnfinishedCall};
+use crate::wire::replay::MAX_BLOCKS;
+
+/// One output item as the events built it.
+#[derive(Debug)]
+struct Item {
+    /// The stream's `output_index` for it.
+    output_index: u64,
+    /// The item as it was added, or as it was done.
+    value: Value,
+    /// A `function_call` added and not yet done: its call.
+    call: Option<OpenCall>,
+}
 
 /// A `function_call` item added and not yet done.
 #[derive(Debug)]
-struct OpenItem {
-    output_index: u64,
+struct OpenCall {
     item_id: Option<String>,
     call_id: Option<String>,
     name: Option<String>,
@@ -30,82 +56,23 @@ struct OpenItem {
     arguments: ArgumentsText,
 }
 
-/// The function call items in progress.
+/// The output a Responses API stream builds, and its open calls.
 #[derive(Debug, Default)]
-pub(crate) struct ResponsesStream {
-    open: Vec<OpenItem>,
+pub(crate) struct ResponsesMachine {
+    items: Vec<Item>,
 }
 
-impl ResponsesStream {
-    /// Reads one event.
-    pub(crate) fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
-        let event = shape::object(event, "", "a response stream event object")?;
-        let kind = shape::opt_str(event, "type", "")?
-            .ok_or_else(|| Fault::shape("/type", "the event's type, a string"))?;
-        match kind {
-            "response.output_item.added" => {
-                let item = item(event)?;
-                if shape::opt_str(item, "type", "/item")? == Some("function_call") {
-                    let mut arguments = ArgumentsText::default();
-                    if let Some(text) = shape::opt_str(item, "arguments", "/item")? {
-                        arguments.push(text, turn.limit());
-                    }
-                    self.open.push(OpenItem {
-                        output_index: shape::index(event, "output_index", "")?,
-                        item_id: shape::opt_str(item, "id", "/item")?.map(str::to_owned),
-                        call_id: shape::opt_id(item, "call_id", "/item")?,
-                        name: shape::opt_str(item, "name", "/item")?.map(str::to_owned),
-                        namespace: shape::opt_str(item, "namespace", "/item")?.map(str::to_owned),
-                        arguments,
-                    });
-                }
-            }
-            "response.function_call_arguments.delta" => {
-                if let Some(slot) = self.find(event)? {
-                    let delta = shape::opt_str(event, "delta", "")?.unwrap_or_default();
-                    self.open[slot].arguments.push(delta, turn.limit());
-                }
-            }
-            "response.function_call_arguments.done" => {
-                if let Some(slot) = self.find(event)? {
-                    if let Some(whole) = shape::opt_str(event, "arguments", "")? {
-                        self.open[slot].arguments.replace(whole, turn.limit());
-                    }
-                }
-            }
-            "response.output_item.done" => {
-                let item = item(event)?;
-                if shape::opt_str(item, "type", "/item")? == Some("function_call") {
-                    let output_index = shape::index(event, "output_index", "")?;
-                    let open = self.find(event)?.map(|slot| self.open.remove(slot));
-                    turn.add_with_id(done_call(item, open, output_index, turn.limit())?)?;
-                }
-            }
-            "error" => {
-                let message = shape::opt_str(event, "message", "")?;
-                return Err(Fault::Provider {
-                    message: message
-                        .map_or_else(|| Value::Object(event.clone()).to_string(), str::to_owned),
-                });
-            }
-            "response.failed" => {
-                let message = event
-                    .get("response")
-                    .and_then(|response| response.get("error"))
-                    .and_then(|error| error.get("message"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("response.failed");
-                return Err(Fault::Provider {
-                    message: message.to_owned(),
-                });
-            }
-            _ => {}
-        }
-        Ok(())
+impl ResponsesMachine {
+    /// The position of the item at `output_index`.
+    fn at_index(&self, output_index: u64) -> Option<usize> {
+        self.items
+            .iter()
+            .rposition(|item| item.output_index == output_index)
     }
 
-    /// The open item an event names, by `item_id`, else by `output_index`.
-    fn find(&self, event: &serde_json::Map<String, Value>) -> Result<Option<usize>, Fault> {
+    /// The item an event names, by `item_id` (or its item's `id`) among the open calls, else by
+    /// `output_index`.
+    fn find(&self, event: &Map<String, Value>) -> Result<Option<usize>, Fault> {
         let item_id = match shape::opt_str(event, "item_id", "")? {
             Some(id) => Some(id),
             None => shape::opt_object(event, "item", "")?
@@ -114,58 +81,235 @@ impl ResponsesStream {
                 .flatten(),
         };
         if let Some(id) = item_id {
-            if let Some(slot) = self
-                .open
-                .iter()
-                .position(|open| open.item_id.as_deref() == Some(id))
-            {
-                return Ok(Some(slot));
+            let open = self.items.iter().rposition(|item| {
+                item.call
+                    .as_ref()
+                    .is_some_and(|call| call.item_id.as_deref() == Some(id))
+            });
+            if open.is_some() {
+                return Ok(open);
             }
         }
-        let output_index = shape::opt_index(event, "output_index", "")?;
-        Ok(output_index
-            .and_then(|index| self.open.iter().position(|open| open.output_index == index)))
+        Ok(shape::opt_index(event, "output_index", "")?.and_then(|index| self.at_index(index)))
     }
 
-    /// The calls begun and not ended.
-    pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
-        self.open
-            .iter()
-            .map(|open| UnfinishedCall::new(open.call_id.clone(), open.name.clone()))
-            .collect()
+    /// A new item at the end of the output, within the bound.
+    fn push_item(&mut self, item: Item) -> Result<usize, Fault> {
+        if self.items.len() >= MAX_BLOCKS {
+            return Err(Fault::shape(
+                "/output_index",
+                "an item within the first 4096 of the output (our caution)",
+            ));
+        }
+        self.items.push(item);
+        Ok(self.items.len() - 1)
+    }
+
+    fn added(&mut self, event: &Map<String, Value>, limit: usize) -> Result<(), Fault> {
+        let item = item(event)?;
+        let output_index = shape::index(event, "output_index", "")?;
+        let call = if shape::opt_str(item, "type", "/item")? == Some("function_call") {
+            let mut arguments = ArgumentsText::default();
+            if let Some(text) = shape::opt_str(item, "arguments", "/item")? {
+                arguments.push(text, limit);
+            }
+            Some(OpenCall {
+                item_id: shape::opt_str(item, "id", "/item")?.map(str::to_owned),
+                call_id: shape::opt_id(item, "call_id", "/item")?,
+                name: shape::opt_str(item, "name", "/item")?.map(str::to_owned),
+                namespace: shape::opt_str(item, "namespace", "/item")?.map(str::to_owned),
+                arguments,
+            })
+        } else {
+            None
+        };
+        // An index already given keeps its item (our caution: no source shows a second add).
+        if self.at_index(output_index).is_none() {
+            self.push_item(Item {
+                output_index,
+                value: Value::Object(item.clone()),
+                call,
+            })?;
+        }
+        Ok(())
+    }
+
+    fn done(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
+        let item = item(event)?;
+        let output_index = shape::index(event, "output_index", "")?;
+        let is_call = shape::opt_str(item, "type", "/item")? == Some("function_call");
+        let found = if is_call {
+            self.find(event)?
+        } else {
+            self.at_index(output_index)
+        };
+        // Read the item whole before anything is recorded: a fault leaves the output as it was.
+        let position = found.unwrap_or(self.items.len());
+        let call = if is_call {
+            Some(function_call(
+                item,
+                format!("/output/{position}"),
+                turn.limit(),
+            )?)
+        } else {
+            None
+        };
+        if found.is_none() {
+            self.push_item(Item {
+                output_index,
+                value: Value::Object(item.clone()),
+                call: None,
+            })?;
+        }
+        let slot = &mut self.items[position];
+        let open = slot.call.take();
+        let mut value = item.clone();
+        let Some(mut call) = call else {
+            slot.value = Value::Object(value);
+            return Ok(());
+        };
+        if let Some(open) = open {
+            // What the done item leaves out, from the events before it: in the call, and in
+            // the output it is read from.
+            if call.id.is_none() {
+                call.id = open.call_id;
+                if let Some(id) = &call.id {
+                    value.insert("call_id".into(), id.as_str().into());
+                }
+            }
+            if call.name.is_empty() {
+                call.name = open.name.unwrap_or_default();
+                value.insert("name".into(), call.name.as_str().into());
+            }
+            if call.namespace.is_none() {
+                call.namespace = open.namespace;
+                if let Some(namespace) = &call.namespace {
+                    value.insert("namespace".into(), namespace.as_str().into());
+                }
+            }
+            if shape::member(item, "arguments").is_none() {
+                call.arguments = open.arguments.finish(turn.limit());
+                value.insert("arguments".into(), arguments_text(&open.arguments));
+            }
+        }
+        slot.value = Value::Object(value);
+        turn.add_with_id(call)
+    }
+
+    /// The final response's output: an item no item event gave is added after the others.
+    fn whole(&mut self, event: &Map<String, Value>) -> Result<(), Fault> {
+        let Some(output) = event
+            .get("response")
+            .and_then(|response| response.get("output"))
+            .and_then(Value::as_array)
+        else {
+            return Ok(());
+        };
+        for (index, item) in output.iter().enumerate() {
+            let index = index as u64;
+            if item.is_object() && self.at_index(index).is_none() {
+                self.push_item(Item {
+                    output_index: index,
+                    value: item.clone(),
+                    call: None,
+                })?;
+            }
+        }
+        Ok(())
     }
 }
 
-fn item(event: &serde_json::Map<String, Value>) -> Result<&serde_json::Map<String, Value>, Fault> {
+/// The arguments text as the output item carries it (`""` once it passed the limit and was
+/// dropped: the call says `TooLong`).
+fn arguments_text(arguments: &ArgumentsText) -> Value {
+    Value::String(arguments.kept().unwrap_or_default().to_owned())
+}
+
+fn item(event: &Map<String, Value>) -> Result<&Map<String, Value>, Fault> {
     shape::opt_object(event, "item", "")?
         .ok_or_else(|| Fault::shape("/item", "an output item object"))
 }
 
-/// The call a done item ends: the item's own fields, whole; what the item leaves out, from the
-/// events before it.
-fn done_call(
-    item: &serde_json::Map<String, Value>,
-    open: Option<OpenItem>,
-    output_index: u64,
-    limit: usize,
-) -> Result<ToolCall, Fault> {
-    let pointer = format!("/output/{output_index}");
-    let mut call = function_call(item, pointer, limit)?;
-    if let Some(open) = open {
-        if call.id.is_none() {
-            call.id = open.call_id;
+/// The message of a `response.failed` event's response.
+fn failed_message(event: &Map<String, Value>) -> String {
+    event
+        .get("response")
+        .and_then(|response| response.get("error"))
+        .and_then(|error| error.get("message"))
+        .and_then(Value::as_str)
+        .unwrap_or("response.failed")
+        .to_owned()
+}
+
+impl StreamMachine for ResponsesMachine {
+    fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
+        let event = shape::object(event, "", "a response stream event object")?;
+        let kind = shape::opt_str(event, "type", "")?
+            .ok_or_else(|| Fault::shape("/type", "the event's type, a string"))?;
+        match kind {
+            "response.output_item.added" => self.added(event, turn.limit())?,
+            "response.function_call_arguments.delta" => {
+                if let Some(position) = self.find(event)? {
+                    let delta = shape::opt_str(event, "delta", "")?.unwrap_or_default();
+                    if let Some(call) = &mut self.items[position].call {
+                        call.arguments.push(delta, turn.limit());
+                    }
+                }
+            }
+            "response.function_call_arguments.done" => {
+                if let Some(position) = self.find(event)? {
+                    let whole = shape::opt_str(event, "arguments", "")?;
+                    if let (Some(call), Some(whole)) = (&mut self.items[position].call, whole) {
+                        call.arguments.replace(whole, turn.limit());
+                    }
+                }
+            }
+            "response.output_item.done" => self.done(event, turn)?,
+            "response.completed" | "response.incomplete" => self.whole(event)?,
+            "response.failed" => {
+                self.whole(event)?;
+                return Err(Fault::Provider {
+                    message: failed_message(event),
+                });
+            }
+            "error" => {
+                let message = shape::opt_str(event, "message", "")?;
+                return Err(Fault::Provider {
+                    message: message
+                        .map_or_else(|| Value::Object(event.clone()).to_string(), str::to_owned),
+                });
+            }
+            _ => {}
         }
-        if call.name.is_empty() {
-            call.name = open.name.unwrap_or_default();
-        }
-        if call.namespace.is_none() {
-            call.namespace = open.namespace;
-        }
-        if shape::member(item, "arguments").is_none() {
-            call.arguments = open.arguments.finish(limit);
-        }
+        Ok(())
     }
-    Ok(call)
+
+    fn knows(event: &Value) -> bool {
+        is_known_event(event)
+    }
+
+    fn open(&self) -> Vec<UnfinishedCall> {
+        self.items
+            .iter()
+            .filter_map(|item| item.call.as_ref())
+            .map(|call| UnfinishedCall::new(call.call_id.clone(), call.name.clone()))
+            .collect()
+    }
+
+    fn body(&self) -> Value {
+        let output = self
+            .items
+            .iter()
+            .map(|item| {
+                let mut value = item.value.clone();
+                if let (Some(call), Some(map)) = (&item.call, value.as_object_mut()) {
+                    map.insert("arguments".into(), arguments_text(&call.arguments));
+                }
+                value
+            })
+            .collect();
+        serde_json::json!({"object": "response", "output": Value::Array(output)})
+    }
 }
 
 /// Whether `event` is one of this format's: every member of the SDK's `ResponseStreamEvent`
@@ -185,7 +329,7 @@ mod tests {
 
     #[test]
     fn a_done_item_without_arguments_takes_the_fragments() {
-        let mut stream = ResponsesStream::default();
+        let mut stream = ResponsesMachine::default();
         let mut turn = Turn::new(1024);
         let events = [
             json!({"type": "response.output_item.added", "output_index": 1, "item":
@@ -201,12 +345,69 @@ mod tests {
         assert_eq!(calls[0].name, "f");
         assert_eq!(calls[0].id.as_deref(), Some("call_1"));
         assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
-        assert_eq!(calls[0].pointer, "/output/1");
+        // The one item is the output's first: the pointer is its place in what was built.
+        assert_eq!(calls[0].pointer, "/output/0");
+        let body = stream.body();
+        assert_eq!(body["output"][0]["arguments"], "{\"a\":1}");
+        assert_eq!(body["output"][0]["name"], "f");
+        assert_eq!(body["output"][0]["call_id"], "call_1");
+    }
+
+    #[test]
+    fn the_final_response_adds_only_what_no_item_event_gave() {
+        let mut stream = ResponsesMachine::default();
+        let mut turn = Turn::new(1024);
+        let call = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
+            "name": "f", "arguments": "{}"});
+        let events = [
+            json!({"type": "response.output_item.done", "output_index": 1, "item": call}),
+            json!({"type": "response.completed", "response": {"output": [
+                {"type": "reasoning", "id": "rs_1", "summary": []},
+                {"type": "function_call", "id": "fc_other"}]}}),
+        ];
+        for event in &events {
+            stream.push(event, &mut turn).unwrap();
+        }
+        assert_eq!(turn.take()[0].pointer, "/output/0");
+        // The call keeps its place; the item only the final response held comes after it.
+        assert_eq!(
+            stream.body()["output"],
+            json!([call, {"type": "reasoning", "id": "rs_1", "summary": []}])
+        );
+    }
+
+    #[test]
+    fn a_done_item_of_the_wrong_shape_records_nothing() {
+        let mut stream = ResponsesMachine::default();
+        let bad = json!({"type": "response.output_item.done", "output_index": 0, "item":
+            {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": 5}});
+        assert!(stream.push(&bad, &mut Turn::new(64)).is_err());
+        assert_eq!(stream.body()["output"], json!([]));
+    }
+
+    #[test]
+    fn items_it_does_not_know_are_kept_as_they_came() {
+        let mut stream = ResponsesMachine::default();
+        let mut turn = Turn::new(1024);
+        let odd = json!({"type": "mystery_call", "id": "mc_1", "payload": {"x": [1]}});
+        let events = [
+            json!({"type": "response.output_item.added", "output_index": 0, "item": odd}),
+            json!({"type": "response.output_item.done", "output_index": 0, "item": odd}),
+            json!({"type": "response.output_item.added", "output_index": 1, "item":
+                {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}}),
+            json!({"type": "response.output_item.done", "output_index": 1, "item":
+                {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}"}}),
+        ];
+        for event in &events {
+            stream.push(event, &mut turn).unwrap();
+        }
+        assert_eq!(turn.take()[0].pointer, "/output/1");
+        assert_eq!(stream.body()["output"][0], odd);
     }
 
     #[test]
     fn an_error_event_is_the_providers_error() {
-        let mut stream = ResponsesStream::default();
+        let mut stream = ResponsesMachine::default();
         let fault = stream.push(
             &json!({"type": "error", "message": "overloaded"}),
             &mut Turn::new(8),
@@ -217,32 +418,5 @@ mod tests {
                 message: "overloaded".into()
             })
         );
-    }
-}
-
-/// The format's stream machine (`wire::calls::machine`). For now it feeds each event to the
-/// call assembler above and to the recorder in `super::responses_streamed_turn::ResponsesTurn`, one after the other.
-#[derive(Debug, Default)]
-pub(crate) struct ResponsesMachine {
-    calls: ResponsesStream,
-    turn: super::responses_streamed_turn::ResponsesTurn,
-}
-
-impl crate::wire::calls::machine::StreamMachine for ResponsesMachine {
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
-        self.turn.push(event);
-        self.calls.push(event, calls)
-    }
-
-    fn knows(event: &Value) -> bool {
-        is_known_event(event)
-    }
-
-    fn open(&self) -> Vec<UnfinishedCall> {
-        self.calls.open()
-    }
-
-    fn body(&self) -> Value {
-        self.turn.body()
     }
 }

@@ -6,17 +6,25 @@
 //! Policy: the turn is the response's own, byte for byte as JSON (thinking blocks and their
 //! signatures, reasoning items and their ids, Gemini `thoughtSignature`s, server tools and
 //! their results, text): a provider that signs or encrypts what it sent refuses it changed.
-//! The one exception is a called name the provider refuses in history: the replayed copy
+//! The exceptions: a called name the provider refuses in history, whose replayed copy
 //! carries its model-safe form ([`model_safe_name`]) at that call's pointer, and
-//! [`Replay::renamed`] says so (loud means returned). The dispatch is not affected: it used
+//! [`Replay::renamed`] says so (loud means returned); and a call whose arguments never became a
+//! JSON object, replayed with empty arguments (the Messages API and Converse refuse a string
+//! `input`: `repair.rs`), which [`Replay::repaired`] says. A turn a stream left cut (a call
+//! still open, the stream inside an event) is not replayed: [`ReplayError::Cut`] names the
+//! calls. The dispatch is not affected: it used
 //! the name the model emitted ([`ToolCall::name`]), and answers pair with the call by its id.
 //! Pure functions: no I/O.
 //!
 //! - A body: [`replay_turn`] with the body's calls gives a [`Replay`] (the turn, and each
-//!   [`RenamedCall`]); [`refused_in_history`] is the rule alone.
+//!   [`RenamedCall`]); [`refused_in_history`] is the rule alone. [`replay_turn_in`] names a
+//!   renamed call in a request's census (`history_names.rs`): the called tool's own offered
+//!   form, or an alias no tool answers to, never another tool's name (issue 26, point 4).
 //! - A stream: [`StreamedTurn`], fed the events the call stream is fed, builds the body the
 //!   stream carries (`streamed_turn.rs`, each provider's `streamed_turn.rs`), and replays it.
 
+mod history_names;
+mod repair;
 mod streamed_turn;
 
 use std::fmt;
@@ -26,9 +34,11 @@ use serde_json::Value;
 pub use streamed_turn::StreamedTurn;
 pub(crate) use streamed_turn::{append, index_of, input_of, slot, str_of, MAX_BLOCKS};
 
-use super::calls::{BodyError, CallFormat, Fault, ToolCall};
+use super::calls::{ArgumentsError, BodyError, CallFormat, Fault, ToolCall, UnfinishedCall};
 use super::{anthropic, converse, gemini, openai};
+use crate::census::Census;
 use crate::names::model_safe_name;
+pub(crate) use history_names::{history_name, HistoryName};
 
 /// The assistant turn to append to history, and the calls whose name it had to change.
 ///
@@ -60,12 +70,16 @@ pub struct Replay {
     /// The turn as the next request carries it.
     pub turn: Value,
     /// Each call whose name the provider refuses in history, in call order: the replayed copy
-    /// carries the model-safe form instead. Empty when the turn is the response's own exactly.
+    /// carries the model-safe form instead. Empty when no name was replaced.
     pub renamed: Vec<RenamedCall>,
+    /// Each call whose arguments never became a JSON object, in call order: the replayed copy
+    /// carries empty arguments instead. Empty when every call's arguments are its own.
+    pub repaired: Vec<RepairedCall>,
 }
 
 impl Replay {
-    /// Whether the turn is exactly the response's own (no name was replaced).
+    /// Whether the turn is exactly the response's own (no name was replaced, no arguments
+    /// repaired).
     ///
     /// ```
     /// use serde_json::json;
@@ -75,7 +89,7 @@ impl Replay {
     /// assert!(replay_turn(CallFormat::Anthropic, &body, &[]).unwrap().is_verbatim());
     /// ```
     pub fn is_verbatim(&self) -> bool {
-        self.renamed.is_empty()
+        self.renamed.is_empty() && self.repaired.is_empty()
     }
 }
 
@@ -97,6 +111,11 @@ pub struct RenamedCall {
     pub replayed: String,
     /// Where the replayed name sits, as an RFC 6901 pointer into [`Replay::turn`].
     pub pointer: String,
+    /// Whether `replayed` is an alias that no tool of the census answers to, not the called
+    /// tool's own form: the form was another tool's or shared, or no tool answered the call
+    /// ([`replay_turn_in`]). [`Request::replay_turn`](crate::runtime::Request::replay_turn)
+    /// records it in the conversation, so a later call by it resolves as this call did.
+    pub alias: bool,
 }
 
 impl RenamedCall {
@@ -118,6 +137,7 @@ impl RenamedCall {
             called: called.into(),
             replayed: replayed.into(),
             pointer: pointer.into(),
+            alias: false,
         }
     }
 }
@@ -129,6 +149,48 @@ impl fmt::Display for RenamedCall {
             write!(f, " (id `{id}`)")?;
         }
         write!(f, " is replayed as `{}`", self.replayed)
+    }
+}
+
+/// A call whose arguments never became a JSON object, replayed with empty arguments (the
+/// Messages API and Converse refuse a string `input`). The call itself is answered with its
+/// error ([`ToolCall::arguments`]): only its history copy is repaired.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+/// use toolwire_core::wire::replay::replay_turn;
+///
+/// let body = json!({"content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": "{\"a\": "}]});
+/// let calls = parse_calls(CallFormat::Anthropic, &body).unwrap();
+/// let replay = replay_turn(CallFormat::Anthropic, &body, &calls).unwrap();
+/// assert_eq!(replay.turn["content"][0]["input"], json!({}));
+/// assert_eq!(replay.repaired[0].pointer, "/content/0/input");
+/// assert_eq!(replay.repaired[0].to_string(), "`f` (id `toolu_1`) is replayed with empty arguments: the arguments are a string, not a JSON object");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RepairedCall {
+    /// The call's id ([`ToolCall::id`]).
+    pub id: Option<String>,
+    /// The called name.
+    pub called: String,
+    /// Why the call's arguments were not an object (its [`ToolCall::arguments`] error).
+    pub error: ArgumentsError,
+    /// What the replayed copy's arguments member held before: the body's own value (absent
+    /// when the body had none).
+    pub was: Option<Value>,
+    /// Where the replayed arguments sit, as an RFC 6901 pointer into [`Replay::turn`].
+    pub pointer: String,
+}
+
+impl fmt::Display for RepairedCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`", self.called)?;
+        if let Some(id) = &self.id {
+            write!(f, " (id `{id}`)")?;
+        }
+        write!(f, " is replayed with empty arguments: {}", self.error)
     }
 }
 
@@ -162,6 +224,30 @@ pub enum ReplayError {
         /// The call's name.
         called: String,
     },
+    /// The stream was cut: calls it began never ended, or it ended inside an event. Its turn
+    /// is not history: a replayed cut call would carry arguments the model never finished.
+    #[error("the {format} stream was cut, so its turn is not replayed: {}", cut_calls(calls, *cut_event))]
+    Cut {
+        /// The format it was read as.
+        format: CallFormat,
+        /// The calls begun and not ended, in order.
+        calls: Vec<UnfinishedCall>,
+        /// Whether the stream ended inside an event (which may have held a call no earlier
+        /// event began).
+        cut_event: bool,
+    },
+}
+
+/// The cut calls, in words.
+fn cut_calls(calls: &[UnfinishedCall], cut_event: bool) -> String {
+    let mut words: Vec<String> = calls
+        .iter()
+        .map(|call| format!("{call} never ended"))
+        .collect();
+    if cut_event {
+        words.push("the stream ended inside an event".to_owned());
+    }
+    words.join("; ")
 }
 
 /// Where one format keeps its turn and its called names, and which names it refuses in
@@ -209,7 +295,15 @@ pub fn refused_in_history(format: CallFormat, called: &str) -> bool {
 /// carries its model-safe form, each listed in [`Replay::renamed`].
 ///
 /// A body without the format's turn is [`ReplayError::Body`]; a call whose pointer does not
-/// name a call of its name in this body is [`ReplayError::CallNotInBody`].
+/// name a call of its name in this body is [`ReplayError::CallNotInBody`]. A call whose
+/// arguments are an error is replayed with empty arguments, each listed in
+/// [`Replay::repaired`].
+///
+/// Without a census the replayed name is the called name's model-safe form, which may be
+/// another tool's name (`mcp/x/search.web` as `mcp_x_search_web`, an app's tool of that real
+/// name): an agent loop replays with [`replay_turn_in`], or
+/// [`Request::replay_turn`](crate::runtime::Request::replay_turn), so that history never
+/// misroutes.
 ///
 /// ```
 /// use serde_json::json;
@@ -232,10 +326,69 @@ pub fn replay_turn(
     body: &Value,
     calls: &[ToolCall],
 ) -> Result<Replay, ReplayError> {
+    replay_named(format, body, calls, &mut |call| HistoryName {
+        name: model_safe_name(&call.name).into_owned(),
+        alias: false,
+    })
+}
+
+/// [`replay_turn`] in the census of the request the history travels with (hop 5 of
+/// `docs/spec/tool-name-wire.md`): a renamed call carries a name that resolves
+/// ([`Census::resolve_call`]) to the tool that was called, or to no tool at all, never to
+/// another. That is the called tool's offered form where one tool travels as it; otherwise an
+/// alias no tool answers to ([`RenamedCall::alias`]), for the app to record so that a later
+/// call by it resolves as this call did:
+/// [`Request::replay_turn`](crate::runtime::Request::replay_turn) does both with the
+/// request's census and conversation. A stream's turn: this over
+/// [`StreamedTurn::body`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::Census;
+/// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+/// use toolwire_core::wire::replay::replay_turn_in;
+///
+/// // `mcp/x/search.web` travels as `mcp_x_search_web`, which is another tool's real name.
+/// let census = Census::build(["mcp/x/search.web", "mcp_x_search_web"], &[]);
+/// let body = json!({"output": {"message": {"role": "assistant", "content": [
+///     {"toolUse": {"toolUseId": "t1", "name": "mcp/x/search.web", "input": {}}}]}}});
+/// let calls = parse_calls(CallFormat::Converse, &body).unwrap();
+/// let replay = replay_turn_in(CallFormat::Converse, &body, &calls, &census).unwrap();
+/// let replayed = &replay.renamed[0].replayed;
+/// assert!(replay.renamed[0].alias && replayed != "mcp_x_search_web");
+/// assert!(census.resolve(replayed).is_err()); // no tool, never the other one
+/// ```
+pub fn replay_turn_in(
+    format: CallFormat,
+    body: &Value,
+    calls: &[ToolCall],
+    census: &Census,
+) -> Result<Replay, ReplayError> {
+    let refuses = rules(format).refuses_in_history;
+    replay_named(format, body, calls, &mut |call| {
+        history_name(
+            census,
+            call.namespace.as_deref(),
+            &call.name,
+            &refuses,
+            &|_| None,
+        )
+    })
+}
+
+/// [`replay_turn`] with the name each renamed call carries given by `name_of`.
+pub(crate) fn replay_named(
+    format: CallFormat,
+    body: &Value,
+    calls: &[ToolCall],
+    name_of: &mut dyn FnMut(&ToolCall) -> HistoryName,
+) -> Result<Replay, ReplayError> {
     let rules = rules(format);
     let (turn_at, mut turn) =
         (rules.turn)(body).map_err(|fault| ReplayError::Body(fault.in_body(format)))?;
     let mut renamed = Vec::new();
+    let mut repaired = Vec::new();
+    let place = repair::arguments_place(format);
     for call in calls {
         let not_in_body = || ReplayError::CallNotInBody {
             format,
@@ -253,17 +406,40 @@ pub fn replay_turn(
             return Err(not_in_body());
         }
         if (rules.refuses_in_history)(&call.name) {
-            let replayed = model_safe_name(&call.name).into_owned();
+            let HistoryName {
+                name: replayed,
+                alias,
+            } = name_of(call);
             *slot = Value::String(replayed.clone());
             renamed.push(RenamedCall {
                 id: call.id.clone(),
                 called: call.name.clone(),
                 replayed,
                 pointer: name_pointer,
+                alias,
+            });
+        }
+        if let Err(error) = &call.arguments {
+            let parent = format!("{inner}{}", place.parent);
+            let block = turn
+                .pointer_mut(&parent)
+                .and_then(Value::as_object_mut)
+                .ok_or_else(not_in_body)?;
+            let was = block.insert(place.key.to_owned(), (place.empty)());
+            repaired.push(RepairedCall {
+                id: call.id.clone(),
+                called: call.name.clone(),
+                error: error.clone(),
+                was,
+                pointer: format!("{parent}/{}", place.key),
             });
         }
     }
-    Ok(Replay { turn, renamed })
+    Ok(Replay {
+        turn,
+        renamed,
+        repaired,
+    })
 }
 
 /// A name outside `[A-Za-z0-9_-]` (any length): the pattern OpenAI's APIs check a replayed

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::{replay_turn, Replay, ReplayError};
 use crate::wire::calls::machine::Machine;
+use crate::wire::calls::stream::is_openai;
 use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{CallFormat, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
 
@@ -62,6 +63,9 @@ pub struct StreamedTurn {
     machine: Machine,
     /// The calls the machine ends when this turn is fed on its own; the turn keeps none.
     calls: Turn,
+    /// Whether the byte stream that feeds it is inside an event (set by
+    /// [`SseCallStream`](crate::wire::calls::SseCallStream)): the turn is cut there.
+    inside_event: bool,
 }
 
 impl StreamedTurn {
@@ -77,6 +81,7 @@ impl StreamedTurn {
             format,
             machine: Machine::new(format),
             calls: Turn::new(DEFAULT_MAX_ARGUMENT_BYTES),
+            inside_event: false,
         }
     }
 
@@ -108,8 +113,10 @@ impl StreamedTurn {
         self.calls.take();
     }
 
-    /// Records one event given as JSON bytes (a server-sent event's `data`, a JSON line); text
-    /// that is not JSON (Chat Completions' `[DONE]`) is ignored.
+    /// Records one event given as JSON bytes (a server-sent event's `data`, a JSON line).
+    /// OpenAI's end marker `[DONE]` ends the calls still open, as it does for the
+    /// [`CallStream`](crate::wire::calls::CallStream) fed the same text; other text that is
+    /// not JSON is ignored.
     ///
     /// ```
     /// use toolwire_core::wire::{calls::CallFormat, replay::StreamedTurn};
@@ -119,6 +126,11 @@ impl StreamedTurn {
     /// assert_eq!(turn.body()["choices"][0]["message"]["content"], "Hi");
     /// ```
     pub fn push_slice(&mut self, event: &[u8]) {
+        if is_openai(self.format) && event.starts_with(b"[DONE]") {
+            let _ = self.machine.done(&mut self.calls);
+            self.calls.take();
+            return;
+        }
         if let Ok(event) = serde_json::from_slice::<Value>(event) {
             self.push(&event);
         }
@@ -143,16 +155,38 @@ impl StreamedTurn {
     }
 
     /// The turn to append to history, given the calls the stream yielded:
-    /// [`replay_turn`] of [`body`](Self::body).
+    /// [`replay_turn`] of [`body`](Self::body). A cut turn is [`ReplayError::Cut`], naming the
+    /// calls begun and not ended: a call still open, or a byte stream
+    /// ([`SseCallStream::turn`](crate::wire::calls::SseCallStream::turn)) that stopped inside
+    /// an event.
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::wire::{calls::CallFormat, replay::StreamedTurn};
+    /// use toolwire_core::wire::{calls::CallFormat, replay::{ReplayError, StreamedTurn}};
     /// let turn = StreamedTurn::new(CallFormat::Gemini);
     /// assert!(turn.replay(&[]).unwrap().is_verbatim());
+    ///
+    /// let mut cut = StreamedTurn::new(CallFormat::Anthropic);
+    /// cut.push(&json!({"type": "content_block_start", "index": 0, "content_block":
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}}}));
+    /// let Err(ReplayError::Cut { calls, .. }) = cut.replay(&[]) else { panic!() };
+    /// assert_eq!(calls[0].name.as_deref(), Some("get_time"));
     /// ```
     pub fn replay(&self, calls: &[ToolCall]) -> Result<Replay, ReplayError> {
+        let open = self.machine.open();
+        if !open.is_empty() || self.inside_event {
+            return Err(ReplayError::Cut {
+                format: self.format,
+                calls: open,
+                cut_event: self.inside_event,
+            });
+        }
         replay_turn(self.format, &self.body(), calls)
+    }
+
+    /// Says whether the byte stream feeding this turn is inside an event.
+    pub(crate) fn set_inside_event(&mut self, inside: bool) {
+        self.inside_event = inside;
     }
 
     /// The machine, for the [`CallStream`](crate::wire::calls::CallStream) that runs it.

@@ -1,0 +1,149 @@
+//! One `tools/call` within its own time limit, and whether the server still answers after one
+//! ran out.
+//!
+//! Policy: a call's limit ends that call, never its server. The request is cancelled (MCP
+//! draft, <https://modelcontextprotocol.io/specification/draft/basic/patterns/cancellation>,
+//! "Timeouts": "When the request has not received a success or error response within the
+//! timeout period, the sender SHOULD cancel the request": over stdio a
+//! `notifications/cancelled`, over 2026-07-28 streamable HTTP the request's stream closed,
+//! both done by rmcp), and the server is ended only when it stops answering altogether: a
+//! `ping` bounded by [`ping_bound`] gets no answer. A call whose future is dropped before it
+//! answers (a turn's `time_limit`, a caller that gave up) is cancelled the same way.
+
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult,
+    CancelledNotificationParam, ClientRequest, PingRequest, RequestId, ServerResult,
+};
+use rmcp::service::{PeerRequestOptions, RoleClient, ServiceError};
+use rmcp::Peer;
+
+use super::connection::Client;
+
+/// Why a dropped call's request is cancelled, as the server reads it in the notification's
+/// `reason`.
+const ABANDONED: &str = "the caller stopped waiting (toolwire: the call was dropped)";
+
+/// How long the `ping` that decides whether a server still answers may wait: a third of the
+/// start timeout, within 1 s and 10 s. Our caution, not a rule of MCP, which leaves it to the
+/// sender (<https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping>,
+/// "Behavior Requirements": "If no response is received within a reasonable timeout period,
+/// the sender MAY: Consider the connection stale; Terminate the connection"): a server that did its whole start (a spawn,
+/// perhaps a download, and the handshake's round trips) within `start` answers a ping, which
+/// asks for no work, in far less; the cap keeps the answer of a call whose server froze from
+/// waiting half a minute more, and the floor keeps a tight start timeout from reading a busy
+/// server as dead.
+pub(crate) fn ping_bound(start: Duration) -> Duration {
+    (start / 3).clamp(Duration::from_secs(1), Duration::from_secs(10))
+}
+
+/// Sends `params` as one `tools/call` and waits at most `limit` for its answer, through rmcp's
+/// per-request timeout (rmcp 3.11 `service.rs`, `Peer::send_request_with_option` with
+/// `PeerRequestOptions::with_timeout`; `RequestHandle::await_response` sends
+/// `notifications/cancelled` for the request, reason "request timeout", and returns
+/// `ServiceError::Timeout`). Dropped before the answer, the request is cancelled too
+/// ([`CancelOnDrop`]).
+///
+/// One round only: the runtime cannot answer an MRTR input request (see `input_required.rs`),
+/// so rmcp's `call_tool`, which would hand it to the client handler and retry, is not used.
+/// This is rmcp's `Peer::call_tool_once` (`service/client.rs`) with a timeout, which that
+/// method does not take.
+pub(crate) async fn call_within(
+    client: &Client,
+    params: CallToolRequestParams,
+    limit: Duration,
+) -> Result<CallToolResponse, ServiceError> {
+    let peer = client.peer();
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let handle = peer
+        .send_request_with_option(request, PeerRequestOptions::with_timeout(limit))
+        .await?;
+    let mut guard = CancelOnDrop::new(peer.clone(), handle.id.clone());
+    let answered = handle.await_response().await;
+    // Answered, or timed out (rmcp cancelled it itself): nothing is left to cancel.
+    guard.disarm();
+    match answered? {
+        ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+        ServerResult::InputRequiredResult(asked) => Ok(CallToolResponse::InputRequired(asked)),
+        // SEP-2663 Tasks extension: the server made a task of the call.
+        ServerResult::CreateTaskResult(task) => Ok(CallToolResponse::Task(task)),
+        // A result with no `content`, which the untagged `ServerResult` reads as another kind
+        // (rmcp 3.11 `service/client.rs`, `contentless_call_tool_result`: an empty result):
+        // a call that answered nothing.
+        ServerResult::EmptyResult(_) => Ok(CallToolResponse::Complete(CallToolResult::default())),
+        _ => Err(ServiceError::UnexpectedResponse),
+    }
+}
+
+/// Whether the server answers a `ping` within `bound`. Any answer counts, an error too: a
+/// 2026-07-28 server has no `ping` (rmcp 3.11 `service/client.rs`: "2026-07-28 has no ping";
+/// `handler/server.rs` answers it with -32601 outside the legacy lifecycle), and a server
+/// that says "method not found" is answering.
+pub(crate) async fn still_answers(client: &Client, bound: Duration) -> bool {
+    let peer = client.peer();
+    let ping = ClientRequest::PingRequest(PingRequest::default());
+    let Ok(handle) = peer
+        .send_request_with_option(ping, PeerRequestOptions::with_timeout(bound))
+        .await
+    else {
+        return false;
+    };
+    match handle.await_response().await {
+        Ok(_) | Err(ServiceError::McpError(_)) => true,
+        Err(_) => false,
+    }
+}
+
+/// Cancels a request when dropped armed: what rmcp's own `AbandonedRequestGuard`
+/// (`service/client.rs`) does for `call_tool_once`, for a request sent with options. A turn's
+/// `time_limit` drops the call's future; without this the server would go on running a call
+/// nobody waits for, and a retry would repeat its side effects.
+struct CancelOnDrop {
+    armed: Option<(Peer<RoleClient>, RequestId)>,
+}
+
+impl CancelOnDrop {
+    fn new(peer: Peer<RoleClient>, id: RequestId) -> CancelOnDrop {
+        CancelOnDrop {
+            armed: Some((peer, id)),
+        }
+    }
+
+    fn disarm(&mut self) {
+        self.armed = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some((peer, id)) = self.armed.take() else {
+            return;
+        };
+        // Sending is async; a drop is not: the notification goes from a task of its own. Off
+        // a runtime (a future dropped after its runtime ended) there is no connection left to
+        // send it on either.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let cancel = CancelledNotificationParam::new(Some(id), Some(ABANDONED.into()));
+                if let Err(e) = peer.notify_cancelled(cancel).await {
+                    tracing::debug!(error = %e, "could not send notifications/cancelled");
+                }
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ping_waits_a_third_of_the_start_within_one_and_ten_seconds() {
+        let secs = Duration::from_secs;
+        assert_eq!(ping_bound(secs(30)), secs(10)); // the default start timeout
+        assert_eq!(ping_bound(secs(6)), secs(2));
+        assert_eq!(ping_bound(secs(120)), secs(10));
+        assert_eq!(ping_bound(Duration::from_millis(600)), secs(1));
+    }
+}

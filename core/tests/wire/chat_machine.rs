@@ -1,0 +1,81 @@
+//! The Chat Completions stream machine, over every Chat stream fixture (issue 26, point 2):
+//! the calls a stream yields are `parse_calls` of the body its own recorded turn built, and
+//! replaying them succeeds; the same for the stream cut into random byte-sized chunks.
+
+use proptest::prelude::*;
+use proptest::sample::Index;
+use toolwire_core::wire::calls::{parse_calls, CallFormat, SseCallStream, ToolCall};
+use toolwire_core::wire::replay::replay_turn;
+
+use crate::fixtures::{bytes, entries};
+
+/// Every whole (not truncated) Chat stream fixture, with its text.
+fn chat_streams() -> Vec<(String, Vec<u8>)> {
+    let streams: Vec<_> = entries("stream")
+        .into_iter()
+        .filter(|entry| entry.format() == CallFormat::OpenAiChat)
+        .filter(|entry| entry.info["truncated"] != true)
+        .map(|entry| {
+            let text = bytes(&entry.file);
+            (entry.file, text)
+        })
+        .collect();
+    assert!(
+        streams.len() >= 17,
+        "the Chat stream fixtures: {}",
+        streams.len()
+    );
+    streams
+}
+
+/// Feeds `text` cut at `cuts` (sorted offsets) to a recording stream: its calls and the body
+/// its turn built.
+fn run(file: &str, text: &[u8], cuts: &[usize]) -> (Vec<ToolCall>, serde_json::Value) {
+    let mut stream = SseCallStream::new(CallFormat::OpenAiChat).recording_turn();
+    let mut calls = Vec::new();
+    let mut from = 0;
+    for &cut in cuts.iter().chain([text.len()].iter()) {
+        let pushed = stream.push(&text[from..cut]);
+        calls.extend(pushed.unwrap_or_else(|e| panic!("{file}: {e}")));
+        from = cut;
+    }
+    let body = stream.turn().unwrap().body();
+    stream.finish().unwrap_or_else(|e| panic!("{file}: {e}"));
+    (calls, body)
+}
+
+fn check(file: &str, calls: &[ToolCall], body: &serde_json::Value) -> Result<(), String> {
+    let parsed = parse_calls(CallFormat::OpenAiChat, body).map_err(|e| format!("{file}: {e}"))?;
+    if parsed != calls {
+        return Err(format!(
+            "{file}: the stream's calls {calls:?} are not its body's {parsed:?}"
+        ));
+    }
+    replay_turn(CallFormat::OpenAiChat, body, calls).map_err(|e| format!("{file}: {e}"))?;
+    Ok(())
+}
+
+#[test]
+fn every_chat_stream_yields_its_own_bodys_calls_and_replays() {
+    for (file, text) in chat_streams() {
+        let (calls, body) = run(&file, &text, &[]);
+        assert!(!calls.is_empty(), "{file}: no calls");
+        check(&file, &calls, &body).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_chunking_of_a_chat_stream_yields_its_bodys_calls_and_replays(
+        picks in prop::collection::vec(any::<Index>(), 0..64),
+    ) {
+        for (file, text) in chat_streams() {
+            let mut cuts: Vec<usize> = picks.iter().map(|pick| pick.index(text.len() + 1)).collect();
+            cuts.sort_unstable();
+            let (calls, body) = run(&file, &text, &cuts);
+            prop_assert!(check(&file, &calls, &body).is_ok(), "{:?} cut at {:?}", check(&file, &calls, &body), cuts);
+        }
+    }
+}
