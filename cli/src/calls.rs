@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 use toolwire_core::wire::calls::{
-    Arguments, CallFormat, CallParser, JsonLinesCallStream, SseCallStream, SseDecoder, StreamError,
-    ToolCall, UnfinishedCall,
+    Arguments, CallFormat, CallParser, JsonLinesCallStream, SseCallStream, StreamError, ToolCall,
+    UnfinishedCall,
 };
 use toolwire_core::{census::Resolution, wire::unsupported_reason, Census};
 
@@ -279,45 +279,33 @@ fn read_body(
     Ok(())
 }
 
-/// The format's stream over raw bytes: server-sent events, or (Converse) one event per line;
-/// and whether any event came at all.
+/// The format's stream over raw bytes: server-sent events, or (Converse) one event per line.
 enum RawStream {
-    /// The assembler, and a second reading of the same bytes that only counts the events.
-    Sse(SseCallStream, SseDecoder, usize),
-    /// The assembler, and whether any line that is not blank came.
-    Lines(JsonLinesCallStream, bool),
+    Sse(SseCallStream),
+    Lines(JsonLinesCallStream),
 }
 
 impl RawStream {
     fn push(&mut self, chunk: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
         match self {
-            RawStream::Sse(stream, events, seen) => {
-                *seen += events.push(chunk).len();
-                stream.push(chunk)
-            }
-            RawStream::Lines(stream, seen) => {
-                *seen |= chunk.iter().any(|b| !b.is_ascii_whitespace());
-                stream.push(chunk)
-            }
+            RawStream::Sse(stream) => stream.push(chunk),
+            RawStream::Lines(stream) => stream.push(chunk),
         }
     }
 
     /// The body the stream built so far, when it records its turn (`--answer`).
     fn body(&self) -> Option<serde_json::Value> {
         match self {
-            RawStream::Sse(stream, ..) => stream.turn().map(|t| t.body()),
-            RawStream::Lines(stream, _) => stream.turn().map(|t| t.body()),
+            RawStream::Sse(stream) => stream.turn().map(|t| t.body()),
+            RawStream::Lines(stream) => stream.turn().map(|t| t.body()),
         }
     }
 
-    /// The calls the end completed, how it ended, and whether any event came.
-    fn finish(self) -> (Vec<ToolCall>, Result<(), StreamError>, bool) {
+    /// The calls the end completed, and how it ended.
+    fn finish(self) -> (Vec<ToolCall>, Result<(), StreamError>) {
         match self {
-            RawStream::Sse(stream, _, seen) => (Vec::new(), stream.finish(), seen > 0),
-            RawStream::Lines(stream, seen) => {
-                let (calls, end) = stream.finish();
-                (calls, end, seen)
-            }
+            RawStream::Sse(stream) => (Vec::new(), stream.finish()),
+            RawStream::Lines(stream) => stream.finish(),
         }
     }
 }
@@ -333,12 +321,10 @@ fn read_stream(
     // command reads those events, one JSON object per line.
     let record = out.collected.is_some();
     let mut stream = match parser.format() {
-        CallFormat::Converse if record => {
-            RawStream::Lines(parser.json_lines().recording_turn(), false)
-        }
-        CallFormat::Converse => RawStream::Lines(parser.json_lines(), false),
-        _ if record => RawStream::Sse(parser.sse().recording_turn(), SseDecoder::new(), 0),
-        _ => RawStream::Sse(parser.sse(), SseDecoder::new(), 0),
+        CallFormat::Converse if record => RawStream::Lines(parser.json_lines().recording_turn()),
+        CallFormat::Converse => RawStream::Lines(parser.json_lines()),
+        _ if record => RawStream::Sse(parser.sse().recording_turn()),
+        _ => RawStream::Sse(parser.sse()),
     };
     let mut chunk = vec![0; 64 * 1024];
     loop {
@@ -371,21 +357,9 @@ fn read_stream(
             collected.body = body;
         }
     }
-    let (calls, end, any_event) = stream.finish();
-    // A stream always has events: none at all is no stream of the format (a body, say), which
-    // the assembler alone would take for a turn without calls.
-    if !any_event {
-        let format = parser.format();
-        return Err(UnusableInput(format!(
-            "{label}: no {} stream event in it{}; a body is read without --stream",
-            format.api_name(),
-            match format {
-                CallFormat::Converse => " (one JSON event per line)",
-                _ => " (server-sent events: `data: {...}` lines, each event ended by a blank line)",
-            }
-        ))
-        .into());
-    }
+    // Input that is no stream of the format (a body, a page, nothing) is the library's
+    // `NotTheFormat`, never a turn without calls.
+    let (calls, end) = stream.finish();
     for call in &calls {
         out.call(call)?;
     }
@@ -408,9 +382,19 @@ fn read_stream(
     }
 }
 
-/// A stream fault other than an unfinished call: the input is unusable.
+/// A stream fault other than an unfinished call: the input is unusable. Input with no event
+/// at all is told what a stream looks like, and that a body is read without --stream.
 fn stream_fault(label: &str, err: StreamError) -> Failure {
-    UnusableInput(format!("{label}: {err}")).into()
+    let hint = match err {
+        StreamError::NotTheFormat {
+            format, events: 0, ..
+        } => match format {
+            CallFormat::Converse => " (a stream is one JSON event per line; a body is read without --stream)",
+            _ => " (a stream is server-sent events: `data: {...}` lines, each event ended by a blank line; a body is read without --stream)",
+        },
+        _ => "",
+    };
+    UnusableInput(format!("{label}: {err}{hint}")).into()
 }
 
 /// One call, as printed.

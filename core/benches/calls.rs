@@ -12,6 +12,8 @@
 //!   `&str` and from bytes; `events` feeds the same bytes to `CallStream::push_slice`; `raw` feeds the whole stream as it comes
 //!   off the connection (1,500-byte chunks) to `SseCallStream`, or `JsonLinesCallStream` for
 //!   Converse.
+//! - `calls_many_ids`: a Messages API body of 4,000 calls (issue 26 §3: the duplicate-id check
+//!   is a set, so the parse stays linear in the calls), `parse` against `serde_json` of it.
 //!
 //! The bodies and streams are built here, in each provider's documented shape (the recorded
 //! fixtures in `fixtures/provider-wire/` hold one to three calls; their README cites the
@@ -439,5 +441,25 @@ fn assemble_raw(parser: CallParser, raw: &[u8]) -> usize {
     }
 }
 
-criterion_group!(benches, bench_bodies, bench_streams);
+/// A turn of many calls: the duplicate-id check must not make it quadratic.
+fn bench_many_ids(c: &mut Criterion) {
+    const MANY: usize = 4_000;
+    let content: Vec<Value> = (0..MANY)
+        .map(|i| json!({"type": "tool_use", "id": format!("toolu_{i:08}"), "name": "f", "input": {}}))
+        .collect();
+    let text = json!({"content": content}).to_string();
+    let parser = CallParser::new(CallFormat::Anthropic);
+    assert_eq!(parser.parse_str(&text).unwrap().len(), MANY);
+    let mut group = c.benchmark_group("calls_many_ids");
+    group.throughput(Throughput::Elements(MANY as u64));
+    group.bench_function("serde_json", |b| {
+        b.iter(|| black_box(serde_json::from_str::<Value>(black_box(&text)).unwrap()))
+    });
+    group.bench_function("parse", |b| {
+        b.iter(|| black_box(parser.parse_str(black_box(&text)).unwrap()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_bodies, bench_streams, bench_many_ids);
 criterion_main!(benches);

@@ -266,7 +266,7 @@ fn sse(format: CallFormat, text: &[u8], cuts: &[usize]) {
     let mut calls = Vec::new();
     let openai = matches!(format, CallFormat::OpenAiChat | CallFormat::OpenAiResponses);
     let mut fault = None;
-    for event in decoder.push(text) {
+    for event in decoder.push(text).unwrap_or_default() {
         if openai && event.data.starts_with("[DONE]") {
             break;
         }
@@ -289,9 +289,21 @@ fn sse(format: CallFormat, text: &[u8], cuts: &[usize]) {
     assert_eq!(calls, whole.0, "{format}: raw and parsed events disagree");
     let cut = decoder.finish().is_some();
     if !cut {
+        // The raw stream quotes how its text begins where no event came; the parsed one cannot.
+        let forget_begins = |end: Result<(), StreamError>| match end {
+            Err(StreamError::NotTheFormat { format, events, .. }) => {
+                Err(StreamError::NotTheFormat {
+                    format,
+                    events,
+                    begins: String::new(),
+                })
+            }
+            other => other,
+        };
         let end = events.finish();
         assert_eq!(
-            end, whole.1,
+            forget_begins(end),
+            forget_begins(whole.1.clone()),
             "{format}: raw and parsed events end apart ({fault:?})"
         );
     }

@@ -462,7 +462,7 @@ fn a_response_that_is_not_the_format_is_exit_2() {
                 &fixture("anthropic/stream-one-call.sse"),
             ],
             String::new(),
-            "none of the",
+            "is not a OpenAI Responses stream: none of its",
         ),
         (
             &["--format", "converse", "--stream"],
@@ -478,12 +478,12 @@ fn a_response_that_is_not_the_format_is_exit_2() {
                 &fixture("gemini/response-one-call.json"),
             ],
             String::new(),
-            "no Gemini generateContent stream event in it",
+            "is not a Gemini generateContent stream: it has no events; it begins `{",
         ),
         (
             &["--format", "converse", "--stream"],
             "\n\n".to_owned(),
-            "no Bedrock Converse stream event",
+            "is not a Bedrock Converse stream: it has no events (a stream is one JSON event per line",
         ),
     ];
     for (args, stdin, says) in cases {

@@ -262,6 +262,7 @@ fn events_of(file: &str) -> Vec<Value> {
     } else {
         toolwire_core::wire::calls::SseDecoder::new()
             .push(&text)
+            .unwrap()
             .into_iter()
             .filter_map(|event| serde_json::from_str(&event.data).ok())
             .collect()

@@ -13,6 +13,7 @@ mod fixtures;
 mod history_names;
 mod machines;
 mod namespaces;
+mod not_a_stream;
 mod replay;
 mod request_namespaces;
 mod scripted_turns;

@@ -29,7 +29,12 @@ fn datas(file: &str) -> Vec<String> {
             .collect()
     } else {
         let mut decoder = SseDecoder::new();
-        decoder.push(&text).into_iter().map(|e| e.data).collect()
+        decoder
+            .push(&text)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.data)
+            .collect()
     }
 }
 

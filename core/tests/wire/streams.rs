@@ -147,6 +147,7 @@ fn calls_come_only_with_their_end_signal() {
             let mut decoder = SseDecoder::new();
             decoder
                 .push(&text)
+                .unwrap()
                 .into_iter()
                 .map(|event| event.data.into_bytes())
                 .filter(|data| data == b"[DONE]" || serde_json::from_slice::<Value>(data).is_ok())

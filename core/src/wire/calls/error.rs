@@ -209,8 +209,10 @@ impl BodyError {
 /// use serde_json::json;
 /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
 /// let mut stream = CallStream::new(CallFormat::OpenAiChat);
+/// let chunk = json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}}]});
+/// assert!(stream.push(&chunk).unwrap().is_empty());
 /// let err = stream.push(&json!({"choices": {"index": 0}})).unwrap_err();
-/// assert!(matches!(&err, StreamError::Shape { event: 0, pointer, .. } if pointer == "/choices"));
+/// assert!(matches!(&err, StreamError::Shape { event: 1, pointer, .. } if pointer == "/choices"));
 /// assert_eq!(stream.finish().unwrap_err(), err);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -297,15 +299,42 @@ pub enum StreamError {
         /// The provider's message, or the event's JSON.
         message: String,
     },
-    /// The stream ended, and none of its events was of the format's kinds: it is another
-    /// format's stream (each format ignores the event types it does not know, so this is told
-    /// only at the end).
-    #[error("none of the {events} events of the stream is a {} stream event", format.api_name())]
+    /// The input is not a stream of the format: none of its events was of the format's kinds
+    /// (an HTML error page, a JSON body, another format's stream, nothing at all). Told at the
+    /// end (each format ignores event types it does not know), or at an event that is not
+    /// JSON before any event of the format. Never `Ok` with no calls, which an agent loop
+    /// would read as "the model is done".
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream, StreamError};
+    /// let mut stream = SseCallStream::new(CallFormat::Gemini);
+    /// let _ = stream.push(br#"{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED"}}"#);
+    /// let err = stream.finish().unwrap_err();
+    /// assert!(matches!(&err, StreamError::NotTheFormat { events: 0, .. }));
+    /// assert!(err.to_string().contains(r#"it has no events; it begins `{"error": {"code": 429"#));
+    /// ```
+    #[error("the input is not a {} stream: {}{}", format.api_name(), if *events == 0 { "it has no events".to_owned() } else { format!("none of its {events} event(s) is one") }, if begins.is_empty() { String::new() } else { format!("; it begins `{begins}`") })]
     NotTheFormat {
         /// The stream's format.
         format: CallFormat,
-        /// How many events it had.
+        /// How many events it had (0: none at all, as in a page or body that is no stream).
         events: usize,
+        /// How the input begins, to tell what it is instead (at most 80 bytes, whitespace
+        /// made single spaces; empty for no input).
+        begins: String,
+    },
+    /// A line or an event of the raw text passed the limit of one event
+    /// ([`DEFAULT_MAX_EVENT_BYTES`](super::DEFAULT_MAX_EVENT_BYTES), or
+    /// [`CallParser::max_event_bytes`](super::CallParser::max_event_bytes)); no more of it is
+    /// held.
+    #[error("{format} stream event {event} is longer than the limit of {limit} bytes for one line or event")]
+    EventTooLong {
+        /// The stream's format.
+        format: CallFormat,
+        /// The number of the event it is in.
+        event: usize,
+        /// The limit, in bytes.
+        limit: usize,
     },
     /// The stream ended before these calls' end signals (or inside an event): each is an
     /// error, never a call.
@@ -347,6 +376,7 @@ impl StreamError {
             | StreamError::Unsupported { format, .. }
             | StreamError::Provider { format, .. }
             | StreamError::NotTheFormat { format, .. }
+            | StreamError::EventTooLong { format, .. }
             | StreamError::Unfinished { format, .. } => *format,
         }
     }

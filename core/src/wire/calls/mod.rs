@@ -60,14 +60,16 @@ pub(crate) use arguments::{
 pub use call_format::CallFormat;
 pub(crate) use error::Fault;
 pub use error::{BodyError, StreamError};
-pub use sse::{SseDecoder, SseEvent};
+pub use lines::DEFAULT_MAX_EVENT_BYTES;
+pub use sse::{EventTooLong, SseDecoder, SseEvent};
 pub use stream::{CallStream, JsonLinesCallStream, SseCallStream};
 pub use tool_call::{Arguments, ArgumentsError, ToolCall, UnfinishedCall};
 
 use crate::wire::{anthropic, converse, gemini, openai};
 use turn::Turn;
 
-/// Reads the client tool calls of one format, with a limit on one call's arguments text.
+/// Reads the client tool calls of one format, with a limit on one call's arguments text and,
+/// for streams, on one line or event.
 ///
 /// ```
 /// use serde_json::json;
@@ -83,10 +85,11 @@ use turn::Turn;
 pub struct CallParser {
     format: CallFormat,
     max_argument_bytes: usize,
+    max_event_bytes: usize,
 }
 
 impl CallParser {
-    /// A parser of `format`, with [`DEFAULT_MAX_ARGUMENT_BYTES`].
+    /// A parser of `format`, with [`DEFAULT_MAX_ARGUMENT_BYTES`] and [`DEFAULT_MAX_EVENT_BYTES`].
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallParser};
@@ -96,6 +99,7 @@ impl CallParser {
         CallParser {
             format,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+            max_event_bytes: DEFAULT_MAX_EVENT_BYTES,
         }
     }
 
@@ -109,6 +113,22 @@ impl CallParser {
     /// ```
     pub const fn max_argument_bytes(mut self, bytes: usize) -> CallParser {
         self.max_argument_bytes = bytes;
+        self
+    }
+
+    /// The same parser with another limit of one line or event of a raw stream
+    /// ([`sse`](Self::sse), [`json_lines`](Self::json_lines)), in bytes: past it the stream is
+    /// [`StreamError::EventTooLong`] and no more of it is held. An event can hold a call's
+    /// whole arguments (Gemini, Responses' done events), so keep it above the arguments limit.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallParser, StreamError};
+    /// let mut stream = CallParser::new(CallFormat::OpenAiChat).max_event_bytes(64).sse();
+    /// let err = stream.push(&[b'x'; 100]).unwrap_err();
+    /// assert!(matches!(err, StreamError::EventTooLong { limit: 64, event: 0, .. }));
+    /// ```
+    pub const fn max_event_bytes(mut self, bytes: usize) -> CallParser {
+        self.max_event_bytes = bytes;
         self
     }
 
@@ -205,15 +225,17 @@ impl CallParser {
     /// assert_eq!(stream.format(), CallFormat::Anthropic);
     /// ```
     pub fn stream(&self) -> CallStream {
-        CallStream::with_limit(self.format, self.max_argument_bytes)
+        CallStream::with_limits(self.format, self.max_argument_bytes, self.max_event_bytes)
     }
 
     /// A stream assembler of this format and limit, over raw server-sent-event text.
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallParser};
+    /// use toolwire_core::wire::calls::StreamError;
     /// let stream = CallParser::new(CallFormat::Gemini).sse();
-    /// stream.finish().unwrap();
+    /// // Nothing at all is no stream of the format: never a turn without calls.
+    /// assert!(matches!(stream.finish(), Err(StreamError::NotTheFormat { events: 0, .. })));
     /// ```
     pub fn sse(&self) -> SseCallStream {
         SseCallStream::over(self.stream())
@@ -223,7 +245,9 @@ impl CallParser {
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallParser};
-    /// let (calls, end) = CallParser::new(CallFormat::Converse).json_lines().finish();
+    /// let mut stream = CallParser::new(CallFormat::Converse).json_lines();
+    /// let _ = stream.push(b"{\"messageStop\":{\"stopReason\":\"end_turn\"}}\n").unwrap();
+    /// let (calls, end) = stream.finish();
     /// assert!(calls.is_empty() && end.is_ok());
     /// ```
     pub fn json_lines(&self) -> JsonLinesCallStream {

@@ -5,15 +5,23 @@
 //! Policy: a call is yielded when, and only when, the provider signals its end; a stream that
 //! ends before then is an error naming the call ([`StreamError::Unfinished`]), never a call,
 //! however whole its partial arguments look. Events of a type the assembler does not know are
-//! ignored, but a stream of none it knows is another format's ([`StreamError::NotTheFormat`]). A fault ends the stream: the calls ended before it in the same push are still
-//! returned, and the fault comes with the next push or `finish`.
+//! ignored, but input none of whose events is the format's is not its stream
+//! ([`StreamError::NotTheFormat`]): an HTML error page, a JSON body, nothing at all. Never
+//! `Ok` with no calls, which an agent loop reads as "the model is done". Before the first
+//! event of the format, an event that is not JSON is that too. A fault ends the stream: the
+//! calls ended before it in the same push are still returned, and the fault comes with the
+//! next push or `finish`. One line or event is at most a limit long
+//! ([`DEFAULT_MAX_EVENT_BYTES`](super::DEFAULT_MAX_EVENT_BYTES)), past which the stream is
+//! [`StreamError::EventTooLong`].
 
+use bytes::BytesMut;
 use serde_json::Value;
+use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 
 use super::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 use super::call_format::CallFormat;
-use super::error::StreamError;
-use super::lines::LineSplitter;
+use super::error::{Fault, StreamError};
+use super::lines::DEFAULT_MAX_EVENT_BYTES;
 use super::sse::SseDecoder;
 use super::tool_call::{ToolCall, UnfinishedCall};
 use super::turn::Turn;
@@ -53,8 +61,12 @@ pub struct CallStream {
     /// Whether [`turn`](Self::turn) shows the turn ([`CallStream::recording_turn`]).
     recording: bool,
     turn: Turn,
+    /// The limit of one raw line or event, for the text readers over this stream.
+    max_event_bytes: usize,
     events: usize,
     known_events: usize,
+    /// The start of the first event, while none is of the format: what the input was instead.
+    begins: String,
     failed: Option<StreamError>,
 }
 
@@ -68,17 +80,23 @@ impl CallStream {
     /// assert_eq!(CallStream::new(CallFormat::Gemini).format(), CallFormat::Gemini);
     /// ```
     pub fn new(format: CallFormat) -> CallStream {
-        CallStream::with_limit(format, DEFAULT_MAX_ARGUMENT_BYTES)
+        CallStream::with_limits(format, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_EVENT_BYTES)
     }
 
-    pub(crate) fn with_limit(format: CallFormat, max_argument_bytes: usize) -> CallStream {
+    pub(crate) fn with_limits(
+        format: CallFormat,
+        max_argument_bytes: usize,
+        max_event_bytes: usize,
+    ) -> CallStream {
         CallStream {
             format,
             recorded: StreamedTurn::new(format),
             recording: false,
             turn: Turn::new(max_argument_bytes),
+            max_event_bytes,
             events: 0,
             known_events: 0,
+            begins: String::new(),
             failed: None,
         }
     }
@@ -144,13 +162,25 @@ impl CallStream {
         let machine = self.recorded.machine_mut();
         if machine.knows(event) {
             self.known_events += 1;
+        } else if self.known_events == 0 && self.begins.is_empty() {
+            self.begins = beginning(event.to_string().as_bytes());
         }
         let pushed = machine.push(event, &mut self.turn);
         let calls = self.turn.take();
         match pushed {
             Ok(()) => Ok(calls),
             Err(fault) => {
-                let error = fault.in_stream(self.format, number);
+                let error = match fault {
+                    // Before any event of the format, one the machine neither knows nor can
+                    // read (`{"detail": "Not Found"}` as a Chat chunk) says the input is not
+                    // the format's stream, quoting it; the provider's own error stays itself.
+                    Fault::Shape { .. } if self.known_events == 0 => StreamError::NotTheFormat {
+                        format: self.format,
+                        events: self.events,
+                        begins: self.begins.clone(),
+                    },
+                    fault => fault.in_stream(self.format, number),
+                };
                 self.recorded.record_failure(error.to_string());
                 self.failed = Some(error.clone());
                 if calls.is_empty() {
@@ -208,18 +238,42 @@ impl CallStream {
         }
         match serde_json::from_slice::<Value>(event) {
             Ok(value) => self.push(&value),
-            Err(error) => {
-                let error = StreamError::EventNotJson {
-                    format: self.format,
-                    event: self.events,
-                    message: error.to_string(),
-                };
-                self.events += 1;
-                self.recorded.record_failure(error.to_string());
-                self.failed = Some(error.clone());
-                Err(error)
-            }
+            Err(error) => Err(self.not_json(event, error.to_string())),
         }
+    }
+
+    /// Fails the stream at an event (`text`) that is not JSON: before any event of the format,
+    /// the input is not the format's stream at all (an HTML page, plain text).
+    fn not_json(&mut self, text: &[u8], message: String) -> StreamError {
+        self.events += 1;
+        let error = if self.known_events == 0 {
+            StreamError::NotTheFormat {
+                format: self.format,
+                events: self.events,
+                begins: beginning(text),
+            }
+        } else {
+            StreamError::EventNotJson {
+                format: self.format,
+                event: self.events - 1,
+                message,
+            }
+        };
+        self.recorded.record_failure(error.to_string());
+        self.failed = Some(error.clone());
+        error
+    }
+
+    /// Fails the stream at the event being read, which passed the limit of one event.
+    fn too_long(&mut self) -> StreamError {
+        let error = StreamError::EventTooLong {
+            format: self.format,
+            event: self.events,
+            limit: self.max_event_bytes,
+        };
+        self.recorded.record_failure(error.to_string());
+        self.failed = Some(error.clone());
+        error
     }
 
     /// The calls begun and not yet ended, in order.
@@ -238,31 +292,45 @@ impl CallStream {
     }
 
     /// Ends the stream: an error if a call is still open (each named), if an earlier event
-    /// was a fault, or if no event was of the format's kinds (another format's stream).
+    /// was a fault, or if no event was of the format's kinds (no event at all, or another
+    /// format's: [`StreamError::NotTheFormat`]).
     ///
     /// ```
-    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
-    /// CallStream::new(CallFormat::Anthropic).finish().unwrap();
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
+    /// let mut stream = CallStream::new(CallFormat::Anthropic);
+    /// let _ = stream.push(&json!({"type": "message_stop"})).unwrap();
+    /// stream.finish().unwrap();
+    /// // No event at all is no turn: never a quiet end without calls.
+    /// let err = CallStream::new(CallFormat::Anthropic).finish().unwrap_err();
+    /// assert!(matches!(err, StreamError::NotTheFormat { events: 0, .. }));
     /// ```
     pub fn finish(self) -> Result<(), StreamError> {
-        self.finish_cut(None)
+        self.finish_cut(None, None)
     }
 
-    /// Ends the stream, which ended inside an event whose text was `cut` (if any).
-    fn finish_cut(self, cut: Option<&str>) -> Result<(), StreamError> {
+    /// Ends the stream, which ended inside an event whose text was `cut` (if any); `head` is
+    /// the raw input's start, which a text reader's [`StreamError::NotTheFormat`] quotes when
+    /// no event came (else it quotes the first event, as [`CallStream::push`] would).
+    fn finish_cut(self, cut: Option<&str>, head: Option<&[u8]>) -> Result<(), StreamError> {
         if let Some(failed) = self.failed {
             return Err(failed);
         }
-        if self.events > 0 && self.known_events == 0 {
+        let cut_calls = cut.map(|text| self.recorded.machine().cut(text));
+        // A cut event that names a call is the format's: that call is what the caller must
+        // hear of. Anything else with no event of the format is not its stream.
+        if self.known_events == 0 && cut_calls.as_ref().is_none_or(Vec::is_empty) {
             return Err(StreamError::NotTheFormat {
                 format: self.format,
                 events: self.events,
+                begins: match head {
+                    Some(head) if self.events == 0 => beginning(head),
+                    _ => self.begins,
+                },
             });
         }
         let mut calls = self.recorded.machine().open();
-        if let Some(text) = cut {
-            calls.extend(self.recorded.machine().cut(text));
-        }
+        calls.extend(cut_calls.unwrap_or_default());
         if calls.is_empty() && cut.is_none() {
             return Ok(());
         }
@@ -276,6 +344,46 @@ impl CallStream {
     fn failed(&self) -> Option<&StreamError> {
         self.failed.as_ref()
     }
+}
+
+/// How many bytes of the input's start [`StreamError::NotTheFormat`] quotes.
+const BEGINS_BYTES: usize = 80;
+
+/// The raw input's first bytes, kept by the text readers for [`StreamError::NotTheFormat`].
+#[derive(Debug, Default)]
+struct Head(Vec<u8>);
+
+impl Head {
+    fn keep(&mut self, chunk: &[u8]) {
+        // Room for whitespace that `beginning` makes one space.
+        let room = (4 * BEGINS_BYTES).saturating_sub(self.0.len());
+        self.0.extend_from_slice(&chunk[..room.min(chunk.len())]);
+    }
+}
+
+/// The start of `text` as one line to quote: whitespace runs made one space, at most
+/// [`BEGINS_BYTES`] long (cut at a character, with `…`).
+fn beginning(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&text[..text.len().min(4 * BEGINS_BYTES)]);
+    let mut out = String::new();
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.len() > BEGINS_BYTES {
+            break;
+        }
+    }
+    if out.len() > BEGINS_BYTES {
+        let mut end = BEGINS_BYTES;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+        out.push('…');
+    }
+    out
 }
 
 /// A stream's calls from its raw server-sent-event text, in any chunking: the bytes as they
@@ -308,6 +416,7 @@ pub struct SseCallStream {
     decoder: SseDecoder,
     calls: CallStream,
     done: bool,
+    head: Head,
 }
 
 impl SseCallStream {
@@ -323,9 +432,10 @@ impl SseCallStream {
 
     pub(crate) fn over(calls: CallStream) -> SseCallStream {
         SseCallStream {
-            decoder: SseDecoder::new(),
+            decoder: SseDecoder::with_max_event_bytes(calls.max_event_bytes),
             calls,
             done: false,
+            head: Head::default(),
         }
     }
 
@@ -370,6 +480,8 @@ impl SseCallStream {
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
     /// let mut stream = SseCallStream::new(CallFormat::OpenAiChat);
+    /// let chunk = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n";
+    /// assert!(stream.push(chunk).unwrap().is_empty());
     /// assert!(stream.push(b"data: [DONE]\n\n").unwrap().is_empty());
     /// stream.finish().unwrap();
     /// ```
@@ -378,12 +490,18 @@ impl SseCallStream {
         if let Some(failed) = self.calls.failed() {
             return Err(failed.clone());
         }
+        self.head.keep(chunk);
+        let Ok(events) = self.decoder.push(chunk) else {
+            return Err(self.calls.too_long());
+        };
         let mut calls = Vec::new();
-        for event in self.decoder.push(chunk) {
+        for event in events {
             if self.done {
                 continue;
             }
             if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
+                // Not an event of the format by itself: a stream of nothing but `[DONE]` (a
+                // proxy that failed) has no turn in it.
                 self.done = true;
             }
             match self.calls.push_slice(event.data.as_bytes()) {
@@ -407,8 +525,10 @@ impl SseCallStream {
         Ok(calls)
     }
 
-    /// Ends the stream: an error if a call is still open, or if the text ended inside an event
-    /// (a Gemini call that event held is named from its text).
+    /// Ends the stream: an error if a call is still open, if the text ended inside an event
+    /// (a Gemini call that event held is named from its text), or if no event was the
+    /// format's (an HTML error page, a JSON body, nothing: [`StreamError::NotTheFormat`]
+    /// quotes how it begins).
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, SseCallStream, StreamError};
@@ -416,10 +536,15 @@ impl SseCallStream {
     /// let _ = stream.push(br#"data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","args":{"ci"#);
     /// let Err(StreamError::Unfinished { calls, cut_event: true, .. }) = stream.finish() else { panic!() };
     /// assert_eq!(calls[0].name.as_deref(), Some("get_weather"));
+    ///
+    /// let mut stream = SseCallStream::new(CallFormat::OpenAiChat);
+    /// let _ = stream.push(b"<html><head><title>502 Bad Gateway</title></head></html>\r\n");
+    /// let Err(StreamError::NotTheFormat { events: 0, begins, .. }) = stream.finish() else { panic!() };
+    /// assert!(begins.starts_with("<html><head><title>502 Bad Gateway"));
     /// ```
     pub fn finish(self) -> Result<(), StreamError> {
         let cut = self.decoder.finish().filter(|_| !self.done);
-        self.calls.finish_cut(cut.as_deref())
+        self.calls.finish_cut(cut.as_deref(), Some(&self.head.0))
     }
 }
 
@@ -431,6 +556,8 @@ pub(crate) fn is_openai(format: CallFormat) -> bool {
 /// decodes Converse's binary event stream writes them (`{"contentBlockDelta": …}` per line).
 /// Blank lines are skipped; a last line without its newline counts if it is whole JSON
 /// (JSON Lines, jsonlines.org: "The last character in the file may be a line separator").
+/// Lines end at `\n` (with a `\r` before it dropped), jsonlines.org's "Line Separator is
+/// '\n'", and are read by tokio-util's `LinesCodec::new_with_max_length`, which bounds them.
 ///
 /// ```
 /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
@@ -446,8 +573,11 @@ pub(crate) fn is_openai(format: CallFormat) -> bool {
 /// ```
 #[derive(Debug)]
 pub struct JsonLinesCallStream {
-    lines: LineSplitter,
+    codec: LinesCodec,
+    /// The bytes of the line being read (`LinesCodec` takes each line out of it).
+    buffer: BytesMut,
     calls: CallStream,
+    head: Head,
 }
 
 impl JsonLinesCallStream {
@@ -463,8 +593,10 @@ impl JsonLinesCallStream {
 
     pub(crate) fn over(calls: CallStream) -> JsonLinesCallStream {
         JsonLinesCallStream {
-            lines: LineSplitter::default(),
+            codec: LinesCodec::new_with_max_length(calls.max_event_bytes),
+            buffer: BytesMut::new(),
             calls,
+            head: Head::default(),
         }
     }
 
@@ -516,18 +648,28 @@ impl JsonLinesCallStream {
         if let Some(failed) = self.calls.failed() {
             return Err(failed.clone());
         }
+        self.head.keep(chunk);
+        self.buffer.extend_from_slice(chunk);
         let mut calls = Vec::new();
-        let mut fault = None;
-        let stream = &mut self.calls;
-        self.lines.push(chunk, |line| {
-            if fault.is_some() || line.iter().all(u8::is_ascii_whitespace) {
-                return;
+        let fault = loop {
+            let line = match self.codec.decode(&mut self.buffer) {
+                Ok(Some(line)) => line,
+                Ok(None) => break None,
+                Err(LinesCodecError::MaxLineLengthExceeded) => break Some(self.calls.too_long()),
+                // `LinesCodec` fails on a line that is not UTF-8, which JSON must be (RFC 8259
+                // §8.1); the line is gone from its buffer: the input's start stands for it.
+                Err(LinesCodecError::Io(error)) => {
+                    break Some(self.calls.not_json(&self.head.0, error.to_string()))
+                }
+            };
+            if line.trim_ascii().is_empty() {
+                continue;
             }
-            match stream.push_slice(line) {
+            match self.calls.push_slice(line.as_bytes()) {
                 Ok(ended) => calls.extend(ended),
-                Err(error) => fault = Some(error),
+                Err(error) => break Some(error),
             }
-        });
+        };
         match fault {
             Some(error) if calls.is_empty() => Err(error),
             _ => Ok(calls),
@@ -540,22 +682,23 @@ impl JsonLinesCallStream {
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream, StreamError};
     /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
-    /// let _ = stream.push(b"{\"contentBlockSt");
+    /// let _ = stream.push(b"{\"messageStart\":{\"role\":\"assistant\"}}\n{\"contentBlockSt");
     /// let (calls, end) = stream.finish();
     /// assert!(calls.is_empty());
     /// assert!(matches!(end, Err(StreamError::Unfinished { cut_event: true, .. })));
     /// ```
     pub fn finish(mut self) -> (Vec<ToolCall>, Result<(), StreamError>) {
-        let rest = self.lines.rest().to_vec();
+        let rest = self.buffer.split();
+        let head = std::mem::take(&mut self.head.0);
         if rest.iter().all(u8::is_ascii_whitespace) {
-            return (Vec::new(), self.calls.finish());
+            return (Vec::new(), self.calls.finish_cut(None, Some(&head)));
         }
         if self.calls.failed().is_some() || serde_json::from_slice::<Value>(&rest).is_err() {
             let cut = String::from_utf8_lossy(&rest).into_owned();
-            return (Vec::new(), self.calls.finish_cut(Some(&cut)));
+            return (Vec::new(), self.calls.finish_cut(Some(&cut), Some(&head)));
         }
         match self.calls.push_slice(&rest) {
-            Ok(calls) => (calls, self.calls.finish()),
+            Ok(calls) => (calls, self.calls.finish_cut(None, Some(&head))),
             Err(error) => (Vec::new(), Err(error)),
         }
     }
