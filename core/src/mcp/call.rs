@@ -54,6 +54,28 @@ pub(crate) async fn call_within(
     params: CallToolRequestParams,
     limit: Duration,
 ) -> Result<CallToolResponse, ServiceError> {
+    // rmcp's timeout returns only once its cancel is written, and stdio writes share one lock:
+    // a server that stopped reading while a large request was being written to it would hold
+    // the call past any limit. The outer bound keeps the limit a limit; the ping that follows
+    // is bounded the same way and finds the server not answering.
+    tokio::time::timeout(
+        limit.saturating_add(WRITE_GRACE),
+        call_once(client, params, limit),
+    )
+    .await
+    .unwrap_or(Err(ServiceError::Timeout { timeout: limit }))
+}
+
+/// How long past a call's limit (or a ping's bound) rmcp may take to write the request and
+/// its cancel before the server counts as not reading at all: writing a message to a pipe or a
+/// socket a live server reads takes far less. Our caution.
+const WRITE_GRACE: Duration = Duration::from_secs(2);
+
+async fn call_once(
+    client: &Client,
+    params: CallToolRequestParams,
+    limit: Duration,
+) -> Result<CallToolResponse, ServiceError> {
     let peer = client.peer();
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
     let handle = peer
@@ -81,6 +103,12 @@ pub(crate) async fn call_within(
 /// `handler/server.rs` answers it with -32601 outside the legacy lifecycle), and a server
 /// that says "method not found" is answering.
 pub(crate) async fn still_answers(client: &Client, bound: Duration) -> bool {
+    tokio::time::timeout(bound.saturating_add(WRITE_GRACE), ping_once(client, bound))
+        .await
+        .unwrap_or(false)
+}
+
+async fn ping_once(client: &Client, bound: Duration) -> bool {
     let peer = client.peer();
     let ping = ClientRequest::PingRequest(PingRequest::default());
     let Ok(handle) = peer
