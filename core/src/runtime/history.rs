@@ -8,6 +8,8 @@
 //! (the model that calls one is answered "unknown tool", with the closest names), which the
 //! rule allows.
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
 use super::conversation::HistoryAlias;
@@ -59,11 +61,16 @@ impl Request {
     ) -> Result<Replay, ReplayError> {
         let refuses = |called: &str| replay::refused_in_history(format, called);
         let conversation = self.conversation();
+        // The aliases this turn gives, recorded once it is replayed: seen by the later calls
+        // of the same turn, so two calls never share one.
+        let aliased: RefCell<Vec<(String, HistoryAlias)>> = RefCell::new(Vec::new());
         let alias_of = |name: &str| {
+            if let Some((_, pending)) = aliased.borrow().iter().find(|(alias, _)| alias == name) {
+                return Some((pending.namespace.clone(), pending.called.clone()));
+            }
             let alias = conversation?.recorded_alias(name)?;
             Some((alias.namespace, alias.called))
         };
-        let mut aliased = Vec::new();
         let replay = replay::replay_named(format, body, calls, &mut |call| {
             let named = history_name(
                 self.census(),
@@ -72,15 +79,19 @@ impl Request {
                 &refuses,
                 &alias_of,
             );
-            if named.alias {
+            // An alias of a call that reached no tool is not recorded: unrecorded it reaches
+            // no tool either, as the call did, and the model, which can call any name, cannot
+            // grow the conversation's state.
+            if named.alias && named.reached {
                 let stands_for = HistoryAlias {
                     called: call.name.clone(),
                     namespace: call.namespace.clone(),
                 };
-                aliased.push((named.name.clone(), stands_for));
+                aliased.borrow_mut().push((named.name.clone(), stands_for));
             }
             named
         })?;
+        let aliased = aliased.into_inner();
         if let Some(conversation) = conversation {
             for (alias, stands_for) in aliased {
                 conversation.record_alias(&alias, stands_for);

@@ -1,4 +1,4 @@
-//! Issue 26, point 4: history never misroutes. A called name the provider refuses in history
+//! History never misroutes. A called name the provider refuses in history
 //! is replayed under a name that, in the census of the request it travels with, reaches the
 //! tool that was called or no tool at all, never another.
 
@@ -99,6 +99,32 @@ async fn a_name_renamed_for_history_never_reaches_another_tool() {
     let resumed = runtime.resume(conversation.state());
     let (reached, _) = turn(&resumed, &chat_call("call_3", &replayed)).await;
     assert_eq!(reached, ["mcp/x/search.web"]);
+}
+
+#[tokio::test]
+async fn a_call_that_reached_no_tool_leaves_no_alias_in_the_conversation() {
+    let runtime = clashing_runtime().await;
+    let conversation = runtime.conversation();
+    // A model may call any name: one no tool answers to, refused in Chat history.
+    let invented = "mcp/zz/nothing.here";
+    let (reached, history) = turn(&conversation, &chat_call("call_1", invented)).await;
+    assert!(reached[0].starts_with("no tool"), "{reached:?}");
+    let replayed = history["tool_calls"][0]["function"]["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(replayed, invented);
+    // Its history name is kept nowhere, so the state cannot grow by what the model invents...
+    let state = serde_json::to_value(conversation.state()).unwrap();
+    assert!(
+        state
+            .get("aliases")
+            .is_none_or(|aliases| aliases.get(&replayed).is_none()),
+        "{state}"
+    );
+    // ... and called again, it still reaches no tool, as the call it stands for did.
+    let (reached, _) = turn(&conversation, &chat_call("call_2", &replayed)).await;
+    assert!(reached[0].starts_with("no tool"), "{reached:?}");
 }
 
 /// The formats whose providers refuse some called names in history (Gemini refuses none).

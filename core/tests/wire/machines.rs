@@ -270,3 +270,40 @@ fn a_truncated_stream_of_every_format_is_not_replayed() {
     }
     assert_eq!(refused, 5, "one truncated stream per format");
 }
+
+#[test]
+fn a_server_tool_block_left_open_cuts_the_turn() {
+    use toolwire_core::wire::calls::CallStream;
+    // A `server_tool_use` (Anthropic) or a server `toolUse` (Converse) is the provider's to
+    // run, not the app's: still, a turn that stops inside one carries an input that never
+    // finished, which the provider refuses in history.
+    let anthropic = [
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message",
+            "role": "assistant", "content": [], "model": "claude"}}),
+        json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": "{\"query\": \"pa"}}),
+    ];
+    let converse = [
+        json!({"messageStart": {"role": "assistant"}}),
+        json!({"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse":
+            {"toolUseId": "tooluse_1", "name": "nova_grounding", "type": "server_tool_use"}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 0,
+            "delta": {"toolUse": {"input": "{\"query\": \"pa"}}}}),
+    ];
+    for (format, events, id) in [
+        (CallFormat::Anthropic, &anthropic[..], "srvtoolu_1"),
+        (CallFormat::Converse, &converse[..], "tooluse_1"),
+    ] {
+        let mut stream = CallStream::new(format).recording_turn();
+        for event in events {
+            assert!(stream.push(event).unwrap().is_empty(), "{format}");
+        }
+        let turn = stream.turn().unwrap();
+        let Err(ReplayError::Cut { calls, .. }) = turn.replay(&[]) else {
+            panic!("{format}: {:?}", turn.replay(&[]));
+        };
+        assert_eq!(calls[0].id.as_deref(), Some(id), "{format}");
+    }
+}

@@ -175,11 +175,22 @@ async fn a_call_whose_namespace_is_its_own_name_is_the_top_level_function() {
     // The recorded gpt-5.4 shape (hosted tool_search loaded a deferred top-level function):
     // `"name": "get_weather", "namespace": "get_weather"`, and no namespace tool of that name.
     let runtime = runtime_of(
-        &["get_weather", "mcp/a/b_c", "mcp/a_b/c"],
+        &[
+            "get_weather",
+            "mcp/a/b_c",
+            "mcp/a_b/c",
+            "mcp/github/create_issue",
+        ],
         CatalogPolicy::All,
     )
     .await;
     let request = runtime.request();
+    // The flat form is the namespaced tool's own: called bare, it reaches that tool.
+    let bare = request
+        .dispatch("mcp_github_create_issue", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(bare.tool, "mcp/github/create_issue");
     let file = "openai-responses/response-namespace-own-name.json";
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/provider-wire/");
     let body: Value =

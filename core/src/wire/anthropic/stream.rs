@@ -50,6 +50,8 @@ struct Block {
     input: Option<ArgumentsText>,
     /// A `tool_use` started and not stopped: its call.
     call: Option<OpenCall>,
+    /// Whether its `content_block_stop` came.
+    stopped: bool,
 }
 
 /// A client call begun and not ended.
@@ -95,6 +97,7 @@ impl AnthropicMachine {
             value: Value::Object(block.clone()),
             input: None,
             call,
+            stopped: false,
         };
         match self.position(index) {
             // A second start for one index replaces the block where it stands (our caution: no
@@ -154,6 +157,7 @@ impl AnthropicMachine {
             return Ok(());
         };
         let block = &mut self.blocks[position];
+        block.stopped = true;
         let Some(call) = block.call.take() else {
             return Ok(());
         };
@@ -258,6 +262,15 @@ impl StreamMachine for AnthropicMachine {
             .iter()
             .filter_map(|block| block.call.as_ref())
             .map(|call| UnfinishedCall::of_open(&call.id, &call.name))
+            .collect()
+    }
+
+    fn open_server_calls(&self) -> Vec<UnfinishedCall> {
+        let text = |block: &Block, key: &str| block.value.get(key)?.as_str().map(str::to_owned);
+        self.blocks
+            .iter()
+            .filter(|block| !block.stopped && block.call.is_none() && block.input.is_some())
+            .map(|block| UnfinishedCall::new(text(block, "id"), text(block, "name")))
             .collect()
     }
 

@@ -36,6 +36,13 @@ pub(crate) trait StreamMachine: Debug + Default {
         Ok(())
     }
 
+    /// The server-side calls (a `server_tool_use` block) begun and not ended: not the app's to
+    /// answer, but a turn that stops inside one is cut all the same (the provider refuses a
+    /// replayed block whose input never finished).
+    fn open_server_calls(&self) -> Vec<UnfinishedCall> {
+        Vec::new()
+    }
+
     /// A call the text of a cut event began, that no earlier event began (only a format that
     /// sends a call in one event has one).
     fn cut(&self, _text: &str) -> Vec<UnfinishedCall> {
@@ -97,6 +104,10 @@ impl Machine {
 
     pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
         each!(self, m => m.open())
+    }
+
+    pub(crate) fn open_server_calls(&self) -> Vec<UnfinishedCall> {
+        each!(self, m => m.open_server_calls())
     }
 
     pub(crate) fn cut(&self, text: &str) -> Vec<UnfinishedCall> {

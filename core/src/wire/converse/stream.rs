@@ -62,6 +62,8 @@ struct Block {
     input: Option<ArgumentsText>,
     /// The client call a `toolUse` start began, until its block stops.
     call: Option<OpenCall>,
+    /// Whether its `contentBlockStop` came.
+    stopped: bool,
 }
 
 /// A client call begun and not yet ended.
@@ -120,6 +122,7 @@ impl ConverseMachine {
                 value: json!({"toolUse": tool_use}),
                 input: Some(ArgumentsText::default()),
                 call,
+                stopped: false,
             }
         } else if let Some(result) =
             shape::opt_object(begun, "toolResult", "/contentBlockStart/start")?
@@ -130,6 +133,7 @@ impl ConverseMachine {
                 value: json!({"toolResult": result}),
                 input: None,
                 call: None,
+                stopped: false,
             }
         } else {
             // A start of a kind not known here: kept as it came.
@@ -137,6 +141,7 @@ impl ConverseMachine {
                 value: Value::Object(begun.clone()),
                 input: None,
                 call: None,
+                stopped: false,
             }
         };
         self.open_block(index, block, parent)?;
@@ -169,6 +174,7 @@ impl ConverseMachine {
                     value: Value::Null,
                     input: None,
                     call: None,
+                    stopped: false,
                 };
                 (self.open_block(index, block, parent)?, true)
             }
@@ -188,6 +194,7 @@ impl ConverseMachine {
             return Ok(());
         };
         let block = &mut self.blocks[position];
+        block.stopped = true;
         if let Some(call) = block.call.take() {
             let arguments = match &block.input {
                 Some(input) => input.finish(calls.limit()),
@@ -368,6 +375,20 @@ impl StreamMachine for ConverseMachine {
             .iter()
             .filter_map(|block| block.call.as_ref())
             .map(|call| UnfinishedCall::of_open(&call.id, &call.name))
+            .collect()
+    }
+
+    fn open_server_calls(&self) -> Vec<UnfinishedCall> {
+        let text = |block: &Block, key: &str| block.value.pointer(key)?.as_str().map(str::to_owned);
+        self.blocks
+            .iter()
+            .filter(|block| !block.stopped && block.call.is_none() && block.input.is_some())
+            .map(|block| {
+                UnfinishedCall::new(
+                    text(block, "/toolUse/toolUseId"),
+                    text(block, "/toolUse/name"),
+                )
+            })
             .collect()
     }
 

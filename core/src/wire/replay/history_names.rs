@@ -22,6 +22,9 @@ pub(crate) type AliasOf<'a> = dyn Fn(&str) -> Option<(Option<String>, String)> +
 pub(crate) struct HistoryName {
     pub(crate) name: String,
     pub(crate) alias: bool,
+    /// Whether the called name reached a tool or a meta-tool (an alias of a call that reached
+    /// nothing needs no record: it reaches nothing either).
+    pub(crate) reached: bool,
 }
 
 /// Whether two resolutions reach the same thing: the same tool of the census (by whatever
@@ -72,12 +75,14 @@ pub(crate) fn history_name(
             return HistoryName {
                 name: candidate.into_owned(),
                 alias: false,
+                reached: original.is_ok(),
             };
         }
     }
     HistoryName {
         name: alias(census, namespace, called, &means_another),
         alias: true,
+        reached: original.is_ok(),
     }
 }
 

@@ -338,6 +338,7 @@ pub fn replay_turn(
     replay_named(format, body, calls, &mut |call| HistoryName {
         name: model_safe_name(&call.name).into_owned(),
         alias: false,
+        reached: true,
     })
 }
 
@@ -419,6 +420,7 @@ pub(crate) fn replay_named(
             let HistoryName {
                 name: replayed,
                 alias,
+                ..
             } = name_of(call);
             *slot = Value::String(replayed.clone());
             renamed.push(RenamedCall {

@@ -206,7 +206,8 @@ impl StreamedTurn {
     /// assert!(matches!(turn.whole(), Err(ReplayError::Failed { .. })));
     /// ```
     pub fn whole(&self) -> Result<(), ReplayError> {
-        let open = self.machine.open();
+        let mut open = self.machine.open();
+        open.extend(self.machine.open_server_calls());
         if !open.is_empty() || self.inside_event {
             return Err(ReplayError::Cut {
                 format: self.format,
