@@ -327,6 +327,14 @@ impl ChatMachine {
             if !begins_a_call(&self.calls[at], delta) {
                 return at;
             }
+        } else if delta.id.is_none() && delta.name.is_none() && !delta.brings_arguments() {
+            // No call open, and the delta names none and brings no arguments: members of the
+            // last call sent after its end (Gemini's compatible endpoint sends `extra_content`,
+            // the thought signature, on its own after `finish_reason`: open-webui/computer
+            // #224), never a nameless call of their own.
+            if let Some(last) = self.calls.len().checked_sub(1) {
+                return last;
+            }
         }
         self.calls.push(Entry::new(delta.index));
         self.calls.len() - 1
@@ -544,6 +552,31 @@ mod tests {
             .iter()
             .map(|c| (c.id.as_deref(), c.name.as_str()))
             .collect()
+    }
+
+    #[test]
+    fn members_sent_after_the_end_join_the_last_call_and_open_none() {
+        let mut machine = ChatMachine::default();
+        let mut turn = Turn::new(1 << 20);
+        let header = json!([{"index": 0, "id": "call_1", "type": "function",
+            "function": {"name": "get_weather", "arguments": "{}"}}]);
+        machine
+            .push(&chunk(header, json!("tool_calls")), &mut turn)
+            .unwrap();
+        assert_eq!(turn.take().len(), 1);
+        let late = json!([{"index": 0, "extra_content": {"google": {"thought_signature": "sig"}}}]);
+        machine.push(&chunk(late, Value::Null), &mut turn).unwrap();
+        machine.done(&mut turn).unwrap();
+        assert!(turn.take().is_empty());
+        let body = machine.body();
+        let calls = body["choices"][0]["message"]["tool_calls"]
+            .as_array()
+            .unwrap();
+        assert_eq!(calls.len(), 1, "{body}");
+        assert_eq!(
+            calls[0]["extra_content"]["google"]["thought_signature"],
+            "sig"
+        );
     }
 
     #[test]

@@ -143,6 +143,17 @@ impl ResponsesMachine {
         } else {
             self.at_index(output_index)
         };
+        // A done event repeated for a call already done (proxies have been seen to repeat
+        // `added`/`done` events: fawney19/Aether PR #836 de-duplicates them) is the same call,
+        // not a second one with its id.
+        if let Some(at) = found.filter(|_| is_call) {
+            let slot = &self.items[at];
+            let done_before = slot.call.is_none()
+                && slot.value.get("type").and_then(Value::as_str) == Some("function_call");
+            if done_before && slot.value.get("call_id") == item.get("call_id") {
+                return Ok(());
+            }
+        }
         // Read the item whole before anything is recorded: a fault leaves the output as it was.
         let position = found.unwrap_or(self.items.len());
         let call = if is_call {
@@ -326,6 +337,23 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_repeated_done_is_the_same_call_not_a_second() {
+        let mut machine = ResponsesMachine::default();
+        let mut turn = Turn::new(1024);
+        let item = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
+            "name": "f", "arguments": "{}"});
+        let added = json!({"type": "response.output_item.added", "output_index": 0,
+            "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
+                "arguments": ""}});
+        let done = json!({"type": "response.output_item.done", "output_index": 0, "item": item});
+        machine.push(&added, &mut turn).unwrap();
+        machine.push(&done, &mut turn).unwrap();
+        machine.push(&done, &mut turn).unwrap();
+        assert_eq!(turn.take().len(), 1);
+        assert_eq!(machine.body()["output"].as_array().unwrap().len(), 1);
+    }
 
     #[test]
     fn a_done_item_without_arguments_takes_the_fragments() {
