@@ -100,8 +100,11 @@ pub async fn converse(
     let calls_in = format.call_format();
     let mut history = vec![user_prompt(calls_in)];
     let mut turns = Vec::new();
+    // One conversation for the loop: the aliases its history carries are recorded there, so a
+    // later call by one reaches the tool the call it stands for reached.
+    let session = runtime.conversation();
     loop {
-        let request = runtime.request();
+        let request = session.request();
         let tools = request.tools(format)?;
         let offered = offered_names(&tools, format);
         let body = scripted_model(calls_in, turns.len(), &history, &offered);
@@ -116,7 +119,7 @@ pub async fn converse(
         }
         let answers = request.answer_calls(&calls).await;
         // The request's own census names a renamed call in history: its tool's form, or an
-        // alias no tool answers to, never another tool's name (issue 26, point 4).
+        // alias no tool answers to, never another tool's name.
         match request.replay_turn(calls_in, &body, &calls)?.turn {
             Value::Array(items) => history.extend(items), // Responses: output items
             turn => history.push(turn),

@@ -92,8 +92,18 @@ fn built_stream(format: CallFormat, data: &[u8]) {
     let parsed = CallParser::new(format)
         .parse(&body)
         .unwrap_or_else(|e| panic!("{format}: the body a clean stream built does not parse: {e}\n{body}"));
+    // Arguments compare as the object or as "unusable": a stream's text that is not JSON is
+    // `NotJson`, the body it built holds that text, which a format whose arguments are objects
+    // reads as `NotObject`; either way the call is answered as an error and replayed repaired.
+    let seen = |calls: &[ToolCall]| -> Vec<_> {
+        calls
+            .iter()
+            .map(|c| (c.id.clone(), c.name.clone(), c.namespace.clone(), c.pointer.clone(), c.arguments.clone().ok()))
+            .collect()
+    };
     assert_eq!(
-        parsed, calls,
+        seen(&parsed),
+        seen(&calls),
         "{format}: a clean stream's calls are not those of the body it built\n{body}"
     );
     if let Err(error) = turn_replay {
