@@ -130,6 +130,12 @@ impl StreamMachine for GeminiMachine {
 /// The calls a cut event's text began: each `"functionCall"` object in it, with the `name`
 /// and `id` it got to. A small scan of the object's own members, not a JSON parse (the text is
 /// cut); our own reading, so a truncated stream names what it lost.
+///
+/// Why no partial-JSON crate (jiter's partial mode, `partial-json-fixer`): this is the one
+/// place toolwire reads cut JSON, and only to name the calls in an error; arguments are never
+/// read before their end signal (a call is yielded whole or not at all), so no crate would do
+/// more here than this scan of two string members, and each would be a dependency of every
+/// user for an error message.
 pub(crate) fn call_in_cut_event(text: &str) -> Vec<UnfinishedCall> {
     const KEY: &str = "\"functionCall\"";
     let mut calls = Vec::new();
