@@ -126,7 +126,7 @@ impl ArgumentsText {
         self.push(whole, limit);
     }
 
-    /// The text kept so far (empty once it passed the limit): what a recorded body carries.
+    /// The text kept so far (empty once it passed the limit).
     pub(crate) fn text(&self) -> &str {
         &self.text
     }
@@ -136,7 +136,6 @@ impl ArgumentsText {
         self.bytes <= self.text.len() && self.text.trim().is_empty()
     }
 
-    /// The text so far, or `None` once it passed the limit and was dropped.
     /// The text as a built body records it: the text kept, or, once it passed the limit and
     /// was dropped, [`OVER_LIMIT`], which is not JSON, so the body's parse reads that call's
     /// arguments as unusable too, as the stream does (`TooLong`), and the replay repairs it.
@@ -144,6 +143,7 @@ impl ArgumentsText {
         self.kept().unwrap_or(OVER_LIMIT)
     }
 
+    /// The text so far, or `None` once it passed the limit and was dropped.
     pub(crate) fn kept(&self) -> Option<&str> {
         (self.bytes <= self.text.len()).then_some(self.text.as_str())
     }

@@ -354,6 +354,21 @@ const BEGINS_BYTES: usize = 80;
 struct Head(Vec<u8>);
 
 impl Head {
+    /// The first line with text in it (up to its end), which is the line a JSON-lines stream
+    /// failed at when no event came before: the same quote however the bytes were chunked.
+    fn first_line(&self) -> &[u8] {
+        let start = self
+            .0
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(self.0.len());
+        let end = self.0[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.0.len(), |at| start + at);
+        &self.0[start..end]
+    }
+
     fn keep(&mut self, chunk: &[u8]) {
         // Room for whitespace that `beginning` makes one space.
         let room = (4 * BEGINS_BYTES).saturating_sub(self.0.len());
@@ -659,7 +674,10 @@ impl JsonLinesCallStream {
                 // `LinesCodec` fails on a line that is not UTF-8, which JSON must be (RFC 8259
                 // §8.1); the line is gone from its buffer: the input's start stands for it.
                 Err(LinesCodecError::Io(error)) => {
-                    break Some(self.calls.not_json(&self.head.0, error.to_string()))
+                    break Some(
+                        self.calls
+                            .not_json(self.head.first_line(), error.to_string()),
+                    )
                 }
             };
             if line.trim_ascii().is_empty() {

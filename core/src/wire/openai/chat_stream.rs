@@ -305,8 +305,9 @@ impl ChatMachine {
                 .calls
                 .iter()
                 .rposition(|call| call.open && call.id.as_deref() == Some(id))
-                // Another name under a known id is another call (the turn refuses the id twice).
-                .filter(|&at| delta.name.is_none_or(|name| name == self.calls[at].name))
+                // A header (a name) under a known id at another index is another call, which
+                // the turn refuses as a repeated id: loud, never merged into the first.
+                .filter(|&at| delta.name.is_none() || self.calls[at].index == delta.index)
             {
                 return at;
             }
@@ -327,13 +328,22 @@ impl ChatMachine {
             if !begins_a_call(&self.calls[at], delta) {
                 return at;
             }
-        } else if delta.id.is_none() && delta.name.is_none() && !delta.brings_arguments() {
-            // No call open, and the delta names none and brings no arguments: members of the
-            // last call sent after its end (Gemini's compatible endpoint sends `extra_content`,
-            // the thought signature, on its own after `finish_reason`: open-webui/computer
-            // #224), never a nameless call of their own.
-            if let Some(last) = self.calls.len().checked_sub(1) {
-                return last;
+        } else if !self.calls.iter().any(|call| call.open)
+            && delta.id.is_none()
+            && delta.name.is_none()
+            && !delta.brings_arguments()
+        {
+            // No call open, and the delta names none and brings no arguments: members of an
+            // ended call sent after its end (Gemini's compatible endpoint sends
+            // `extra_content`, the thought signature, on its own after `finish_reason`:
+            // open-webui/computer #224), joined to the call of its index (the last one when it
+            // has none), never a nameless call of their own.
+            if let Some(at) = self
+                .calls
+                .iter()
+                .rposition(|call| delta.index.is_none() || call.index == delta.index)
+            {
+                return at;
             }
         }
         self.calls.push(Entry::new(delta.index));
@@ -577,6 +587,71 @@ mod tests {
             calls[0]["extra_content"]["google"]["thought_signature"],
             "sig"
         );
+    }
+
+    #[test]
+    fn a_late_member_joins_the_call_of_its_index() {
+        let mut machine = ChatMachine::default();
+        let mut turn = Turn::new(1 << 20);
+        let headers = json!([
+            {"index": 0, "id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{}"}},
+            {"index": 1, "id": "call_2", "type": "function",
+             "function": {"name": "get_time", "arguments": "{}"}}]);
+        machine
+            .push(&chunk(headers, json!("tool_calls")), &mut turn)
+            .unwrap();
+        assert_eq!(turn.take().len(), 2);
+        let late = json!([{"index": 0, "extra_content": {"google": {"thought_signature": "s0"}}}]);
+        machine.push(&chunk(late, Value::Null), &mut turn).unwrap();
+        machine.done(&mut turn).unwrap();
+        let body = machine.body();
+        let calls = &body["choices"][0]["message"]["tool_calls"];
+        assert_eq!(
+            calls[0]["extra_content"]["google"]["thought_signature"], "s0",
+            "{body}"
+        );
+        assert!(calls[1].get("extra_content").is_none(), "{body}");
+    }
+
+    #[test]
+    fn an_id_names_its_call_when_the_fragments_come_at_another_index() {
+        // SGLang sent a call's header at one index and its fragments at another, the id
+        // repeated (sgl-project/sglang #6310).
+        let mut machine = ChatMachine::default();
+        let mut turn = Turn::new(1 << 20);
+        let header = json!([{"index": 1, "id": "call_a", "type": "function",
+            "function": {"name": "g", "arguments": ""}}]);
+        let fragment =
+            json!([{"index": 0, "id": "call_a", "function": {"arguments": "{\"x\":1}"}}]);
+        machine
+            .push(&chunk(header, Value::Null), &mut turn)
+            .unwrap();
+        machine
+            .push(&chunk(fragment, Value::Null), &mut turn)
+            .unwrap();
+        machine
+            .push(&chunk(Value::Null, json!("tool_calls")), &mut turn)
+            .unwrap();
+        let calls = turn.take();
+        assert_eq!(calls.len(), 1, "{calls:?}");
+        assert_eq!(calls[0].arguments.as_ref().unwrap()["x"], 1);
+        // A header under that id at another index is another call: refused, not merged.
+        let mut machine = ChatMachine::default();
+        let mut turn = Turn::new(1 << 20);
+        let second = json!([{"index": 0, "id": "call_a", "type": "function",
+            "function": {"name": "h", "arguments": "{}"}}]);
+        let header = json!([{"index": 1, "id": "call_a", "type": "function",
+            "function": {"name": "g", "arguments": "{}"}}]);
+        machine
+            .push(&chunk(header, Value::Null), &mut turn)
+            .unwrap();
+        machine
+            .push(&chunk(second, Value::Null), &mut turn)
+            .unwrap();
+        assert!(machine
+            .push(&chunk(Value::Null, json!("tool_calls")), &mut turn)
+            .is_err());
     }
 
     #[test]

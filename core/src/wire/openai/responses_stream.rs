@@ -150,7 +150,11 @@ impl ResponsesMachine {
             let slot = &self.items[at];
             let done_before = slot.call.is_none()
                 && slot.value.get("type").and_then(Value::as_str) == Some("function_call");
-            if done_before && slot.value.get("call_id") == item.get("call_id") {
+            let same = |key: &str| {
+                item.get(key)
+                    .is_none_or(|value| slot.value.get(key) == Some(value))
+            };
+            if done_before && same("call_id") && same("id") {
                 return Ok(());
             }
         }
