@@ -141,7 +141,11 @@ impl ResponsesMachine {
         let found = if is_call {
             self.find(event)?
         } else {
+            // A done item replaces the item at its index only when it is that item (its kind,
+            // and its id where both have one): never a call, whose pointer was yielded. Our
+            // caution: two items at one `output_index` is no documented shape.
             self.at_index(output_index)
+                .filter(|&at| same_item(&self.items[at].value, item))
         };
         // A done event repeated for a call already done (proxies have been seen to repeat
         // `added`/`done` events: fawney19/Aether PR #836 de-duplicates them) is the same call,
@@ -238,6 +242,16 @@ impl ResponsesMachine {
 /// the limit and was dropped: the call says `TooLong`, the body's parse an error too).
 fn arguments_text(arguments: &ArgumentsText) -> Value {
     Value::String(arguments.recorded().to_owned())
+}
+
+/// Whether the item recorded as `slot` is `item`: the same `type`, and the same `id` where
+/// both carry one.
+fn same_item(slot: &Value, item: &Map<String, Value>) -> bool {
+    slot.get("type") == item.get("type")
+        && match (slot.get("id"), item.get("id")) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        }
 }
 
 fn item(event: &Map<String, Value>) -> Result<&Map<String, Value>, Fault> {
@@ -341,6 +355,27 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn an_item_done_at_a_calls_index_never_overwrites_the_call() {
+        let mut machine = ResponsesMachine::default();
+        let mut turn = Turn::new(1024);
+        let call = json!({"type": "response.output_item.done", "output_index": 0, "item":
+            {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
+             "arguments": "{}"}});
+        let message = json!({"type": "response.output_item.done", "output_index": 0, "item":
+            {"type": "message", "id": "msg_0", "role": "assistant", "content": []}});
+        machine.push(&call, &mut turn).unwrap();
+        machine.push(&message, &mut turn).unwrap();
+        let calls = turn.take();
+        let body = machine.body();
+        assert_eq!(
+            body.pointer(&calls[0].pointer).unwrap()["call_id"],
+            "call_1",
+            "{body}"
+        );
+        assert_eq!(body["output"].as_array().unwrap().len(), 2, "{body}");
+    }
 
     #[test]
     fn a_repeated_done_is_the_same_call_not_a_second() {
