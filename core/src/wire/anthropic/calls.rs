@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{arguments_from_value, Arguments, ArgumentsError, Fault, ToolCall};
+use crate::wire::calls::{arguments_within, Fault, ToolCall};
 
 /// The calls of `body`, added to `turn` in order.
 pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
@@ -28,44 +28,10 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         }
         let id = shape::opt_id(block, "id", &pointer)?;
         let name = shape::opt_str(block, "name", &pointer)?.unwrap_or_default();
-        let arguments = input_arguments(member(block, "input"), turn.limit());
+        let arguments = arguments_within(member(block, "input"), turn.limit());
         turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())
-}
-
-/// A `tool_use.input` as the call's arguments, under the same limit as a text: an object whose
-/// JSON text is longer than `limit` is [`ArgumentsError::TooLong`], as the same input streamed
-/// as `partial_json` fragments would be (issue 26, point 3: the limit holds for arguments that
-/// arrive as objects too).
-pub(super) fn input_arguments(
-    input: Option<&Value>,
-    limit: usize,
-) -> Result<Arguments, ArgumentsError> {
-    let arguments = arguments_from_value(input)?;
-    let bytes = json_text_bytes(&arguments);
-    if bytes > limit {
-        return Err(ArgumentsError::TooLong { bytes, limit });
-    }
-    Ok(arguments)
-}
-
-/// The length of an object's compact JSON text, counted without building it.
-fn json_text_bytes(object: &Arguments) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // Writing a `Map<String, Value>` to a writer that never fails cannot fail.
-    let _ = serde_json::to_writer(&mut count, object);
-    count.0
 }
 
 #[cfg(test)]
@@ -73,6 +39,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::wire::calls::ArgumentsError;
 
     #[test]
     fn server_tool_use_is_not_a_client_call() {

@@ -32,12 +32,11 @@
 
 use serde_json::{Map, Value};
 
-use super::calls::input_arguments;
 use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::machine::{append, input_of, MAX_BLOCKS};
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
+use crate::wire::calls::{arguments_within, ArgumentsText, Fault, ToolCall, UnfinishedCall};
 
 /// One content block as the events built it.
 #[derive(Debug)]
@@ -163,7 +162,7 @@ impl AnthropicMachine {
         };
         let arguments = match &block.input {
             Some(text) if !text.is_blank() => text.finish(turn.limit()),
-            _ => input_arguments(call.start_input.as_ref(), turn.limit()),
+            _ => arguments_within(call.start_input.as_ref(), turn.limit()),
         };
         // The block's `input` becomes what the call's arguments are, so the message parses to
         // this very call; a text that is not an object stays as it came.

@@ -54,8 +54,8 @@ use serde_json::Value;
 
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 pub(crate) use arguments::{
-    from_text as arguments_from_text, from_value as arguments_from_value,
-    from_value_within as arguments_within, json_kind, ArgumentsText,
+    from_text as arguments_from_text, from_value_within as arguments_within, json_kind,
+    ArgumentsText,
 };
 pub use call_format::CallFormat;
 pub(crate) use error::Fault;
