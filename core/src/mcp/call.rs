@@ -29,8 +29,8 @@ const ABANDONED: &str = "the caller stopped waiting (toolwire: the call was drop
 
 /// How long the request that decides whether a server still answers ([`still_answers`]) may
 /// wait for its answer: a third of the start timeout, within 1 s and 10 s (and [`WRITE_GRACE`]
-/// more for writing it, when the server is not reading). Our caution, not a rule of MCP, which leaves it to the
-/// sender (<https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping>,
+/// more for writing it, when the server is not reading). Our caution, not a rule of MCP,
+/// which leaves it to the sender (<https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping>,
 /// "Behavior Requirements": "If no response is received within a reasonable timeout period,
 /// the sender MAY: Consider the connection stale; Terminate the connection"): a server that did its whole start (a spawn,
 /// perhaps a download, and the handshake's round trips) within `start` answers a ping, which
@@ -55,7 +55,7 @@ pub(crate) fn ping_bound(start: Duration) -> Duration {
 ///
 /// A call past its limit is `ServiceError::Timeout { timeout }`: `timeout` is `limit` when
 /// rmcp's timeout ended it (its cancel was written), and `limit` + [`WRITE_GRACE`] when the
-/// outer bound did (not even the cancel could be written: the server is not reading).
+/// outer bound did (not even the cancel was taken: the server is not reading).
 pub(crate) async fn call_within(
     client: &Client,
     params: CallToolRequestParams,
@@ -63,7 +63,7 @@ pub(crate) async fn call_within(
 ) -> Result<CallToolResponse, ServiceError> {
     // rmcp's timeout returns only once its cancel is written, and stdio writes share one lock:
     // a server that stopped reading while a large request was being written to it would hold
-    // the call past any limit. The outer bound keeps the limit a limit; the ping that follows
+    // the call past any limit. The outer bound keeps the limit a limit; the probe that follows
     // is bounded the same way and finds the server not answering.
     let outer = limit.saturating_add(WRITE_GRACE);
     tokio::time::timeout(outer, call_once(client, params, limit))
@@ -115,7 +115,7 @@ pub(crate) enum Unanswered {
     /// `method`, or its cancel, was not even taken within `bound` + [`WRITE_GRACE`]: the
     /// server is not reading its input (stdio), or holds even a notification's POST
     /// unanswered (a legacy session over HTTP, whose cancel is a POST).
-    NotRead {
+    NotTaken {
         method: &'static str,
         bound: Duration,
     },
@@ -131,7 +131,7 @@ impl std::fmt::Display for Unanswered {
                 "the server did not answer `{method}` within {} ms either",
                 bound.as_millis()
             ),
-            Unanswered::NotRead { method, bound } => write!(
+            Unanswered::NotTaken { method, bound } => write!(
                 f,
                 "the server did not answer `{method}` within {} ms either, nor take what was \
                  sent to it",
@@ -155,12 +155,10 @@ impl std::fmt::Display for Unanswered {
 /// 5: "Remove `ping`, `logging/setLevel`, and `notifications/roots/list_changed`") and whose
 /// servers "MUST implement" `server/discover` (same page, 3). rmcp 3.11 agrees:
 /// `handler/server.rs` answers `ping` with -32601 outside the legacy lifecycle, and
-/// `service/client.rs` says "2026-07-28 has no ping". A 2026-07-28 server's -32601 to `ping`
-/// would count as an answer, but it is an answer to a method the server has no reason to
-/// keep, and SDKs that check a request against the schema refuse it before any handler
-/// (modelcontextprotocol/python-sdk #3273), so it says less about the server than its answer
-/// to the one request every 2026-07-28 server must serve. `Peer::discover` is not used: it
-/// answers from rmcp's response cache without asking the server.
+/// `service/client.rs` says "2026-07-28 has no ping". Its -32601 would still count as an
+/// answer, but a 2026-07-28 server owes no answer to a removed method at all, while it must
+/// serve `server/discover`. `Peer::discover` is not used: it can answer from rmcp's response
+/// cache without asking the server.
 pub(crate) async fn still_answers(
     client: &Client,
     version: &ProtocolVersion,
@@ -179,7 +177,7 @@ pub(crate) async fn still_answers(
         ask_once(client, method, request, bound),
     )
     .await
-    .unwrap_or(Err(Unanswered::NotRead { method, bound }))
+    .unwrap_or(Err(Unanswered::NotTaken { method, bound }))
 }
 
 async fn ask_once(
@@ -248,12 +246,12 @@ mod tests {
     #[test]
     fn a_message_that_says_the_server_was_not_reading_states_the_bound_with_the_grace() {
         let bound = Duration::from_secs(2);
-        let not_read = Unanswered::NotRead {
+        let not_taken = Unanswered::NotTaken {
             method: "ping",
             bound,
         };
         assert_eq!(
-            not_read.to_string(),
+            not_taken.to_string(),
             "the server did not answer `ping` within 4000 ms either, nor take what was sent to \
              it"
         );
