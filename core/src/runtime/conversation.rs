@@ -231,8 +231,8 @@ impl Conversation {
         }
         let mut state = self.lock();
         for name in names {
-            let known = (state.history_names.iter())
-                .any(|r| r.is(name.namespace.as_deref(), &name.name));
+            let known =
+                (state.history_names.iter()).any(|r| r.is(name.namespace.as_deref(), &name.name));
             if !known {
                 state.history_names.push(name);
             }

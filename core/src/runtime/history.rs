@@ -30,7 +30,9 @@ use super::conversation::RecordedName;
 use super::request::Request;
 use crate::census::{Resolution, UnknownTool};
 use crate::wire::calls::{CallFormat, ToolCall};
-use crate::wire::replay::{self, history_name, resolve_in_history, Replay, ReplayError, StreamedTurn};
+use crate::wire::replay::{
+    self, history_name, resolve_in_history, Replay, ReplayError, StreamedTurn,
+};
 use crate::wire::{LeftOutTool, WhyLeftOut};
 
 #[cfg(doc)]

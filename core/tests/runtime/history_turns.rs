@@ -19,10 +19,13 @@ use toolwire_test_support::providers::tools;
 
 /// Adds the provider `provider` of the tools `names`, each answering with its own real name.
 async fn add(runtime: &ToolRuntime, provider: &str, names: &[&str]) {
-    let tools = provider_fn(provider, tools(names), |tool, _| async move {
-        Ok(json!(tool))
-    });
-    runtime.add_provider(Arc::new(tools)).await.unwrap();
+    let tools = provider_fn(
+        provider,
+        tools(names),
+        |tool, _| async move { Ok(json!(tool)) },
+    );
+    let status = runtime.add_provider(Arc::new(tools)).await.unwrap();
+    status.check().unwrap();
 }
 
 /// A response of `format` with one call of `name`.
@@ -96,14 +99,20 @@ async fn a_tool_that_appears_under_a_replayed_form_never_gets_the_historys_calls
     let conversation = runtime.conversation();
     // Turn 1: `mcp/y/fetch`, replayed under its unique form `mcp_y_fetch`: no alias.
     let (reached, replayed) = turn(&conversation, CallFormat::OpenAiChat, "mcp/y/fetch").await;
-    assert_eq!((reached.as_deref(), replayed.as_str()), (Some("mcp/y/fetch"), "mcp_y_fetch"));
+    assert_eq!(
+        (reached.as_deref(), replayed.as_str()),
+        (Some("mcp/y/fetch"), "mcp_y_fetch")
+    );
     // Before turn 2, an app's `#[tool]` whose real name is that form appears.
     add(&runtime, "app", &["mcp_y_fetch"]).await;
     // Outside the conversation the name is the new tool's (the census says so)...
     let outside = runtime.request().dispatch("mcp_y_fetch", json!({})).await;
     assert_eq!(outside.unwrap().tool, "mcp_y_fetch");
     // ... but the model of turn 2 means the fetch it read in history, and that one runs.
-    assert_eq!(reaches(&conversation, "mcp_y_fetch").await.as_deref(), Some("mcp/y/fetch"));
+    assert_eq!(
+        reaches(&conversation, "mcp_y_fetch").await.as_deref(),
+        Some("mcp/y/fetch")
+    );
     // The new tool does not travel under the name history holds: left out, saying why.
     assert!(!listed(&conversation).contains(&"mcp_y_fetch".to_owned()));
     let why = WhyLeftOut::HistoryName {
@@ -126,14 +135,23 @@ async fn a_call_made_by_a_form_keeps_its_tool_when_another_takes_the_form() {
     let conversation = runtime.conversation();
     // The model calls the form; history keeps it as called (Chat Completions takes it).
     let (reached, replayed) = turn(&conversation, CallFormat::OpenAiChat, "mcp_y_fetch").await;
-    assert_eq!((reached.as_deref(), replayed.as_str()), (Some("mcp/y/fetch"), "mcp_y_fetch"));
+    assert_eq!(
+        (reached.as_deref(), replayed.as_str()),
+        (Some("mcp/y/fetch"), "mcp_y_fetch")
+    );
     // A backend's `list_changed`: a tool whose real name is that form.
     add(&runtime, "z", &["mcp_y_fetch"]).await;
-    assert_eq!(reaches(&conversation, "mcp_y_fetch").await.as_deref(), Some("mcp/y/fetch"));
+    assert_eq!(
+        reaches(&conversation, "mcp_y_fetch").await.as_deref(),
+        Some("mcp/y/fetch")
+    );
     assert_eq!(why_key(&conversation, "mcp_y_fetch"), "history_name");
     // A new conversation has no such history: the new tool travels and answers to its name.
     let fresh = runtime.conversation();
-    assert_eq!(reaches(&fresh, "mcp_y_fetch").await.as_deref(), Some("mcp_y_fetch"));
+    assert_eq!(
+        reaches(&fresh, "mcp_y_fetch").await.as_deref(),
+        Some("mcp_y_fetch")
+    );
     assert_eq!(why_key(&fresh, "mcp_y_fetch"), "carried");
 }
 
@@ -151,7 +169,10 @@ async fn a_history_name_whose_tool_is_gone_reaches_no_tool() {
     assert_eq!(why_key(&conversation, "mcp_y_fetch"), "history_name");
     // The server back: its fetch answers again.
     add(&runtime, "y", &["mcp/y/fetch"]).await;
-    assert_eq!(reaches(&conversation, "mcp_y_fetch").await.as_deref(), Some("mcp/y/fetch"));
+    assert_eq!(
+        reaches(&conversation, "mcp_y_fetch").await.as_deref(),
+        Some("mcp/y/fetch")
+    );
 }
 
 #[tokio::test]
@@ -165,9 +186,52 @@ async fn a_tool_named_exactly_like_an_alias_never_gets_the_aliass_calls() {
     assert!(alias.starts_with("mcp_x_search_web_h"), "{alias}");
     // A tool whose real name is the alias appears.
     add(&runtime, "late", &[alias.as_str()]).await;
-    assert_eq!(reaches(&conversation, &alias).await.as_deref(), Some("mcp/x/search.web"));
+    assert_eq!(
+        reaches(&conversation, &alias).await.as_deref(),
+        Some("mcp/x/search.web")
+    );
     assert_eq!(why_key(&conversation, &alias), "history_name");
     assert!(!listed(&conversation).contains(&alias));
+}
+
+#[tokio::test]
+async fn a_namespaced_call_keeps_its_tool_when_another_tool_takes_its_pair() {
+    let runtime = ToolRuntime::new();
+    add(&runtime, "y", &["mcp/y/a.b"]).await;
+    let conversation = runtime.conversation();
+    // A Responses API call inside the server's namespace, by the pair it travels as.
+    let body = json!({"output": [{"type": "function_call", "id": "fc_1", "call_id": "call_1",
+        "namespace": "mcp_y", "name": "a_b", "arguments": "{}"}]});
+    let request = conversation.request();
+    let calls = parse_calls(CallFormat::OpenAiResponses, &body).unwrap();
+    let answer = request.answer_calls(&calls).await.remove(0).result.unwrap();
+    assert_eq!(answer.tool, "mcp/y/a.b");
+    request
+        .replay_turn(CallFormat::OpenAiResponses, &body, &calls)
+        .unwrap();
+    // The server's next list: that tool gone, another that travels as the same pair.
+    assert!(runtime.remove_provider("y"));
+    add(&runtime, "y", &["mcp/y/a_b"]).await;
+    let request = conversation.request();
+    let again = request.answer_calls(&calls).await.remove(0).result;
+    assert!(again.is_err(), "{again:?}");
+    let list = request
+        .tools_in_namespaces(WireFormat::OpenAiResponses)
+        .unwrap();
+    let why = list.left_out().iter().find(|t| t.name == "mcp/y/a_b");
+    assert_eq!(
+        why.map(|t| t.reason.key()),
+        Some("history_name"),
+        "{list:?}"
+    );
+    // Outside the conversation the pair is the new tool's.
+    let outside = runtime
+        .request()
+        .answer_calls(&calls)
+        .await
+        .remove(0)
+        .result;
+    assert_eq!(outside.unwrap().tool, "mcp/y/a_b");
 }
 
 #[tokio::test]
@@ -192,7 +256,10 @@ async fn the_recorded_names_survive_a_replica_that_lost_the_conversation() {
     add(&replica, "app", &["mcp_y_fetch"]).await;
     add(&replica, "y", &["mcp/y/fetch"]).await;
     let resumed = replica.resume(state);
-    assert_eq!(reaches(&resumed, "mcp_y_fetch").await.as_deref(), Some("mcp/y/fetch"));
+    assert_eq!(
+        reaches(&resumed, "mcp_y_fetch").await.as_deref(),
+        Some("mcp/y/fetch")
+    );
     assert_eq!(why_key(&resumed, "mcp_y_fetch"), "history_name");
 }
 
