@@ -43,9 +43,13 @@ impl Request {
     /// history, given its `calls`: [`replay_turn`](crate::wire::replay::replay_turn), but a
     /// called name the provider refuses in history carries the called tool's offered form when
     /// exactly one tool travels as it, and otherwise an alias no tool answers to
-    /// ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)), recorded in this
-    /// request's conversation ([`ConversationState::aliases`](super::ConversationState::aliases)):
-    /// a later call by it resolves as this call did. A stream's turn:
+    /// ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)). Each name the turn
+    /// carries for a call that reached a tool (the called name, the form, the alias) is
+    /// recorded in this request's conversation with that tool
+    /// ([`ConversationState::history_names`](super::ConversationState::history_names)): on
+    /// every later turn, whatever the tool set is then, a call by it reaches that tool or, if
+    /// it is gone, none, and a tool that would travel under it is left out of the request
+    /// ([`WhyLeftOut::HistoryName`]). A stream's turn:
     /// [`replay_streamed`](Self::replay_streamed), which also refuses a cut or failed turn.
     ///
     /// ```
@@ -72,6 +76,7 @@ impl Request {
     /// assert!(replay.renamed[0].alias && alias != "mcp_x_search_web");
     /// let out = conversation.request().dispatch(alias, json!({})).await.unwrap();
     /// assert_eq!(out.tool, "mcp/x/search.web");
+    /// assert_eq!(conversation.state().history_names[0].tool, "mcp/x/search.web");
     /// # });
     /// ```
     pub fn replay_turn(
