@@ -53,9 +53,11 @@ pub(crate) mod turn;
 use serde_json::Value;
 
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+#[cfg(test)]
+pub(crate) use arguments::OVER_LIMIT;
 pub(crate) use arguments::{
     from_text as arguments_from_text, from_value_within as arguments_within, json_kind,
-    ArgumentsText, NO_ARGUMENTS, OVER_LIMIT,
+    ArgumentsText, NO_ARGUMENTS,
 };
 pub use call_format::CallFormat;
 pub(crate) use error::Fault;

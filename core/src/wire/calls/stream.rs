@@ -820,7 +820,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::wire::calls::{parse_calls, ArgumentsError, NO_ARGUMENTS};
+    use crate::wire::calls::{parse_calls, Arguments, ArgumentsError, NO_ARGUMENTS};
     use crate::wire::replay::{replay_turn, ReplayError};
 
     /// One Chat Completions chunk of tool call deltas, as a server-sent event.
