@@ -301,10 +301,10 @@ impl RawStream {
         }
     }
 
-    /// The calls the end completed, and how it ended.
-    fn finish(self) -> (Vec<ToolCall>, Result<(), StreamError>) {
+    /// The calls the end completed, or how it failed.
+    fn finish(&mut self) -> Result<Vec<ToolCall>, StreamError> {
         match self {
-            RawStream::Sse(stream) => (Vec::new(), stream.finish()),
+            RawStream::Sse(stream) => stream.finish(),
             RawStream::Lines(stream) => stream.finish(),
         }
     }
@@ -343,28 +343,24 @@ fn read_stream(
         }
         out.flush()?;
     }
+    // Input that is no stream of the format (a body, a page, nothing) is the library's
+    // `NotTheFormat`, never a turn without calls.
+    let end = stream.finish();
     if record {
-        // A last event line without its newline is still an event: end it, so the turn
-        // records it before `finish` (which consumes the stream) reads it.
-        if let RawStream::Lines(..) = stream {
-            let calls = stream.push(b"\n").map_err(|err| stream_fault(label, err))?;
-            for call in &calls {
-                out.call(call)?;
-            }
-        }
+        // Read after `finish`: the turn as the end left it (a last line without its newline
+        // recorded, Chat Completions calls the end ended).
         let body = stream.body();
         if let Some(collected) = &mut out.collected {
             collected.body = body;
         }
     }
-    // Input that is no stream of the format (a body, a page, nothing) is the library's
-    // `NotTheFormat`, never a turn without calls.
-    let (calls, end) = stream.finish();
-    for call in &calls {
-        out.call(call)?;
-    }
     match end {
-        Ok(()) => Ok(()),
+        Ok(calls) => {
+            for call in &calls {
+                out.call(call)?;
+            }
+            Ok(())
+        }
         Err(StreamError::Unfinished {
             calls, cut_event, ..
         }) => {

@@ -377,7 +377,7 @@ fn bench_streams(c: &mut Criterion) {
         for event in &events {
             calls.extend(stream.push_slice(event.as_bytes()).unwrap());
         }
-        stream.finish().unwrap();
+        calls.extend(stream.finish().unwrap());
         assert_eq!(calls.len(), CALLS, "{format}");
         assert!(
             calls.iter().all(|c| c.arguments.is_ok()),
@@ -409,8 +409,7 @@ fn bench_streams(c: &mut Criterion) {
                 for event in black_box(&events) {
                     calls += black_box(stream.push_slice(event.as_bytes()).unwrap()).len();
                 }
-                stream.finish().unwrap();
-                calls
+                calls + stream.finish().unwrap().len()
             })
         });
         group.bench_function("raw", |b| {
@@ -428,16 +427,13 @@ fn assemble_raw(parser: CallParser, raw: &[u8]) -> usize {
         for chunk in raw.chunks(CHUNK) {
             calls += black_box(stream.push(chunk).unwrap()).len();
         }
-        let (last, end) = stream.finish();
-        end.unwrap();
-        calls + last.len()
+        calls + stream.finish().unwrap().len()
     } else {
         let mut stream = parser.sse();
         for chunk in raw.chunks(CHUNK) {
             calls += black_box(stream.push(chunk).unwrap()).len();
         }
-        stream.finish().unwrap();
-        calls
+        calls + stream.finish().unwrap().len()
     }
 }
 

@@ -82,9 +82,10 @@ fn built_stream(format: CallFormat, data: &[u8]) {
             }
         }
     }
+    // `finish` first: the end may end calls (Chat Completions), and the turn records that.
+    let ended = stream.finish().map(|last| calls.extend(last));
     let body = stream.turn().expect("a recording stream has a turn").body();
     let turn_replay = stream.turn().expect("a recording stream has a turn").replay(&calls);
-    let ended = stream.finish();
     assert_call_rules(format, &calls);
     if failed || ended.is_err() {
         return;
@@ -246,7 +247,8 @@ fn sse_in_chunks(parser: CallParser, text: &[u8], lengths: &[usize]) -> Outcome 
         }
         at += len;
     }
-    (calls, stream.finish())
+    let end = stream.finish().map(|last| calls.extend(last));
+    (calls, end)
 }
 
 fn sse(format: CallFormat, text: &[u8], cuts: &[usize]) {
@@ -296,9 +298,11 @@ fn sse(format: CallFormat, text: &[u8], cuts: &[usize]) {
             }
         }
     }
-    assert_eq!(calls, whole.0, "{format}: raw and parsed events disagree");
     let cut = decoder.finish().is_some();
-    if !cut {
+    // Not cut, the end may end calls (Chat Completions): the parsed stream's too.
+    let end = (!cut).then(|| events.finish().map(|last| calls.extend(last)));
+    assert_eq!(calls, whole.0, "{format}: raw and parsed events disagree");
+    if let Some(end) = end {
         // The raw stream quotes how its text begins where no event came; the parsed one cannot.
         let forget_begins = |end: Result<(), StreamError>| match end {
             Err(StreamError::NotTheFormat { format, events, .. }) => {
@@ -310,7 +314,6 @@ fn sse(format: CallFormat, text: &[u8], cuts: &[usize]) {
             }
             other => other,
         };
-        let end = events.finish();
         assert_eq!(
             forget_begins(end),
             forget_begins(whole.1.clone()),
@@ -329,8 +332,7 @@ fn lines_in_chunks(parser: CallParser, text: &[u8], lengths: &[usize]) -> Outcom
         }
         at += len;
     }
-    let (last, end) = stream.finish();
-    calls.extend(last);
+    let end = stream.finish().map(|last| calls.extend(last));
     (calls, end)
 }
 

@@ -223,7 +223,7 @@ fn a_streams_huge_arguments_are_not_kept_and_are_that_calls_error() {
     calls.extend(stream.push(&start(1, "toolu_2")).unwrap());
     calls.extend(stream.push(&delta(1, "{}")).unwrap());
     calls.extend(stream.push(&stop(1)).unwrap());
-    stream.finish().unwrap();
+    calls.extend(stream.finish().unwrap());
     assert_eq!(
         calls[0].arguments,
         Err(ArgumentsError::TooLong {
@@ -293,7 +293,7 @@ fn another_formats_stream_is_an_error_never_a_quiet_end() {
                     }
                 }
             }
-            let end = end.and_then(|()| stream.finish());
+            let end = end.and_then(|()| stream.finish().map(|last| calls.extend(last)));
             assert!(calls.is_empty(), "{format} read {}: {calls:?}", entry.file);
             let err = end.expect_err(&format!("{format} read {}", entry.file));
             assert_eq!(err.format(), format);

@@ -39,8 +39,8 @@ fn run(file: &str, text: &[u8], cuts: &[usize]) -> (Vec<ToolCall>, serde_json::V
         calls.extend(pushed.unwrap_or_else(|e| panic!("{file}: {e}")));
         from = cut;
     }
+    calls.extend(stream.finish().unwrap_or_else(|e| panic!("{file}: {e}")));
     let body = stream.turn().unwrap().body();
-    stream.finish().unwrap_or_else(|e| panic!("{file}: {e}"));
     (calls, body)
 }
 

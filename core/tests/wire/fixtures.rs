@@ -104,8 +104,7 @@ pub fn assemble(file: &str, format: CallFormat, text: &[u8], cuts: &[usize]) -> 
                 Err(error) => return (calls, Err(error)),
             }
         }
-        let (last, end) = stream.finish();
-        calls.extend(last);
+        let end = stream.finish().map(|last| calls.extend(last));
         (calls, end)
     } else {
         let mut stream = SseCallStream::new(format);
@@ -115,7 +114,8 @@ pub fn assemble(file: &str, format: CallFormat, text: &[u8], cuts: &[usize]) -> 
                 Err(error) => return (calls, Err(error)),
             }
         }
-        (calls, stream.finish())
+        let end = stream.finish().map(|last| calls.extend(last));
+        (calls, end)
     }
 }
 

@@ -15,7 +15,7 @@ use toolwire_core::wire::replay::{replay_turn, Replay, ReplayError};
 use crate::fixtures::{bytes, entries};
 
 /// What a byte stream gave: its calls, the body its turn built, the turn's replay (taken
-/// before the end, as an app does), and how the stream ended.
+/// after the end, which may end calls: Chat Completions), and how the stream ended.
 struct Run {
     calls: Vec<ToolCall>,
     body: Value,
@@ -35,13 +35,14 @@ fn run(format: CallFormat, text: &[u8], cuts: &[usize]) -> Run {
         }
         from = cut;
     }
+    let end = stream.finish().map(|last| calls.extend(last));
     let turn = stream.turn().unwrap();
     let (body, replay) = (turn.body(), turn.replay(&calls));
     Run {
         calls,
         body,
         replay,
-        end: stream.finish(),
+        end,
     }
 }
 

@@ -49,6 +49,10 @@ struct Block {
     input: Option<ArgumentsText>,
     /// A `tool_use` started and not stopped: its call.
     call: Option<OpenCall>,
+    /// Whether it is a server's call (a block other than `tool_use` that carries `input`:
+    /// `server_tool_use`, `server_tool_use_block.py`): not the app's to answer, but cut if it
+    /// never stops, input deltas or none.
+    server_call: bool,
     /// Whether its `content_block_stop` came.
     stopped: bool,
 }
@@ -80,7 +84,8 @@ impl AnthropicMachine {
         let index = shape::index(event, "index", "")?;
         let block = shape::opt_object(event, "content_block", "")?
             .ok_or_else(|| Fault::shape("/content_block", "a content block object"))?;
-        let call = if shape::opt_str(block, "type", "/content_block")? == Some("tool_use") {
+        let client = shape::opt_str(block, "type", "/content_block")? == Some("tool_use");
+        let call = if client {
             Some(OpenCall {
                 id: shape::opt_id(block, "id", "/content_block")?,
                 name: shape::opt_str(block, "name", "/content_block")?
@@ -96,6 +101,7 @@ impl AnthropicMachine {
             value: Value::Object(block.clone()),
             input: None,
             call,
+            server_call: !client && block.contains_key("input"),
             stopped: false,
         };
         match self.position(index) {
@@ -180,13 +186,12 @@ impl AnthropicMachine {
 }
 
 /// A block's `input` from its fragments: the JSON they make, or the text itself (a string),
-/// or `""` once they passed the limit and were dropped; the start input when none came.
+/// or, once they passed the limit and were dropped, `OVER_LIMIT`, the marker every format's
+/// built body holds there (not JSON, so the body's parse reads the call's arguments as
+/// unusable, as the stream did, and the replay repairs them); the start input when none came.
 fn block_input(block: &Block) -> Value {
     match &block.input {
-        Some(text) if !text.is_blank() => match text.kept() {
-            Some(kept) => input_of(kept),
-            None => Value::String(String::new()),
-        },
+        Some(text) if !text.is_blank() => input_of(text.recorded()),
         _ => member_of(&block.value, "input").unwrap_or_else(|| Value::Object(Map::new())),
     }
 }
@@ -268,7 +273,7 @@ impl StreamMachine for AnthropicMachine {
         let text = |block: &Block, key: &str| block.value.get(key)?.as_str().map(str::to_owned);
         self.blocks
             .iter()
-            .filter(|block| !block.stopped && block.call.is_none() && block.input.is_some())
+            .filter(|block| !block.stopped && block.server_call)
             .map(|block| UnfinishedCall::new(text(block, "id"), text(block, "name")))
             .collect()
     }
@@ -299,7 +304,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::wire::calls::ArgumentsError;
+    use crate::wire::calls::{ArgumentsError, OVER_LIMIT};
 
     fn run(events: &[Value]) -> (Vec<ToolCall>, AnthropicMachine) {
         let mut machine = AnthropicMachine::default();
@@ -389,6 +394,57 @@ mod tests {
         let body = machine.body();
         assert_eq!(body["content"][0], odd["content_block"]);
         assert_eq!(body["content"][1]["id"], "toolu_5");
+    }
+
+    #[test]
+    fn an_input_over_the_limit_is_recorded_as_the_marker_the_body_parse_refuses() {
+        let mut machine = AnthropicMachine::default();
+        let mut turn = Turn::new(8);
+        for event in [start(0, json!({})), delta(0, "{\"a\":\"long\"}"), stop(0)] {
+            machine.push(&event, &mut turn).unwrap();
+        }
+        let calls = turn.take();
+        assert!(matches!(
+            calls[0].arguments,
+            Err(ArgumentsError::TooLong {
+                bytes: 12,
+                limit: 8
+            })
+        ));
+        let body = machine.body();
+        assert_eq!(body["content"][0]["input"], OVER_LIMIT, "{body}");
+        // The body's parse reads the call as unusable too, and the replay repairs it.
+        let parsed =
+            crate::wire::calls::parse_calls(crate::wire::calls::CallFormat::Anthropic, &body)
+                .unwrap();
+        assert!(parsed[0].arguments.is_err(), "{parsed:?}");
+        let replay = crate::wire::replay::replay_turn(
+            crate::wire::calls::CallFormat::Anthropic,
+            &body,
+            &calls,
+        )
+        .unwrap();
+        assert_eq!(replay.turn["content"][0]["input"], json!({}));
+        assert_eq!(replay.repaired[0].pointer, "/content/0/input");
+    }
+
+    #[test]
+    fn a_server_tool_use_cut_before_any_input_delta_is_open() {
+        let server = json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}});
+        let (calls, machine) = run(&[server]);
+        assert!(calls.is_empty());
+        assert_eq!(
+            machine.open_server_calls(),
+            [UnfinishedCall::new(
+                Some("srvtoolu_1".into()),
+                Some("web_search".into())
+            )]
+        );
+        // A text block left open is no call.
+        let text = json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "text", "text": ""}});
+        assert!(run(&[text]).1.open_server_calls().is_empty());
     }
 
     #[test]

@@ -100,6 +100,10 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
 /// What a built body holds for arguments that passed the limit and were dropped (not JSON).
 pub(crate) const OVER_LIMIT: &str = "(arguments over the limit: not kept)";
 
+/// What a built body holds for the arguments of a call the stream's end ended before any
+/// argument text came (not JSON, so the body's parse reads them as unusable too).
+pub(crate) const NO_ARGUMENTS: &str = "(the stream ended before the arguments came)";
+
 /// A streamed call's argument fragments, concatenated, up to the limit: past it the text is
 /// dropped and only its length is counted, so the call ends as [`ArgumentsError::TooLong`].
 #[derive(Debug, Default)]

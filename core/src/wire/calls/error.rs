@@ -336,6 +336,22 @@ pub enum StreamError {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// The stream was already finished ([`CallStream::finish`](super::CallStream::finish)):
+    /// it takes no more events.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
+    /// let mut stream = CallStream::new(CallFormat::Converse);
+    /// let _ = stream.push_slice(br#"{"messageStop": {"stopReason": "end_turn"}}"#).unwrap();
+    /// assert!(stream.finish().unwrap().is_empty());
+    /// let err = stream.push_slice(br#"{"messageStop": {}}"#).unwrap_err();
+    /// assert_eq!(err, StreamError::Finished { format: CallFormat::Converse });
+    /// ```
+    #[error("the {format} stream was already finished: it takes no more events")]
+    Finished {
+        /// The stream's format.
+        format: CallFormat,
+    },
     /// The stream ended before these calls' end signals (or inside an event): each is an
     /// error, never a call.
     #[error("the {format} stream ended before {}{}", describe(calls), if *cut_event { " (inside an event)" } else { "" })]
@@ -377,6 +393,7 @@ impl StreamError {
             | StreamError::Provider { format, .. }
             | StreamError::NotTheFormat { format, .. }
             | StreamError::EventTooLong { format, .. }
+            | StreamError::Finished { format }
             | StreamError::Unfinished { format, .. } => *format,
         }
     }

@@ -36,6 +36,14 @@ pub(crate) trait StreamMachine: Debug + Default {
         Ok(())
     }
 
+    /// The stream ended at an event boundary (no event was cut): adds to `calls` each call
+    /// that end ends. Only Chat Completions ends calls so (its module doc says why that is
+    /// safe); every other format has an end event per call, and a call still open at the end
+    /// stays unfinished.
+    fn end(&mut self, _calls: &mut Turn) -> Result<(), Fault> {
+        Ok(())
+    }
+
     /// The server-side calls (a `server_tool_use` block) begun and not ended: not the app's to
     /// answer, but a turn that stops inside one is cut all the same (the provider refuses a
     /// replayed block whose input never finished).
@@ -100,6 +108,10 @@ impl Machine {
 
     pub(crate) fn done(&mut self, calls: &mut Turn) -> Result<(), Fault> {
         each!(self, m => m.done(calls))
+    }
+
+    pub(crate) fn end(&mut self, calls: &mut Turn) -> Result<(), Fault> {
+        each!(self, m => m.end(calls))
     }
 
     pub(crate) fn open(&self) -> Vec<UnfinishedCall> {

@@ -53,9 +53,11 @@ pub(crate) mod turn;
 use serde_json::Value;
 
 pub use arguments::DEFAULT_MAX_ARGUMENT_BYTES;
+#[cfg(test)]
+pub(crate) use arguments::OVER_LIMIT;
 pub(crate) use arguments::{
     from_text as arguments_from_text, from_value_within as arguments_within, json_kind,
-    ArgumentsText,
+    ArgumentsText, NO_ARGUMENTS,
 };
 pub use call_format::CallFormat;
 pub(crate) use error::Fault;
@@ -233,7 +235,7 @@ impl CallParser {
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, CallParser};
     /// use toolwire_core::wire::calls::StreamError;
-    /// let stream = CallParser::new(CallFormat::Gemini).sse();
+    /// let mut stream = CallParser::new(CallFormat::Gemini).sse();
     /// // Nothing at all is no stream of the format: never a turn without calls.
     /// assert!(matches!(stream.finish(), Err(StreamError::NotTheFormat { events: 0, .. })));
     /// ```
@@ -247,8 +249,7 @@ impl CallParser {
     /// use toolwire_core::wire::calls::{CallFormat, CallParser};
     /// let mut stream = CallParser::new(CallFormat::Converse).json_lines();
     /// let _ = stream.push(b"{\"messageStop\":{\"stopReason\":\"end_turn\"}}\n").unwrap();
-    /// let (calls, end) = stream.finish();
-    /// assert!(calls.is_empty() && end.is_ok());
+    /// assert!(stream.finish().unwrap().is_empty());
     /// ```
     pub fn json_lines(&self) -> JsonLinesCallStream {
         JsonLinesCallStream::over(self.stream())

@@ -2,9 +2,16 @@
 //! folder), behind one [`CallStream`]; and the same over the raw text, [`SseCallStream`] for
 //! server-sent events and [`JsonLinesCallStream`] for one event per line.
 //!
-//! Policy: a call is yielded when, and only when, the provider signals its end; a stream that
-//! ends before then is an error naming the call ([`StreamError::Unfinished`]), never a call,
-//! however whole its partial arguments look. Events of a type the assembler does not know are
+//! Policy: a call is yielded when, and only when, its end comes; a stream that ends before
+//! then is an error naming the call ([`StreamError::Unfinished`]), never a call, however whole
+//! its partial arguments look. Each format's end of a call: Chat Completions, a non-empty
+//! `finish_reason`, `data: [DONE]`, or the end of the stream at an event boundary (many
+//! OpenAI-compatible servers end a stream by closing it; `openai/chat_stream.rs` says why that
+//! end is safe), so [`CallStream::finish`] returns the calls it ends; the other formats keep
+//! their explicit end events, and a call open at the stream's end stays unfinished: the
+//! Messages API's `content_block_stop`, the Responses API's `response.output_item.done`,
+//! Converse's `contentBlockStop`; Gemini's calls are whole in one chunk. A stream that ends
+//! inside an event (cut) ends no call. Events of a type the assembler does not know are
 //! ignored, but input none of whose events is the format's is not its stream
 //! ([`StreamError::NotTheFormat`]): an HTML error page, a JSON body, nothing at all. Never
 //! `Ok` with no calls, which an agent loop reads as "the model is done". Before the first
@@ -32,8 +39,9 @@ use crate::wire::replay::StreamedTurn;
 /// …}` as the AWS SDKs yield them), Gemini `GenerateContentResponse` chunks.
 ///
 /// Each format's end signal: Chat Completions, the choice's `finish_reason` (it ends every open
-/// call); Responses, `response.output_item.done`; the Messages API, `content_block_stop`;
-/// Converse, `contentBlockStop`; Gemini, each whole `functionCall` part.
+/// call), `[DONE]`, or the end of the stream ([`finish`](Self::finish)); Responses,
+/// `response.output_item.done`; the Messages API, `content_block_stop`; Converse,
+/// `contentBlockStop`; Gemini, each whole `functionCall` part.
 ///
 /// ```
 /// use serde_json::json;
@@ -51,7 +59,7 @@ use crate::wire::replay::StreamedTurn;
 /// let calls = stream.push(&delta(json!(null), json!("tool_calls"))).unwrap();
 /// assert_eq!(calls[0].name, "get_weather");
 /// assert_eq!(calls[0].arguments.as_ref().unwrap()["city"], "Paris");
-/// stream.finish().unwrap();
+/// assert!(stream.finish().unwrap().is_empty());
 /// ```
 #[derive(Debug)]
 pub struct CallStream {
@@ -68,6 +76,8 @@ pub struct CallStream {
     /// The start of the first event, while none is of the format: what the input was instead.
     begins: String,
     failed: Option<StreamError>,
+    /// Whether [`finish`](Self::finish) ended the stream cleanly: nothing more is taken.
+    finished: bool,
 }
 
 impl CallStream {
@@ -98,6 +108,7 @@ impl CallStream {
             known_events: 0,
             begins: String::new(),
             failed: None,
+            finished: false,
         }
     }
 
@@ -154,8 +165,8 @@ impl CallStream {
     /// ```
     #[must_use = "the calls an event ends are returned only once"]
     pub fn push(&mut self, event: &Value) -> Result<Vec<ToolCall>, StreamError> {
-        if let Some(failed) = &self.failed {
-            return Err(failed.clone());
+        if let Some(refused) = self.refused() {
+            return Err(refused);
         }
         let number = self.events;
         self.events += 1;
@@ -195,8 +206,8 @@ impl CallStream {
     /// The stream's end marker came (`data: [DONE]`): the calls it ends (Chat Completions:
     /// every call still open).
     fn push_done(&mut self) -> Result<Vec<ToolCall>, StreamError> {
-        if let Some(failed) = &self.failed {
-            return Err(failed.clone());
+        if let Some(refused) = self.refused() {
+            return Err(refused);
         }
         let pushed = self.recorded.machine_mut().done(&mut self.turn);
         let calls = self.turn.take();
@@ -230,8 +241,8 @@ impl CallStream {
     /// ```
     #[must_use = "the calls an event ends are returned only once"]
     pub fn push_slice(&mut self, event: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
-        if let Some(failed) = &self.failed {
-            return Err(failed.clone());
+        if let Some(refused) = self.refused() {
+            return Err(refused);
         }
         if is_openai(self.format) && event.starts_with(b"[DONE]") {
             return self.push_done();
@@ -291,31 +302,69 @@ impl CallStream {
         self.recorded.machine().open()
     }
 
-    /// Ends the stream: an error if a call is still open (each named), if an earlier event
-    /// was a fault, or if no event was of the format's kinds (no event at all, or another
-    /// format's: [`StreamError::NotTheFormat`]).
+    /// Ends the stream, which ended at an event boundary: the calls that end ends (Chat
+    /// Completions: every call still open, as `[DONE]` would; no other format ends a call
+    /// there), or an error if a call is still open (each named), if an earlier event was a
+    /// fault, or if no event was of the format's kinds (no event at all, or another format's:
+    /// [`StreamError::NotTheFormat`]). With an error, no call: the turn is not whole.
+    ///
+    /// Afterwards the stream takes nothing more ([`StreamError::Finished`], or the error
+    /// again), and [`turn`](Self::turn) shows the turn as the end left it. A second `finish`
+    /// returns no call (each call is returned once) or the error again.
     ///
     /// ```
     /// use serde_json::json;
     /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
     /// let mut stream = CallStream::new(CallFormat::Anthropic);
     /// let _ = stream.push(&json!({"type": "message_stop"})).unwrap();
-    /// stream.finish().unwrap();
+    /// assert!(stream.finish().unwrap().is_empty());
     /// // No event at all is no turn: never a quiet end without calls.
     /// let err = CallStream::new(CallFormat::Anthropic).finish().unwrap_err();
     /// assert!(matches!(err, StreamError::NotTheFormat { events: 0, .. }));
+    ///
+    /// // A Chat Completions server that closes the stream with neither a finish_reason nor
+    /// // `[DONE]`: the end ends the call.
+    /// let mut stream = CallStream::new(CallFormat::OpenAiChat).recording_turn();
+    /// let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+    ///     "id": "call_1", "function": {"name": "get_time", "arguments": "{\"tz\":\"UTC\"}"}}]}}]});
+    /// assert!(stream.push(&chunk).unwrap().is_empty());
+    /// let calls = stream.finish().unwrap();
+    /// assert_eq!(calls[0].arguments.as_ref().unwrap()["tz"], "UTC");
+    /// stream.turn().unwrap().whole().unwrap();
+    /// assert!(matches!(stream.push(&chunk), Err(StreamError::Finished { .. })));
     /// ```
-    pub fn finish(self) -> Result<(), StreamError> {
+    #[must_use = "the calls the end ends are returned only once"]
+    pub fn finish(&mut self) -> Result<Vec<ToolCall>, StreamError> {
         self.finish_cut(None, None)
     }
 
     /// Ends the stream, which ended inside an event whose text was `cut` (if any); `head` is
     /// the raw input's start, which a text reader's [`StreamError::NotTheFormat`] quotes when
     /// no event came (else it quotes the first event, as [`CallStream::push`] would).
-    fn finish_cut(self, cut: Option<&str>, head: Option<&[u8]>) -> Result<(), StreamError> {
-        if let Some(failed) = self.failed {
-            return Err(failed);
+    fn finish_cut(
+        &mut self,
+        cut: Option<&str>,
+        head: Option<&[u8]>,
+    ) -> Result<Vec<ToolCall>, StreamError> {
+        if let Some(failed) = &self.failed {
+            return Err(failed.clone());
         }
+        if self.finished {
+            return Ok(Vec::new());
+        }
+        let ended = self.end(cut, head);
+        match &ended {
+            Ok(_) => self.finished = true,
+            Err(error) => self.failed = Some(error.clone()),
+        }
+        ended
+    }
+
+    fn end(
+        &mut self,
+        cut: Option<&str>,
+        head: Option<&[u8]>,
+    ) -> Result<Vec<ToolCall>, StreamError> {
         let cut_calls = cut.map(|text| self.recorded.machine().cut(text));
         // A cut event that names a call is the format's: that call is what the caller must
         // hear of. Anything else with no event of the format is not its stream.
@@ -325,24 +374,46 @@ impl CallStream {
                 events: self.events,
                 begins: match head {
                     Some(head) if self.events == 0 => beginning(head),
-                    _ => self.begins,
+                    _ => self.begins.clone(),
                 },
             });
         }
+        let Some(cut_calls) = cut_calls else {
+            if let Err(fault) = self.recorded.machine_mut().end(&mut self.turn) {
+                let error = fault.in_stream(self.format, self.events);
+                self.recorded.record_failure(error.to_string());
+                return Err(error);
+            }
+            let calls = self.turn.take();
+            let open = self.recorded.machine().open();
+            if open.is_empty() {
+                return Ok(calls);
+            }
+            return Err(StreamError::Unfinished {
+                format: self.format,
+                calls: open,
+                cut_event: false,
+            });
+        };
+        // The recorded turn names the calls the cut event held, as this error does.
+        self.recorded.set_cut_calls(cut_calls.clone());
         let mut calls = self.recorded.machine().open();
-        calls.extend(cut_calls.unwrap_or_default());
-        if calls.is_empty() && cut.is_none() {
-            return Ok(());
-        }
+        calls.extend(cut_calls);
         Err(StreamError::Unfinished {
             format: self.format,
             calls,
-            cut_event: cut.is_some(),
+            cut_event: true,
         })
     }
 
-    fn failed(&self) -> Option<&StreamError> {
-        self.failed.as_ref()
+    /// Why the stream takes no more: an earlier fault, or its clean end.
+    fn refused(&self) -> Option<StreamError> {
+        if let Some(failed) = &self.failed {
+            return Some(failed.clone());
+        }
+        self.finished.then_some(StreamError::Finished {
+            format: self.format,
+        })
     }
 }
 
@@ -423,7 +494,7 @@ fn beginning(text: &[u8]) -> String {
 /// for chunk in text.as_bytes().chunks(5) {
 ///     calls.extend(stream.push(chunk).unwrap());
 /// }
-/// stream.finish().unwrap();
+/// assert!(stream.finish().unwrap().is_empty());
 /// assert_eq!(calls[0].arguments.as_ref().unwrap()["city"], "Paris");
 /// ```
 #[derive(Debug)]
@@ -498,12 +569,12 @@ impl SseCallStream {
     /// let chunk = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n";
     /// assert!(stream.push(chunk).unwrap().is_empty());
     /// assert!(stream.push(b"data: [DONE]\n\n").unwrap().is_empty());
-    /// stream.finish().unwrap();
+    /// assert!(stream.finish().unwrap().is_empty());
     /// ```
     #[must_use = "the calls an event ends are returned only once"]
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
-        if let Some(failed) = self.calls.failed() {
-            return Err(failed.clone());
+        if let Some(refused) = self.calls.refused() {
+            return Err(refused);
         }
         self.head.keep(chunk);
         let Ok(events) = self.decoder.push(chunk) else {
@@ -540,10 +611,14 @@ impl SseCallStream {
         Ok(calls)
     }
 
-    /// Ends the stream: an error if a call is still open, if the text ended inside an event
-    /// (a Gemini call that event held is named from its text), or if no event was the
-    /// format's (an HTML error page, a JSON body, nothing: [`StreamError::NotTheFormat`]
-    /// quotes how it begins).
+    /// Ends the stream: as [`CallStream::finish`], the calls its end ends (Chat Completions:
+    /// every call still open, when the text ended between events), or an error if a call is
+    /// still open, if the text ended inside an event (a Gemini call that event held is named
+    /// from its text, in the error and in the recorded turn's [`ReplayError::Cut`]), or if no
+    /// event was the format's (an HTML error page, a JSON body, nothing:
+    /// [`StreamError::NotTheFormat`] quotes how it begins).
+    ///
+    /// [`ReplayError::Cut`]: crate::wire::replay::ReplayError::Cut
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, SseCallStream, StreamError};
@@ -556,10 +631,20 @@ impl SseCallStream {
     /// let _ = stream.push(b"<html><head><title>502 Bad Gateway</title></head></html>\r\n");
     /// let Err(StreamError::NotTheFormat { events: 0, begins, .. }) = stream.finish() else { panic!() };
     /// assert!(begins.starts_with("<html><head><title>502 Bad Gateway"));
+    ///
+    /// // A Chat Completions stream closed between events, with no finish_reason and no [DONE].
+    /// let mut stream = SseCallStream::new(CallFormat::OpenAiChat);
+    /// let _ = stream.push(br#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"get_time","arguments":"{}"}}]}}]}"#);
+    /// let _ = stream.push(b"\n\n");
+    /// assert_eq!(stream.finish().unwrap()[0].name, "get_time");
     /// ```
-    pub fn finish(self) -> Result<(), StreamError> {
-        let cut = self.decoder.finish().filter(|_| !self.done);
-        self.calls.finish_cut(cut.as_deref(), Some(&self.head.0))
+    #[must_use = "the calls the end ends are returned only once"]
+    pub fn finish(&mut self) -> Result<Vec<ToolCall>, StreamError> {
+        let limit = self.calls.max_event_bytes;
+        let decoder = std::mem::replace(&mut self.decoder, SseDecoder::with_max_event_bytes(limit));
+        let cut = decoder.finish().filter(|_| !self.done);
+        let head = std::mem::take(&mut self.head.0);
+        self.calls.finish_cut(cut.as_deref(), Some(&head))
     }
 }
 
@@ -582,9 +667,8 @@ pub(crate) fn is_openai(format: CallFormat) -> bool {
 /// );
 /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
 /// assert!(stream.push(text.as_bytes()).unwrap().is_empty());
-/// let (calls, end) = stream.finish();
+/// let calls = stream.finish().unwrap();
 /// assert_eq!(calls[0].id.as_deref(), Some("tooluse_1"));
-/// end.unwrap();
 /// ```
 #[derive(Debug)]
 pub struct JsonLinesCallStream {
@@ -660,8 +744,8 @@ impl JsonLinesCallStream {
     /// ```
     #[must_use = "the calls an event ends are returned only once"]
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<ToolCall>, StreamError> {
-        if let Some(failed) = self.calls.failed() {
-            return Err(failed.clone());
+        if let Some(refused) = self.calls.refused() {
+            return Err(refused);
         }
         self.head.keep(chunk);
         self.buffer.extend_from_slice(chunk);
@@ -688,36 +772,268 @@ impl JsonLinesCallStream {
                 Err(error) => break Some(error),
             }
         };
+        // The recorded turn is cut while a line has begun and its newline has not come (as
+        // `SseCallStream` does inside an event); it ends at a fault, whatever bytes follow.
+        // The scan stops at the first byte that is not whitespace: no quadratic rescan.
+        let inside = fault.is_none() && !self.buffer.iter().all(u8::is_ascii_whitespace);
+        self.calls.recorded.set_inside_event(inside);
         match fault {
             Some(error) if calls.is_empty() => Err(error),
             _ => Ok(calls),
         }
     }
 
-    /// Ends the stream: the calls a last line without its newline ended, and whether the
-    /// stream ended cleanly (an error if a call is still open or the last line is cut JSON).
+    /// Ends the stream: the calls a last line without its newline ended, and those the end
+    /// ends (as [`CallStream::finish`]), or an error if a call is still open or the last line
+    /// is cut JSON (a Gemini call it held is named from its text, in the error and in the
+    /// recorded turn). With an error, no call: the turn is not whole.
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream, StreamError};
-    /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
+    /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse).recording_turn();
     /// let _ = stream.push(b"{\"messageStart\":{\"role\":\"assistant\"}}\n{\"contentBlockSt");
-    /// let (calls, end) = stream.finish();
-    /// assert!(calls.is_empty());
-    /// assert!(matches!(end, Err(StreamError::Unfinished { cut_event: true, .. })));
+    /// // The turn is cut while the last line is, before `finish` as after it.
+    /// assert!(stream.turn().unwrap().whole().is_err());
+    /// assert!(matches!(stream.finish(), Err(StreamError::Unfinished { cut_event: true, .. })));
     /// ```
-    pub fn finish(mut self) -> (Vec<ToolCall>, Result<(), StreamError>) {
+    #[must_use = "the calls the end ends are returned only once"]
+    pub fn finish(&mut self) -> Result<Vec<ToolCall>, StreamError> {
         let rest = self.buffer.split();
         let head = std::mem::take(&mut self.head.0);
         if rest.iter().all(u8::is_ascii_whitespace) {
-            return (Vec::new(), self.calls.finish_cut(None, Some(&head)));
+            return self.calls.finish_cut(None, Some(&head));
         }
-        if self.calls.failed().is_some() || serde_json::from_slice::<Value>(&rest).is_err() {
+        if self.calls.refused().is_some() || serde_json::from_slice::<Value>(&rest).is_err() {
             let cut = String::from_utf8_lossy(&rest).into_owned();
-            return (Vec::new(), self.calls.finish_cut(Some(&cut), Some(&head)));
+            return self.calls.finish_cut(Some(&cut), Some(&head));
         }
-        match self.calls.push_slice(&rest) {
-            Ok(calls) => (calls, self.calls.finish_cut(None, Some(&head))),
-            Err(error) => (Vec::new(), Err(error)),
+        // The last line is whole JSON: the turn is no longer inside it.
+        self.calls.recorded.set_inside_event(false);
+        let mut calls = self.calls.push_slice(&rest)?;
+        calls.extend(self.calls.finish_cut(None, Some(&head))?);
+        Ok(calls)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::wire::calls::{parse_calls, Arguments, ArgumentsError, NO_ARGUMENTS};
+    use crate::wire::replay::{replay_turn, ReplayError};
+
+    /// One Chat Completions chunk of tool call deltas, as a server-sent event.
+    fn chat_event(tool_calls: Value) -> String {
+        let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": tool_calls}}]});
+        format!("data: {chunk}\n\n")
+    }
+
+    fn chat_stream(events: &[String]) -> (SseCallStream, Vec<ToolCall>) {
+        let mut stream = SseCallStream::new(CallFormat::OpenAiChat).recording_turn();
+        let mut calls = Vec::new();
+        for event in events {
+            calls.extend(stream.push(event.as_bytes()).unwrap());
+        }
+        (stream, calls)
+    }
+
+    fn header(id: &str, name: &str, arguments: &str) -> Value {
+        json!([{"index": 0, "id": id, "type": "function",
+            "function": {"name": name, "arguments": arguments}}])
+    }
+
+    fn fragment(arguments: &str) -> Value {
+        json!([{"index": 0, "function": {"arguments": arguments}}])
+    }
+
+    #[test]
+    fn a_chat_stream_closed_between_events_ends_its_open_calls_and_its_turn_is_whole() {
+        let (mut stream, calls) = chat_stream(&[
+            chat_event(header("call_1", "get_weather", "")),
+            chat_event(fragment("{\"city\":")),
+            chat_event(fragment("\"Paris\"}")),
+            chat_event(json!([{"index": 1, "id": "call_2", "type": "function",
+                "function": {"name": "get_time", "arguments": "{}"}}])),
+        ]);
+        assert!(calls.is_empty(), "no end signal came yet: {calls:?}");
+        let calls = stream.finish().unwrap();
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        assert_eq!(calls[0].arguments.as_ref().unwrap()["city"], "Paris");
+        assert_eq!(calls[1].name, "get_time");
+        let turn = stream.turn().unwrap();
+        turn.whole().unwrap();
+        let body = turn.body();
+        assert_eq!(parse_calls(CallFormat::OpenAiChat, &body).unwrap(), calls);
+        assert!(turn.replay(&calls).unwrap().is_verbatim());
+        // Each call is returned once; the stream takes nothing more.
+        assert!(stream.finish().unwrap().is_empty());
+        assert_eq!(
+            stream.push(b"data: {\"choices\": []}\n\n"),
+            Err(StreamError::Finished {
+                format: CallFormat::OpenAiChat
+            })
+        );
+    }
+
+    #[test]
+    fn a_chat_call_cut_mid_object_at_the_end_is_bad_arguments_never_part_of_them() {
+        let (mut stream, _) = chat_stream(&[
+            chat_event(header("call_1", "delete_files", "{\"paths\":[\"a\"")),
+            chat_event(fragment(",\"b\"")),
+        ]);
+        let calls = stream.finish().unwrap();
+        assert!(
+            matches!(calls[0].arguments, Err(ArgumentsError::NotJson { .. })),
+            "{calls:?}"
+        );
+        let replay = stream.turn().unwrap().replay(&calls).unwrap();
+        assert_eq!(
+            replay.turn["tool_calls"][0]["function"]["arguments"], "{}",
+            "replayed with the repair"
+        );
+        assert_eq!(replay.repaired.len(), 1);
+    }
+
+    #[test]
+    fn a_chat_call_whose_arguments_never_came_is_bad_arguments_at_the_end() {
+        // Cut right after the header: blank arguments are `{}` only at a real end.
+        let (mut stream, _) = chat_stream(&[chat_event(header("call_1", "delete_all", ""))]);
+        let calls = stream.finish().unwrap();
+        assert!(
+            matches!(&calls[0].arguments, Err(ArgumentsError::NotJson { message }) if message.contains("before any argument")),
+            "{calls:?}"
+        );
+        let body = stream.turn().unwrap().body();
+        let recorded = &body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"];
+        assert_eq!(recorded, NO_ARGUMENTS);
+        assert!(parse_calls(CallFormat::OpenAiChat, &body).unwrap()[0]
+            .arguments
+            .is_err());
+        replay_turn(CallFormat::OpenAiChat, &body, &calls).unwrap();
+        // The same stream with its finish_reason: `{}`, the provider's own end.
+        let mut stream = CallStream::new(CallFormat::OpenAiChat);
+        let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": header("call_1", "f", "")},
+            "finish_reason": "tool_calls"}]});
+        assert_eq!(
+            stream.push(&chunk).unwrap()[0].arguments,
+            Ok(Arguments::new())
+        );
+    }
+
+    #[test]
+    fn a_chat_stream_cut_inside_an_event_stays_unfinished() {
+        let (mut stream, _) = chat_stream(&[chat_event(header("call_1", "get_weather", "{}"))]);
+        let _ = stream
+            .push(br#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"argu"#)
+            .unwrap();
+        let Err(StreamError::Unfinished {
+            calls,
+            cut_event: true,
+            ..
+        }) = stream.finish()
+        else {
+            panic!("a cut event ended the calls")
+        };
+        assert_eq!(calls[0].name.as_deref(), Some("get_weather"));
+        assert!(matches!(
+            stream.turn().unwrap().whole(),
+            Err(ReplayError::Cut {
+                cut_event: true,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn other_formats_keep_their_end_events() {
+        let mut stream = CallStream::new(CallFormat::Anthropic).recording_turn();
+        let start = json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}}});
+        let _ = stream.push(&start).unwrap();
+        assert!(matches!(
+            stream.finish(),
+            Err(StreamError::Unfinished {
+                cut_event: false,
+                ..
+            })
+        ));
+        assert!(stream.turn().unwrap().whole().is_err());
+    }
+
+    #[test]
+    fn a_server_tool_use_cut_right_after_its_start_cuts_the_turn() {
+        let mut stream = CallStream::new(CallFormat::Anthropic).recording_turn();
+        let start = json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}});
+        assert!(stream.push(&start).unwrap().is_empty());
+        let Err(ReplayError::Cut { calls, .. }) = stream.turn().unwrap().whole() else {
+            panic!("a cut server call is a whole turn")
+        };
+        assert_eq!(calls[0].id.as_deref(), Some("srvtoolu_1"));
+    }
+
+    #[test]
+    fn a_json_lines_last_line_cut_in_a_call_start_cuts_the_turn_before_finish() {
+        let mut stream = JsonLinesCallStream::new(CallFormat::Converse).recording_turn();
+        let text = concat!(
+            r#"{"messageStart":{"role":"assistant"}}"#,
+            "\n",
+            r#"{"contentBlockStart":{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"tooluse_1","na"#
+        );
+        assert!(stream.push(text.as_bytes()).unwrap().is_empty());
+        assert!(
+            matches!(
+                stream.turn().unwrap().whole(),
+                Err(ReplayError::Cut {
+                    cut_event: true,
+                    ..
+                })
+            ),
+            "the turn is whole while its last line is cut"
+        );
+        assert!(matches!(
+            stream.finish(),
+            Err(StreamError::Unfinished {
+                cut_event: true,
+                ..
+            })
+        ));
+        assert!(stream.turn().unwrap().whole().is_err());
+        // A whole last line without its newline counts, and the turn is whole after it.
+        let mut stream = JsonLinesCallStream::new(CallFormat::Converse).recording_turn();
+        let _ = stream
+            .push(br#"{"messageStop":{"stopReason":"end_turn"}}"#)
+            .unwrap();
+        assert!(stream.turn().unwrap().whole().is_err());
+        assert!(stream.finish().unwrap().is_empty());
+        stream.turn().unwrap().whole().unwrap();
+    }
+
+    #[test]
+    fn a_gemini_call_in_a_cut_event_is_named_by_the_turns_cut() {
+        let cut = br#"data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","args":{"ci"#;
+        let mut sse = SseCallStream::new(CallFormat::Gemini).recording_turn();
+        let _ = sse.push(cut).unwrap();
+        let mut lines = JsonLinesCallStream::new(CallFormat::Gemini).recording_turn();
+        let _ = lines.push(&cut[6..]).unwrap();
+        for (end, turn) in [
+            (sse.finish(), sse.turn().unwrap()),
+            (lines.finish(), lines.turn().unwrap()),
+        ] {
+            assert!(
+                matches!(end, Err(StreamError::Unfinished { .. })),
+                "{end:?}"
+            );
+            let Err(ReplayError::Cut {
+                calls,
+                cut_event: true,
+                ..
+            }) = turn.whole()
+            else {
+                panic!("{:?}", turn.whole())
+            };
+            assert_eq!(calls[0].name.as_deref(), Some("get_weather"));
         }
     }
 }

@@ -17,7 +17,8 @@
 //!   `tool_calls`, `content_filter`, `function_call`): it ends the choice and so every call in
 //!   it; `data: [DONE]` ends the stream (`_streaming.py`) and so every call still open. No
 //!   per-call end event exists, so a call whose partial arguments happen to parse is not
-//!   finished (vercel/ai PR #13137, reverted, fixed again in #16838);
+//!   finished (vercel/ai PR #13137, reverted, fixed again in #16838) until one of these, or
+//!   the end of the stream, comes;
 //! - `finish_reason: ""` is no end: Ollama's OpenAI endpoint sent it on every chunk
 //!   (ollama/ollama #4357, "the finish_reason is an empty [string]"), and an empty reason names
 //!   none of the SDK's reasons.
@@ -41,6 +42,19 @@
 //!   never sends, so, as in a body, it is kept in the message and not yielded, and the calls
 //!   after it keep their positions.
 //!
+//! The end of the stream (our rule, issue 26 §1: many OpenAI-compatible servers end a stream
+//! by closing it, with neither a `finish_reason` nor `[DONE]`): when the stream ends at an
+//! event boundary, every call still open ends (`StreamMachine::end`), and the recorded turn
+//! is whole. Why that is safe: the arguments are the one part of a call that could be cut,
+//! and a JSON object's text parses only once its closing brace came, so arguments that are an
+//! object when the stream ends are the whole object the model wrote; arguments cut mid-object
+//! are not JSON, so the call is answered as bad arguments (`ArgumentsError::NotJson`), never
+//! run with part of them, and replayed with `{}` (the replay's repair). A call whose
+//! arguments never began (blank text, which a real end reads as `{}`) is answered so too, its
+//! message recording [`NO_ARGUMENTS`]: the stream may have been cut right after its header,
+//! with its name still in pieces. A stream cut inside an event is not an end: its calls stay
+//! unfinished (`StreamError::Unfinished`, `cut_event`).
+//!
 //! Our own rules (where no source decides):
 //! - only the choice of `index` 0 is the turn (as in bodies);
 //! - a repeated name and a real piece of a name: a `name` equal to the name so far is the
@@ -63,7 +77,9 @@ use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::machine::MAX_BLOCKS;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
+use crate::wire::calls::{
+    ArgumentsError, ArgumentsText, Fault, ToolCall, UnfinishedCall, NO_ARGUMENTS,
+};
 
 /// One entry of the message's `tool_calls`, as its deltas built it.
 #[derive(Debug)]
@@ -83,6 +99,9 @@ struct Entry {
     extra: Map<String, Value>,
     /// Whether its end signal has not come yet.
     open: bool,
+    /// Whether the stream ended (with no end signal) before any argument text came: the call
+    /// is answered as bad arguments, and the message records [`NO_ARGUMENTS`] for them.
+    arguments_never_came: bool,
 }
 
 impl Entry {
@@ -97,6 +116,7 @@ impl Entry {
             function_extra: Map::new(),
             extra: Map::new(),
             open: true,
+            arguments_never_came: false,
         }
     }
 
@@ -135,7 +155,12 @@ impl Entry {
         if self.is_function() {
             let mut function = self.function_extra.clone();
             function.insert("name".into(), self.name.clone().into());
-            function.insert("arguments".into(), self.arguments.recorded().into());
+            let arguments = if self.arguments_never_came {
+                NO_ARGUMENTS
+            } else {
+                self.arguments.recorded()
+            };
+            function.insert("arguments".into(), arguments.into());
             entry.insert("function".into(), Value::Object(function));
         }
         Value::Object(entry)
@@ -239,7 +264,7 @@ impl ChatMachine {
         }
         if let Some(reason) = choice.finish {
             self.finish_reason = Some(reason.to_owned());
-            self.end_all(turn)?;
+            self.end_all(turn, End::Signal)?;
         }
         Ok(())
     }
@@ -351,7 +376,7 @@ impl ChatMachine {
     }
 
     /// A real end: every open call ends, in order.
-    fn end_all(&mut self, turn: &mut Turn) -> Result<(), Fault> {
+    fn end_all(&mut self, turn: &mut Turn, end: End) -> Result<(), Fault> {
         let limit = turn.limit();
         let mut ended = Vec::new();
         for (position, call) in self.calls.iter_mut().enumerate() {
@@ -361,7 +386,17 @@ impl ChatMachine {
             call.open = false;
             if call.is_function() {
                 let pointer = format!("/choices/0/message/tool_calls/{position}");
-                let arguments = call.arguments.finish(limit);
+                let arguments = if end == End::StreamEnd && call.arguments.is_blank() {
+                    // Blank text is `{}` only where the provider said the call is done: a
+                    // stream cut after a call's header must not run the tool without its
+                    // arguments (nor, the name streamed in pieces, another tool).
+                    call.arguments_never_came = true;
+                    Err(ArgumentsError::NotJson {
+                        message: "the stream ended before any argument text came".to_owned(),
+                    })
+                } else {
+                    call.arguments.finish(limit)
+                };
                 ended.push(ToolCall::new(
                     call.id.clone(),
                     call.name.clone(),
@@ -375,6 +410,15 @@ impl ChatMachine {
         }
         Ok(())
     }
+}
+
+/// What ended the open calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// A real `finish_reason`, or `data: [DONE]`.
+    Signal,
+    /// The stream's end at an event boundary, with neither.
+    StreamEnd,
 }
 
 /// Whether `delta` begins a new call rather than continuing `call` (the rule in the header).
@@ -503,7 +547,13 @@ impl StreamMachine for ChatMachine {
 
     /// `data: [DONE]` ends the stream, and so every call still open.
     fn done(&mut self, calls: &mut Turn) -> Result<(), Fault> {
-        self.end_all(calls)
+        self.end_all(calls, End::Signal)
+    }
+
+    /// The end of the stream at an event boundary ends every call still open (the module
+    /// doc, "The end of the stream").
+    fn end(&mut self, calls: &mut Turn) -> Result<(), Fault> {
+        self.end_all(calls, End::StreamEnd)
     }
 
     /// The response body: `choices[0].message` as the deltas built it (no `annotations`,

@@ -15,7 +15,7 @@ use super::{replay_turn, Replay, ReplayError};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::stream::is_openai;
 use crate::wire::calls::turn::Turn;
-use crate::wire::calls::{CallFormat, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
+use crate::wire::calls::{CallFormat, ToolCall, UnfinishedCall, DEFAULT_MAX_ARGUMENT_BYTES};
 
 /// The assistant turn a stream carries, recorded event by event beside the
 /// [`CallStream`](crate::wire::calls::CallStream) that yields its calls: [`body`](Self::body)
@@ -49,7 +49,8 @@ use crate::wire::calls::{CallFormat, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
 ///     called.extend(calls.push(event).unwrap());
 ///     turn.push(event);
 /// }
-/// calls.finish().unwrap();
+/// called.extend(calls.finish().unwrap());
+/// turn.end();
 /// let replay = turn.replay(&called).unwrap();
 /// assert_eq!(replay.turn["content"][0]["signature"], "sig");
 /// assert_eq!(replay.turn["content"][1]["input"], json!({"tz": "UTC"}));
@@ -64,8 +65,12 @@ pub struct StreamedTurn {
     /// The calls the machine ends when this turn is fed on its own; the turn keeps none.
     calls: Turn,
     /// Whether the byte stream that feeds it is inside an event (set by
-    /// [`SseCallStream`](crate::wire::calls::SseCallStream)): the turn is cut there.
+    /// [`SseCallStream`](crate::wire::calls::SseCallStream) and
+    /// [`JsonLinesCallStream`](crate::wire::calls::JsonLinesCallStream)): the turn is cut there.
     inside_event: bool,
+    /// The calls the text of the event the stream ended inside of began (a Gemini call),
+    /// named from that text when the text reader finished.
+    cut_calls: Vec<UnfinishedCall>,
     /// The first fault an event was (the provider's error event, a malformed event): the
     /// turn is not whole after it.
     failed: Option<String>,
@@ -87,6 +92,7 @@ impl StreamedTurn {
             machine: Machine::new(format),
             calls: Turn::new(DEFAULT_MAX_ARGUMENT_BYTES),
             inside_event: false,
+            cut_calls: Vec::new(),
             failed: None,
             events: 0,
         }
@@ -150,6 +156,30 @@ impl StreamedTurn {
         }
     }
 
+    /// The stream ended at an event boundary, as its last event came whole: the calls that
+    /// end ends are ended here too (Chat Completions: every call still open, as a
+    /// [`CallStream::finish`](crate::wire::calls::CallStream::finish) fed the same events
+    /// ends them; no other format ends a call there). For a turn fed on its own; the call
+    /// streams' `finish` does it for the turn they record. Not for a stream cut inside an
+    /// event, whose calls stay cut.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::{calls::CallFormat, replay::{ReplayError, StreamedTurn}};
+    /// let mut turn = StreamedTurn::new(CallFormat::OpenAiChat);
+    /// turn.push(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+    ///     "id": "call_1", "function": {"name": "get_time", "arguments": "{}"}}]}}]}));
+    /// assert!(matches!(turn.whole(), Err(ReplayError::Cut { .. })));
+    /// turn.end();
+    /// turn.whole().unwrap();
+    /// ```
+    pub fn end(&mut self) {
+        if let Err(fault) = self.machine.end(&mut self.calls) {
+            self.record_failure(fault.in_stream(self.format, self.events).to_string());
+        }
+        self.calls.take();
+    }
+
     /// The response body the events so far build, in the format's body shape: the stream's
     /// calls point into it as into their sibling response (Chat Completions
     /// `choices[0].message`, Responses `output`, the Messages API's message, Converse
@@ -208,6 +238,7 @@ impl StreamedTurn {
     pub fn whole(&self) -> Result<(), ReplayError> {
         let mut open = self.machine.open();
         open.extend(self.machine.open_server_calls());
+        open.extend(self.cut_calls.iter().cloned());
         if !open.is_empty() || self.inside_event {
             return Err(ReplayError::Cut {
                 format: self.format,
@@ -235,6 +266,12 @@ impl StreamedTurn {
     /// Says whether the byte stream feeding this turn is inside an event.
     pub(crate) fn set_inside_event(&mut self, inside: bool) {
         self.inside_event = inside;
+    }
+
+    /// The byte stream ended inside an event whose text began `calls`.
+    pub(crate) fn set_cut_calls(&mut self, calls: Vec<UnfinishedCall>) {
+        self.inside_event = true;
+        self.cut_calls = calls;
     }
 
     /// The machine, for the [`CallStream`](crate::wire::calls::CallStream) that runs it.
