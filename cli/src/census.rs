@@ -72,21 +72,27 @@ input order: name, form, status \"offered\"|\"left_out\", reason (null when offe
 reason_key, providers {openai, anthropic, converse, gemini} -> whether each accepts the
 form), schemas (real name -> dialect {openai, openai-strict, anthropic, anthropic-strict,
 converse, gemini} -> {status \"as_is\"|\"rewritten\"|\"lossy\"|\"refused\", losses [{pointer,
-keyword, note}], reason (null unless refused)}: how each distinct tool's parameter schema
-travels in each dialect, as `toolwire wire` sends it).
+keyword, note}], reason (null unless refused), standing \"refused\"|\"unguarded\"|\"guarded\"
+(null unless lossy or refused), over_restricts (a loss forbids arguments the tool
+accepts)}: how each distinct tool's parameter schema travels in each dialect, as
+`toolwire wire` sends it). A loss of a tool read from a file or an MCP server is
+unguarded: nothing on our side enforces what the provider does not see. Guarded is a
+#[tool]'s, which refuses such arguments itself.
 
 A tool object's schema is read from function.parameters (OpenAI), input_schema (Messages
 API), inputSchema (MCP), parameters (OpenAI Responses) or toolSpec.inputSchema.json
 (Converse); a bare name has no arguments. --json and --provider read whole definitions;
 the table alone reads names only.
 
---provider DIALECT (repeatable) makes a lossy or refused schema in that dialect count:
-the exit status is then 1 also when a tool's schema is lossy or refused there, and the
-table's summary ends with each named dialect's counts.
+--provider DIALECT (repeatable) makes a schema that fails the rail in that dialect count:
+the exit status is then 1 also when a tool's schema is refused there, loses a rule
+nothing guards (unguarded), or forbids arguments the tool accepts; a guarded loss is
+counted in the summary and does not change the status. The table's summary ends with
+each named dialect's counts.
 
-Exit status: 0 every tool is offered (and, with --provider, travels without loss in each
-named dialect); 1 a tool is left out (or, with --provider, a schema is lossy or refused
-in a named dialect); 2 the input is unusable (the message names the file, line and
+Exit status: 0 every tool is offered (and, with --provider, no schema fails in a named
+dialect); 1 a tool is left out (or, with --provider, a schema is refused, unguarded-lossy
+or over-restricting in a named dialect); 2 the input is unusable (the message names the file, line and
 column, or the entry at fault), or an MCP server cannot be listed.";
 
 /// `toolwire census`: reads the tool set, prints the report, returns the exit status.
@@ -128,10 +134,10 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     let schemas = definitions
         .as_deref()
         .map(|definitions| SchemaVerdicts::new(&census, definitions, dialects));
-    let lossless = schemas
-        .as_ref()
-        .is_none_or(|s| s.all_lossless_in(&providers));
-    let status = if report.all_offered() && lossless {
+    // The rail's rule (`tool-schema-wire.md`, "What the rail fails on, revised 2026-12"):
+    // refused, unguarded and over-restricting schemas count; a guarded loss is listed only.
+    let schemas_pass = schemas.as_ref().is_none_or(|s| s.all_pass_in(&providers));
+    let status = if report.all_offered() && schemas_pass {
         EXIT_OK
     } else {
         EXIT_FOUND
