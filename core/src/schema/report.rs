@@ -230,8 +230,9 @@ pub(crate) fn shown(pointer: &str) -> &str {
 /// assert!(!Standing::Guarded.fails(false), "listed, not failed");
 /// assert!(Standing::Guarded.fails(true), "the exact mode fails it too");
 /// assert_eq!(serde_json::to_value(Standing::Guarded).unwrap(), "guarded");
+/// assert!(Standing::Refused < Standing::Unguarded, "ordered from the worst");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Standing {
     /// "The tool does not travel to that provider."
