@@ -154,7 +154,8 @@ pub fn check_schemas<'a, T: RailTool + 'a>(
 /// # use serde_json::json;
 /// # use toolwire::{rail::check_schemas_exact, schema::Dialect, ToolDefinition};
 /// let plain = ToolDefinition::new("t", "d", json!({"type": "object", "properties": {"q": {"type": "string"}}}));
-/// assert!(check_schemas_exact([&plain], &Dialect::ALL).is_ok());
+/// assert!(check_schemas_exact([&plain], &[Dialect::OpenAi, Dialect::Anthropic, Dialect::Gemini]).is_ok());
+/// assert!(check_schemas_exact([&plain], &[Dialect::OpenAiStrict]).is_err(), "strict closes it");
 /// ```
 pub fn check_schemas_exact<'a, T: RailTool + 'a>(
     tools: impl IntoIterator<Item = &'a T>,
