@@ -11,8 +11,8 @@ use serde_json::json;
 use toolwire::{registered_tools, schema::Dialect, schema::Standing, AppState, ToolError};
 
 #[test]
-fn the_quickstart_tools_pass_the_rail_in_every_dialect() -> Result<(), toolwire::rail::SchemaFindings>
-{
+fn the_quickstart_tools_pass_the_rail_in_every_dialect(
+) -> Result<(), toolwire::rail::SchemaFindings> {
     toolwire::rail::check_tool_schemas(&Dialect::ALL)
 }
 
@@ -26,7 +26,13 @@ fn what_a_dialect_cannot_say_is_listed_as_guarded() {
         .iter()
         .map(|f| {
             let keyword = f.problem.split('`').nth(1).unwrap_or("");
-            (f.tool.as_str(), f.dialect, f.pointer.as_str(), keyword, f.standing)
+            (
+                f.tool.as_str(),
+                f.dialect,
+                f.pointer.as_str(),
+                keyword,
+                f.standing,
+            )
         })
         .collect();
     found.sort();
@@ -49,12 +55,23 @@ fn what_a_dialect_cannot_say_is_listed_as_guarded() {
         "{findings}"
     );
     assert!(
-        findings.findings().iter().all(|f| !f.over_restricts && !f.fails(false) && f.fails(true)),
+        findings
+            .findings()
+            .iter()
+            .all(|f| !f.over_restricts && !f.fails(false) && f.fails(true)),
         "{findings}"
     );
-    assert!(findings.passes(false) && !findings.passes(true), "{findings}");
+    assert!(
+        findings.passes(false) && !findings.passes(true),
+        "{findings}"
+    );
     let exact = toolwire::rail::check_tool_schemas_exact(&Dialect::ALL).unwrap_err();
-    assert!(exact.to_string().contains("5 schema finding(s) fail the rail"), "{exact}");
+    assert!(
+        exact
+            .to_string()
+            .contains("5 schema finding(s) fail the rail"),
+        "{exact}"
+    );
 }
 
 /// "Guarded" is a fact about the tool, not a label: each rule a provider does not see is one
@@ -75,11 +92,15 @@ async fn each_guarded_rule_is_refused_by_the_tool_itself_naming_the_rule() {
     };
     let weather = tool("get_weather");
     refused(
-        weather.call(json!({"city": "Oslo", "days": 256}), AppState::new()).await,
+        weather
+            .call(json!({"city": "Oslo", "days": 256}), AppState::new())
+            .await,
         "maximum",
     );
     refused(
-        weather.call(json!({"city": "Oslo", "days": -1}), AppState::new()).await,
+        weather
+            .call(json!({"city": "Oslo", "days": -1}), AppState::new())
+            .await,
         "minimum",
     );
     for (name, arguments) in [
@@ -87,6 +108,9 @@ async fn each_guarded_rule_is_refused_by_the_tool_itself_naming_the_rule() {
         ("files/read", json!({"path": "a.txt", "mode": "r"})),
         ("count_visit", json!({"by": 2})),
     ] {
-        refused(tool(name).call(arguments, AppState::new()).await, "additionalProperties");
+        refused(
+            tool(name).call(arguments, AppState::new()).await,
+            "additionalProperties",
+        );
     }
 }

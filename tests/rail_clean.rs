@@ -44,7 +44,10 @@ fn tool_schemas_in_gemini_lose_only_the_closure_and_it_is_guarded() {
     // `additionalProperties`: core/src/wire/gemini), so a closed `#[tool]` schema opens
     // there: a widening the tool's own validation guards, listed and not failed.
     let findings = toolwire::rail::tool_schema_findings(&[Dialect::Gemini]);
-    assert!(!findings.findings().is_empty(), "a closed schema opens in Gemini");
+    assert!(
+        !findings.findings().is_empty(),
+        "a closed schema opens in Gemini"
+    );
     for finding in findings.findings() {
         assert!(
             finding.standing == Standing::Guarded

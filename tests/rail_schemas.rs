@@ -58,9 +58,16 @@ fn the_rail_fails_on_a_refused_schema_and_names_every_finding() {
             Standing::Guarded
         };
         assert_eq!(finding.standing, expected, "{text}");
-        assert_eq!(finding.fails(false), finding.tool == "count_nodes", "{text}");
+        assert_eq!(
+            finding.fails(false),
+            finding.tool == "count_nodes",
+            "{text}"
+        );
     }
-    assert!(text.starts_with("2 schema finding(s) fail the rail"), "{text}");
+    assert!(
+        text.starts_with("2 schema finding(s) fail the rail"),
+        "{text}"
+    );
     // The recursive tree: Gemini and the Messages API strict have no recursion.
     let refused: Vec<(&str, Dialect)> = findings
         .findings()
@@ -128,12 +135,23 @@ fn a_tools_guarded_losses_pass_and_the_exact_mode_fails_them() {
     assert!(check_schemas([label], &dialects).is_ok());
     let exact = check_schemas_exact([label], &dialects).expect_err("guarded fails when exact");
     assert!(
-        exact.findings().iter().all(|f| f.standing == Standing::Guarded),
+        exact
+            .findings()
+            .iter()
+            .all(|f| f.standing == Standing::Guarded),
         "{exact}"
     );
-    assert!(exact.to_string().contains("`label` (tests/rail_schemas.rs:"), "{exact}");
+    assert!(
+        exact
+            .to_string()
+            .contains("`label` (tests/rail_schemas.rs:"),
+        "{exact}"
+    );
     // And over every registered tool, the exact mode fails where the rail alone would not.
-    assert!(check_tool_schemas(&[Dialect::Gemini, Dialect::OpenAi]).is_err(), "the tree");
+    assert!(
+        check_tool_schemas(&[Dialect::Gemini, Dialect::OpenAi]).is_err(),
+        "the tree"
+    );
     assert!(check_tool_schemas_exact(&[Dialect::OpenAi]).is_ok());
 }
 
@@ -164,7 +182,10 @@ fn an_mcp_tools_unguarded_loss_fails_the_rail() {
     // The same schema from a `#[tool]` would be guarded: the standing is the tool's, not the
     // schema's.
     let gemini = check_schemas([&tag], &[Dialect::Gemini]).expect_err("the closure is unguarded");
-    assert!(gemini.findings().iter().all(|f| f.standing == Standing::Unguarded));
+    assert!(gemini
+        .findings()
+        .iter()
+        .all(|f| f.standing == Standing::Unguarded));
 }
 
 #[test]
@@ -172,7 +193,10 @@ fn an_mcp_tools_refused_schema_and_over_restriction_fail_the_rail() {
     let tree = mcp_tool(json!({"type": "object", "properties": {"next": {"$ref": "#"}}}));
     let refused = check_schemas([&tree], &[Dialect::Gemini]).expect_err("no recursion in Gemini");
     assert_eq!(refused.findings()[0].standing, Standing::Refused);
-    assert_eq!(refused.findings()[0].refused, Some(RefusalReason::Recursive));
+    assert_eq!(
+        refused.findings()[0].refused,
+        Some(RefusalReason::Recursive)
+    );
 
     // Strict closes an object the tool leaves open: the model can no longer send what the
     // tool accepts.
@@ -184,5 +208,8 @@ fn an_mcp_tools_refused_schema_and_over_restriction_fail_the_rail() {
         .find(|f| f.problem.contains("`additionalProperties`"))
         .unwrap_or_else(|| panic!("{closed}"));
     assert!(finding.over_restricts, "{closed}");
-    assert!(closed.to_string().contains(", over-restricted: "), "{closed}");
+    assert!(
+        closed.to_string().contains(", over-restricted: "),
+        "{closed}"
+    );
 }

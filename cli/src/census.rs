@@ -9,6 +9,7 @@ use toolwire_core::{schema::Dialect, wire::unsupported_reason, Census};
 
 use crate::args::{DialectKey, NameArgs, SourceArgs};
 use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
+use crate::input::Found;
 use crate::report::CensusReport;
 use crate::schemas::SchemaVerdicts;
 
@@ -53,6 +54,7 @@ listing. A server that cannot be listed is named on stderr with why (its last st
 lines, for a command); the other servers are still checked, and the exit status is 2. A
 server's tool that requires MCP tasks (execution.taskSupport: required) is left out
 (reason_key \"unsupported\"), as the runtime withholds it: toolwire does not run MCP tasks.
+The same holds for such a tool in a saved tools/list file (one judge reads both).
 A tool that is not valid MCP (a schema that is not an object, a name that is not a
 string) is left out the same way, its reason starting \"it is not valid MCP: \" and its
 name tools[N] (its position in the server's list) when it has no name; the server's
@@ -104,25 +106,36 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     // MCP server's listing is whole definitions anyway, and says which tools the runtime
     // cannot run.
     let needs_schemas = args.json || !providers.is_empty();
-    let (definitions, names, origins) = if needs_schemas || args.source.is_mcp() {
+    let (definitions, found, origins) = if needs_schemas || args.source.is_mcp() {
         let (definitions, origins) = args.source.read_definitions(server)?;
-        (Some(definitions), Vec::new(), origins)
+        (Some(definitions), Found::default(), origins)
     } else {
-        let (names, origins) = args.source.read_names(server)?;
-        (None, names, origins)
+        let (found, origins) = args.source.read_names(server)?;
+        (None, found, origins)
     };
     let mut census = match &definitions {
         Some(definitions) => Census::build(definitions.iter().map(|d| &d.name), &taken),
-        None => Census::build(&names, &taken),
+        None => Census::build(&found.names, &taken),
     };
     // What the runtime cannot run (an MCP tool that requires MCP tasks), judged by the one
-    // function the runtime and `wire` use: withheld as the runtime withholds it (its names
-    // stay taken), and left out with why.
-    let unsupported: Vec<(String, String)> = (definitions.iter().flatten().enumerate())
-        .filter_map(|(i, d)| unsupported_reason(d).map(|why| (i, d.name.clone(), why.to_owned())))
-        .map(|(i, name, why)| {
+    // judge the live listing uses (`toolwire_core::mcp::withheld_by_listing`, read into each
+    // definition's `unsupported` by both readers of a file and by the live one): withheld as
+    // the runtime withholds it (its names stay taken), and left out with why.
+    let withheld: Vec<(usize, String)> = match &definitions {
+        Some(definitions) => (definitions.iter().enumerate())
+            .filter_map(|(i, d)| unsupported_reason(d).map(|why| (i, why.to_owned())))
+            .collect(),
+        None => found.withheld.clone(),
+    };
+    let names = |i: usize| match &definitions {
+        Some(definitions) => definitions[i].name.clone(),
+        None => found.names[i].clone(),
+    };
+    let unsupported: Vec<(String, String)> = withheld
+        .into_iter()
+        .map(|(i, why)| {
             census.withhold(i);
-            (name, why)
+            (names(i), why)
         })
         .collect();
     let mut report = CensusReport::new(&census).with_unsupported(&unsupported);
@@ -154,7 +167,7 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     // The process ends here: freeing 100,000 tools one by one would only cost time.
     std::mem::forget(schemas);
     std::mem::forget(census);
-    std::mem::forget(names);
+    std::mem::forget(found);
     std::mem::forget(definitions);
     Ok(status)
 }

@@ -228,24 +228,28 @@ mod tests {
     #[test]
     fn a_tool_that_validates_its_arguments_has_guarded_losses_that_do_not_fail() {
         // What `#[tool] fn count(n: u8)` registers: its handler validates against this schema.
-        static COUNT: toolwire_core::tools::ToolRegistration = toolwire_core::tools::ToolRegistration {
-            name: "count",
-            form: "count",
-            description: "Counts.",
-            schema: || {
-                json!({"type": "object", "additionalProperties": false, "required": ["n"],
+        static COUNT: toolwire_core::tools::ToolRegistration =
+            toolwire_core::tools::ToolRegistration {
+                name: "count",
+                form: "count",
+                description: "Counts.",
+                schema: || {
+                    json!({"type": "object", "additionalProperties": false, "required": ["n"],
                     "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 255}}})
-            },
-            handler: |input| Box::pin(async move { Ok(input.arguments) }),
-            module_path: "demo",
-            file: "demo.rs",
-            line: 1,
-        };
+                },
+                handler: |input| Box::pin(async move { Ok(input.arguments) }),
+                module_path: "demo",
+                file: "demo.rs",
+                line: 1,
+            };
         let defs = vec![COUNT.definition()];
         let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
         let report = SchemaVerdicts::new(&census, &defs, &[Dialect::AnthropicStrict]);
         let troubles = report.troubles(Dialect::AnthropicStrict);
-        assert_eq!((troubles.lossy, troubles.guarded, troubles.failing), (1, 1, 0));
+        assert_eq!(
+            (troubles.lossy, troubles.guarded, troubles.failing),
+            (1, 1, 0)
+        );
         assert!(report.all_pass_in(&[Dialect::AnthropicStrict]));
         assert_eq!(
             report.summary(),

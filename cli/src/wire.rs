@@ -295,27 +295,28 @@ mod tests {
             WireFormat::AnthropicStrict,
         );
         assert!(!strict.is_empty());
-        assert!(strict.iter().all(
-            |l| l.starts_with("lossy (unguarded") && l.contains(": tool \"pat\", anthropic-strict, at ") && !l.contains('\n')
-        ));
+        assert!(strict.iter().all(|l| l.starts_with("lossy (unguarded")
+            && l.contains(": tool \"pat\", anthropic-strict, at ")
+            && !l.contains('\n')));
     }
 
     #[test]
     fn each_loss_says_its_standing_and_only_what_fails_counts() {
         // What `#[tool] fn count(n: u8)` registers: its handler validates against this schema.
-        static COUNT: toolwire_core::tools::ToolRegistration = toolwire_core::tools::ToolRegistration {
-            name: "count",
-            form: "count",
-            description: "Counts.",
-            schema: || {
-                json!({"type": "object", "additionalProperties": false, "required": ["n"],
+        static COUNT: toolwire_core::tools::ToolRegistration =
+            toolwire_core::tools::ToolRegistration {
+                name: "count",
+                form: "count",
+                description: "Counts.",
+                schema: || {
+                    json!({"type": "object", "additionalProperties": false, "required": ["n"],
                     "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 255}}})
-            },
-            handler: |input| Box::pin(async move { Ok(input.arguments) }),
-            module_path: "demo",
-            file: "demo.rs",
-            line: 1,
-        };
+                },
+                handler: |input| Box::pin(async move { Ok(input.arguments) }),
+                module_path: "demo",
+                file: "demo.rs",
+                line: 1,
+            };
         let defs = vec![COUNT.definition()];
         let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
         let format = WireFormat::AnthropicStrict;
@@ -324,7 +325,9 @@ mod tests {
         assert_eq!(lines.len(), 2, "the minimum and the maximum");
         for line in &lines {
             assert!(
-                line.text.starts_with("lossy (guarded): tool \"count\", anthropic-strict, at /properties/n, "),
+                line.text.starts_with(
+                    "lossy (guarded): tool \"count\", anthropic-strict, at /properties/n, "
+                ),
                 "{}",
                 line.text
             );
@@ -334,7 +337,9 @@ mod tests {
         // The same schema from a file: nothing on our side checks it, so the loss fails.
         let schema = (COUNT.schema)();
         let unguarded = findings_of(&[("count", schema)], format);
-        assert!(unguarded.iter().all(|l| l.fails && l.text.starts_with("lossy (unguarded): ")));
+        assert!(unguarded
+            .iter()
+            .all(|l| l.fails && l.text.starts_with("lossy (unguarded): ")));
 
         // An open object strict must close forbids what the tool accepts: over-restricted.
         let open = json!({"type": "object", "properties": {"q": {"type": "string"}}});
@@ -343,7 +348,14 @@ mod tests {
             .iter()
             .find(|l| l.text.contains("additionalProperties"))
             .expect("strict closes the object");
-        assert!(over.fails && over.text.starts_with("lossy (unguarded, over-restricted): "), "{}", over.text);
+        assert!(
+            over.fails
+                && over
+                    .text
+                    .starts_with("lossy (unguarded, over-restricted): "),
+            "{}",
+            over.text
+        );
     }
 
     #[test]

@@ -181,8 +181,8 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
     for tool in tools {
         let definition = tool.rail_definition();
         let (file, line) = tool.written_at().unwrap_or(("", 0));
-        let finding = |dialect, pointer: String, problem, standing, over_restricts, refused| {
-            SchemaFinding {
+        let finding =
+            |dialect, pointer: String, problem, standing, over_restricts, refused| SchemaFinding {
                 tool: definition.name.clone(),
                 file: file.to_owned(),
                 line,
@@ -192,8 +192,7 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
                 standing,
                 over_restricts,
                 refused,
-            }
-        };
+            };
         for &dialect in dialects {
             match prepare_definition_cached(dialect, &definition).as_ref() {
                 Ok(prepared) if prepared.status == SchemaStatus::Lossy => {
