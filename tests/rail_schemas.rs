@@ -1,11 +1,14 @@
-//! The schema rail fails, naming tool, dialect, pointer and problem, for a `#[tool]` whose
-//! schema a named dialect would refuse or lose part of.
+//! The schema rail fails, naming tool, dialect, pointer and problem, for a schema a named
+//! dialect would refuse, for a loss nothing guards (an MCP tool's) and for an over-restriction;
+//! a `#[tool]`'s loss is guarded: listed, and failed only in the exact mode
+//! (`tool-schema-wire.md`, "What the rail fails on, revised 2026-12").
 
 use serde::Deserialize;
+use serde_json::json;
 use toolwire::{
-    rail::check_tool_schemas,
-    schema::{Dialect, RefusalReason},
-    tool,
+    rail::{check_schemas, check_schemas_exact, check_tool_schemas, check_tool_schemas_exact},
+    schema::{Dialect, RefusalReason, Standing},
+    tool, ToolDefinition,
 };
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -37,15 +40,34 @@ fn count_nodes(tree: Tree) -> usize {
 }
 
 #[test]
-fn the_rail_names_every_lossy_and_refused_schema() {
+fn the_rail_fails_on_a_refused_schema_and_names_every_finding() {
     // The broad dialects take both as they are: the label, and the recursive tree (a recursive
     // local `$ref` travels wherever its provider takes it, `tool-schema-wire.md`, "Recursion,
     // revised").
     let broad = check_tool_schemas(&[Dialect::OpenAi, Dialect::Anthropic, Dialect::Converse]);
     assert!(broad.is_ok(), "{}", broad.unwrap_err());
 
-    let findings = check_tool_schemas(&[Dialect::Gemini, Dialect::AnthropicStrict]).unwrap_err();
+    let findings = check_tool_schemas(&[Dialect::Gemini, Dialect::AnthropicStrict])
+        .expect_err("the recursive tree is refused");
     let text = findings.to_string();
+    // Only the refusals fail; the label's losses are guarded (its handler validates).
+    for finding in findings.findings() {
+        let expected = if finding.tool == "count_nodes" {
+            Standing::Refused
+        } else {
+            Standing::Guarded
+        };
+        assert_eq!(finding.standing, expected, "{text}");
+        assert_eq!(
+            finding.fails(false),
+            finding.tool == "count_nodes",
+            "{text}"
+        );
+    }
+    assert!(
+        text.starts_with("2 schema finding(s) fail the rail"),
+        "{text}"
+    );
     // The recursive tree: Gemini and the Messages API strict have no recursion.
     let refused: Vec<(&str, Dialect)> = findings
         .findings()
@@ -99,5 +121,95 @@ fn the_rail_names_every_lossy_and_refused_schema() {
             .any(|f| f.dialect == Dialect::AnthropicStrict
                 && f.problem.contains("additionalProperties")),
         "{text}"
+    );
+}
+
+#[test]
+fn a_tools_guarded_losses_pass_and_the_exact_mode_fails_them() {
+    // The label alone travels to both (only the tree recurses): its losses are guarded.
+    let label = toolwire::registered_tools()
+        .into_iter()
+        .find(|t| t.name == "label")
+        .expect("registered");
+    let dialects = [Dialect::Gemini, Dialect::AnthropicStrict];
+    assert!(check_schemas([label], &dialects).is_ok());
+    let exact = check_schemas_exact([label], &dialects).expect_err("guarded fails when exact");
+    assert!(
+        exact
+            .findings()
+            .iter()
+            .all(|f| f.standing == Standing::Guarded),
+        "{exact}"
+    );
+    assert!(
+        exact
+            .to_string()
+            .contains("`label` (tests/rail_schemas.rs:"),
+        "{exact}"
+    );
+    // And over every registered tool, the exact mode fails where the rail alone would not.
+    assert!(
+        check_tool_schemas(&[Dialect::Gemini, Dialect::OpenAi]).is_err(),
+        "the tree"
+    );
+    assert!(check_tool_schemas_exact(&[Dialect::OpenAi]).is_ok());
+}
+
+/// A tool as an MCP server lists it (`tools/list`: a name, a description, an `inputSchema`):
+/// nothing on our side validates its arguments, so what a dialect drops is unguarded.
+fn mcp_tool(schema: serde_json::Value) -> ToolDefinition {
+    ToolDefinition::new("mcp/tags/tag", "Tags a thing.", schema)
+}
+
+#[test]
+fn an_mcp_tools_unguarded_loss_fails_the_rail() {
+    let tag = mcp_tool(json!({"type": "object", "additionalProperties": false,
+        "properties": {"tag": {"type": "string", "minLength": 3}}}));
+    assert!(check_schemas([&tag], &[Dialect::OpenAi, Dialect::Anthropic]).is_ok());
+    let findings = check_schemas([&tag], &[Dialect::AnthropicStrict])
+        .expect_err("anthropic-strict drops minLength, and nothing enforces it");
+    let text = findings.to_string();
+    let lost = &findings.findings()[0];
+    assert_eq!(
+        (lost.pointer.as_str(), lost.standing, lost.over_restricts),
+        ("/properties/tag", Standing::Unguarded, false),
+        "{text}"
+    );
+    assert!(
+        text.contains("`mcp/tags/tag` in anthropic-strict at `/properties/tag`, unguarded: `minLength` is lost"),
+        "{text}"
+    );
+    // The same schema from a `#[tool]` would be guarded: the standing is the tool's, not the
+    // schema's.
+    let gemini = check_schemas([&tag], &[Dialect::Gemini]).expect_err("the closure is unguarded");
+    assert!(gemini
+        .findings()
+        .iter()
+        .all(|f| f.standing == Standing::Unguarded));
+}
+
+#[test]
+fn an_mcp_tools_refused_schema_and_over_restriction_fail_the_rail() {
+    let tree = mcp_tool(json!({"type": "object", "properties": {"next": {"$ref": "#"}}}));
+    let refused = check_schemas([&tree], &[Dialect::Gemini]).expect_err("no recursion in Gemini");
+    assert_eq!(refused.findings()[0].standing, Standing::Refused);
+    assert_eq!(
+        refused.findings()[0].refused,
+        Some(RefusalReason::Recursive)
+    );
+
+    // Strict closes an object the tool leaves open: the model can no longer send what the
+    // tool accepts.
+    let open = mcp_tool(json!({"type": "object", "properties": {"tag": {"type": "string"}}}));
+    let closed = check_schemas([&open], &[Dialect::OpenAiStrict]).expect_err("over-restricted");
+    let finding = closed
+        .findings()
+        .iter()
+        .find(|f| f.problem.contains("`additionalProperties`"))
+        .unwrap_or_else(|| panic!("{closed}"));
+    assert!(finding.over_restricts, "{closed}");
+    assert!(
+        closed.to_string().contains(", over-restricted: "),
+        "{closed}"
     );
 }

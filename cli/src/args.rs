@@ -121,19 +121,27 @@ impl SourceArgs {
         self.mcp.is_given()
     }
 
-    /// The tools' real names only: for a file, the fast path, which skips descriptions and
-    /// schemas.
+    /// The tools' real names only, and the positions of those the runtime withholds (a tool
+    /// whose listing says it requires MCP tasks): for a file, the fast path, which skips
+    /// descriptions and schemas.
     pub fn read_names(
         &self,
         server: Option<&str>,
-    ) -> Result<(Vec<String>, Origins), UnusableInput> {
+    ) -> Result<(input::Found, Origins), UnusableInput> {
         match self.mcp.read(server) {
             Some(listed) => {
                 let (tools, origins) = listed?;
-                Ok((tools.into_iter().map(|t| t.name).collect(), origins))
+                let mut found = input::Found::default();
+                for (i, tool) in tools.into_iter().enumerate() {
+                    if let Some(why) = tool.unsupported {
+                        found.withheld.push((i, why));
+                    }
+                    found.names.push(tool.name);
+                }
+                Ok((found, origins))
             }
             None => Ok((
-                input::read_names_or_piped(self.file.as_deref(), server)?,
+                input::read_listed_or_piped(self.file.as_deref(), server)?,
                 Origins::default(),
             )),
         }

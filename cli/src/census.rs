@@ -9,6 +9,7 @@ use toolwire_core::{schema::Dialect, wire::unsupported_reason, Census};
 
 use crate::args::{DialectKey, NameArgs, SourceArgs};
 use crate::exit::{Failure, EXIT_FOUND, EXIT_OK};
+use crate::input::Found;
 use crate::report::CensusReport;
 use crate::schemas::SchemaVerdicts;
 
@@ -53,6 +54,7 @@ listing. A server that cannot be listed is named on stderr with why (its last st
 lines, for a command); the other servers are still checked, and the exit status is 2. A
 server's tool that requires MCP tasks (execution.taskSupport: required) is left out
 (reason_key \"unsupported\"), as the runtime withholds it: toolwire does not run MCP tasks.
+The same holds for such a tool in a saved tools/list file (one judge reads both).
 A tool that is not valid MCP (a schema that is not an object, a name that is not a
 string) is left out the same way, its reason starting \"it is not valid MCP: \" and its
 name tools[N] (its position in the server's list) when it has no name; the server's
@@ -72,21 +74,27 @@ input order: name, form, status \"offered\"|\"left_out\", reason (null when offe
 reason_key, providers {openai, anthropic, converse, gemini} -> whether each accepts the
 form), schemas (real name -> dialect {openai, openai-strict, anthropic, anthropic-strict,
 converse, gemini} -> {status \"as_is\"|\"rewritten\"|\"lossy\"|\"refused\", losses [{pointer,
-keyword, note}], reason (null unless refused)}: how each distinct tool's parameter schema
-travels in each dialect, as `toolwire wire` sends it).
+keyword, note}], reason (null unless refused), standing \"refused\"|\"unguarded\"|\"guarded\"
+(null unless lossy or refused), over_restricts (a loss forbids arguments the tool
+accepts)}: how each distinct tool's parameter schema travels in each dialect, as
+`toolwire wire` sends it). A loss of a tool read from a file or an MCP server is
+unguarded: nothing on our side enforces what the provider does not see. Guarded is a
+#[tool]'s, which refuses such arguments itself.
 
 A tool object's schema is read from function.parameters (OpenAI), input_schema (Messages
 API), inputSchema (MCP), parameters (OpenAI Responses) or toolSpec.inputSchema.json
 (Converse); a bare name has no arguments. --json and --provider read whole definitions;
 the table alone reads names only.
 
---provider DIALECT (repeatable) makes a lossy or refused schema in that dialect count:
-the exit status is then 1 also when a tool's schema is lossy or refused there, and the
-table's summary ends with each named dialect's counts.
+--provider DIALECT (repeatable) makes a schema that fails the rail in that dialect count:
+the exit status is then 1 also when a tool's schema is refused there, loses a rule
+nothing guards (unguarded), or forbids arguments the tool accepts; a guarded loss is
+counted in the summary and does not change the status. The table's summary ends with
+each named dialect's counts.
 
-Exit status: 0 every tool is offered (and, with --provider, travels without loss in each
-named dialect); 1 a tool is left out (or, with --provider, a schema is lossy or refused
-in a named dialect); 2 the input is unusable (the message names the file, line and
+Exit status: 0 every tool is offered (and, with --provider, no schema fails in a named
+dialect); 1 a tool is left out (or, with --provider, a schema is refused, unguarded-lossy
+or over-restricting in a named dialect); 2 the input is unusable (the message names the file, line and
 column, or the entry at fault), or an MCP server cannot be listed.";
 
 /// `toolwire census`: reads the tool set, prints the report, returns the exit status.
@@ -98,25 +106,36 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     // MCP server's listing is whole definitions anyway, and says which tools the runtime
     // cannot run.
     let needs_schemas = args.json || !providers.is_empty();
-    let (definitions, names, origins) = if needs_schemas || args.source.is_mcp() {
+    let (definitions, found, origins) = if needs_schemas || args.source.is_mcp() {
         let (definitions, origins) = args.source.read_definitions(server)?;
-        (Some(definitions), Vec::new(), origins)
+        (Some(definitions), Found::default(), origins)
     } else {
-        let (names, origins) = args.source.read_names(server)?;
-        (None, names, origins)
+        let (found, origins) = args.source.read_names(server)?;
+        (None, found, origins)
     };
     let mut census = match &definitions {
         Some(definitions) => Census::build(definitions.iter().map(|d| &d.name), &taken),
-        None => Census::build(&names, &taken),
+        None => Census::build(&found.names, &taken),
     };
     // What the runtime cannot run (an MCP tool that requires MCP tasks), judged by the one
-    // function the runtime and `wire` use: withheld as the runtime withholds it (its names
-    // stay taken), and left out with why.
-    let unsupported: Vec<(String, String)> = (definitions.iter().flatten().enumerate())
-        .filter_map(|(i, d)| unsupported_reason(d).map(|why| (i, d.name.clone(), why.to_owned())))
-        .map(|(i, name, why)| {
+    // judge the live listing uses (`toolwire_core::mcp::withheld_by_listing`, read into each
+    // definition's `unsupported` by both readers of a file and by the live one): withheld as
+    // the runtime withholds it (its names stay taken), and left out with why.
+    let withheld: Vec<(usize, String)> = match &definitions {
+        Some(definitions) => (definitions.iter().enumerate())
+            .filter_map(|(i, d)| unsupported_reason(d).map(|why| (i, why.to_owned())))
+            .collect(),
+        None => found.withheld.clone(),
+    };
+    let names = |i: usize| match &definitions {
+        Some(definitions) => definitions[i].name.clone(),
+        None => found.names[i].clone(),
+    };
+    let unsupported: Vec<(String, String)> = withheld
+        .into_iter()
+        .map(|(i, why)| {
             census.withhold(i);
-            (name, why)
+            (names(i), why)
         })
         .collect();
     let mut report = CensusReport::new(&census).with_unsupported(&unsupported);
@@ -128,10 +147,10 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     let schemas = definitions
         .as_deref()
         .map(|definitions| SchemaVerdicts::new(&census, definitions, dialects));
-    let lossless = schemas
-        .as_ref()
-        .is_none_or(|s| s.all_lossless_in(&providers));
-    let status = if report.all_offered() && lossless {
+    // The rail's rule (`tool-schema-wire.md`, "What the rail fails on, revised 2026-12"):
+    // refused, unguarded and over-restricting schemas count; a guarded loss is listed only.
+    let schemas_pass = schemas.as_ref().is_none_or(|s| s.all_pass_in(&providers));
+    let status = if report.all_offered() && schemas_pass {
         EXIT_OK
     } else {
         EXIT_FOUND
@@ -148,7 +167,7 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     // The process ends here: freeing 100,000 tools one by one would only cost time.
     std::mem::forget(schemas);
     std::mem::forget(census);
-    std::mem::forget(names);
+    std::mem::forget(found);
     std::mem::forget(definitions);
     Ok(status)
 }

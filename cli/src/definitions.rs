@@ -7,7 +7,9 @@
 //! tool's description and schema where that tool's name stood. A
 //! description is a string and a schema an object; either may be missing or `null` (no
 //! description; no arguments). Anything else is refused with the entry's path, never guessed:
-//! a schema quietly replaced by an empty one would hand the model a tool it cannot call.
+//! a schema quietly replaced by an empty one would hand the model a tool it cannot call. A tool
+//! the runtime withholds (`execution.taskSupport: required`) is marked unsupported by the same
+//! judge a live listing uses (`toolwire_core::mcp::withheld_by_listing`).
 //!
 //! Speed: `census` without `--json` or `--provider` never comes here; it keeps the names-only
 //! reader. Descriptions and schemas are moved out of the parsed value, not copied.
@@ -54,9 +56,15 @@ pub fn definitions_from_json(
         .into_iter()
         .zip(entries)
         .map(|(name, (at, entry))| {
+            // The live listing's judge: a saved `tools/list` leaves out what a live one does.
+            let withheld = toolwire_core::mcp::withheld_by_listing(entry);
             let (description, parameters) =
                 described(entry, &at).map_err(|why| UnusableInput(format!("{label}: {why}")))?;
-            Ok(ToolDefinition::new(name, description, parameters))
+            let definition = ToolDefinition::new(name, description, parameters);
+            Ok(match withheld {
+                Some(why) => definition.unsupported_because(why),
+                None => definition,
+            })
         })
         .collect()
 }

@@ -7,11 +7,10 @@
 //! rest of the census report.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use toolwire_core::{
-    schema::{prepare_definition_cached, Dialect, Preparation, SchemaReport, SchemaStatus},
+    schema::{prepare_definition_cached, Dialect, SchemaReport, SchemaStatus, Standing},
     Census, ToolDefinition,
 };
 
@@ -21,9 +20,21 @@ use crate::distinct::is_repeat;
 pub struct SchemaVerdicts<'a> {
     /// The dialects judged, in [`Dialect::ALL`] order, without repeats.
     dialects: Vec<Dialect>,
-    /// One per distinct real name, in input order: the name and one preparation per dialect
-    /// (in the order of `dialects`).
-    tools: Vec<(&'a str, Vec<Arc<Preparation>>)>,
+    /// One per distinct real name, in input order: the name and one verdict per dialect (in
+    /// the order of `dialects`), each with its standing: what a file or an MCP server lists
+    /// says nothing of what validates its arguments, so a loss of theirs is unguarded.
+    tools: Vec<(&'a str, Vec<SchemaReport>)>,
+}
+
+/// How the schemas of one dialect fare: how many tools are lossy (and how many of those only
+/// guarded), how many refused, and how many fail the rule (`tool-schema-wire.md`, "What the
+/// rail fails on, revised 2026-12": refused, unguarded or over-restricting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Troubles {
+    pub lossy: usize,
+    pub guarded: usize,
+    pub refused: usize,
+    pub failing: usize,
 }
 
 impl<'a> SchemaVerdicts<'a> {
@@ -46,7 +57,13 @@ impl<'a> SchemaVerdicts<'a> {
             .map(|(tool, definition)| {
                 let verdicts = dialects
                     .iter()
-                    .map(|d| prepare_definition_cached(*d, definition))
+                    .map(|d| {
+                        SchemaReport::of_preparation(
+                            *d,
+                            &prepare_definition_cached(*d, definition),
+                            definition.validates_arguments(),
+                        )
+                    })
                     .collect();
                 (tool.name(), verdicts)
             })
@@ -54,41 +71,58 @@ impl<'a> SchemaVerdicts<'a> {
         SchemaVerdicts { dialects, tools }
     }
 
-    /// How many tools are lossy, and how many refused, in `dialect` (zero when it is not
-    /// judged).
-    pub fn troubles(&self, dialect: Dialect) -> (usize, usize) {
+    /// How the schemas fare in `dialect` (all zero when it is not judged).
+    pub fn troubles(&self, dialect: Dialect) -> Troubles {
+        let mut troubles = Troubles::default();
         let Some(d) = self.dialects.iter().position(|x| *x == dialect) else {
-            return (0, 0);
+            return troubles;
         };
-        let mut lossy = 0;
-        let mut refused = 0;
         for (_, verdicts) in &self.tools {
-            match status(&verdicts[d]) {
-                SchemaStatus::Lossy => lossy += 1,
-                SchemaStatus::Refused => refused += 1,
+            let verdict = &verdicts[d];
+            match verdict.status {
+                SchemaStatus::Lossy => troubles.lossy += 1,
+                SchemaStatus::Refused => troubles.refused += 1,
                 SchemaStatus::AsIs | SchemaStatus::Rewritten => {}
             }
+            if verdict.standing == Some(Standing::Guarded) && !verdict.over_restricts {
+                troubles.guarded += 1;
+            }
+            if verdict.fails(false) {
+                troubles.failing += 1;
+            }
         }
-        (lossy, refused)
+        troubles
     }
 
-    /// Whether every tool travels without loss in each of `dialects`.
-    pub fn all_lossless_in(&self, dialects: &[Dialect]) -> bool {
-        dialects.iter().all(|d| self.troubles(*d) == (0, 0))
+    /// Whether no schema fails the rule in any of `dialects`: a guarded loss is listed, and
+    /// does not count.
+    pub fn all_pass_in(&self, dialects: &[Dialect]) -> bool {
+        dialects.iter().all(|d| self.troubles(*d).failing == 0)
     }
 
     /// The end of the table's summary line: per dialect judged, how many schemas are lossy or
-    /// refused (`; openai-strict schemas: 3 lossy, 1 refused`).
+    /// refused (`; openai-strict schemas: 3 lossy, 1 refused`; `3 lossy (2 guarded)` when some
+    /// losses are guarded and do not count).
     pub fn summary(&self) -> String {
         let mut line = String::new();
         for dialect in &self.dialects {
-            let (lossy, refused) = self.troubles(*dialect);
+            let Troubles {
+                lossy,
+                guarded,
+                refused,
+                ..
+            } = self.troubles(*dialect);
             let key = dialect.key();
             if lossy + refused == 0 {
                 line.push_str(&format!("; {key} schemas: none lossy or refused"));
             } else {
+                let guarded = if guarded > 0 {
+                    format!(" ({guarded} guarded)")
+                } else {
+                    String::new()
+                };
                 line.push_str(&format!(
-                    "; {key} schemas: {lossy} lossy, {refused} refused"
+                    "; {key} schemas: {lossy} lossy{guarded}, {refused} refused"
                 ));
             }
         }
@@ -96,27 +130,19 @@ impl<'a> SchemaVerdicts<'a> {
     }
 }
 
-/// The status of one preparation.
-fn status(preparation: &Preparation) -> SchemaStatus {
-    match preparation {
-        Ok(prepared) => prepared.status,
-        Err(_) => SchemaStatus::Refused,
-    }
-}
-
-/// The `schemas` value: real name → dialect key → verdict (core's [`SchemaReport`]), both maps
-/// sorted (as every map of the census object is).
+/// The `schemas` value: real name → dialect key → verdict (core's [`SchemaReport`], with its
+/// standing), both maps sorted (as every map of the census object is).
 impl Serialize for SchemaVerdicts<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut by_name: Vec<&(&str, Vec<Arc<Preparation>>)> = self.tools.iter().collect();
+        let mut by_name: Vec<&(&str, Vec<SchemaReport>)> = self.tools.iter().collect();
         by_name.sort_unstable_by_key(|(name, _)| *name);
         let mut map = serializer.serialize_map(Some(by_name.len()))?;
         for (name, verdicts) in by_name {
-            let per_dialect: BTreeMap<&str, SchemaReport> = self
+            let per_dialect: BTreeMap<&str, &SchemaReport> = self
                 .dialects
                 .iter()
                 .zip(verdicts)
-                .map(|(dialect, preparation)| (dialect.key(), SchemaReport::from(&**preparation)))
+                .map(|(dialect, verdict)| (dialect.key(), verdict))
                 .collect();
             map.serialize_entry(name, &per_dialect)?;
         }
@@ -151,11 +177,12 @@ mod tests {
         assert_eq!(json["typed"].as_object().unwrap().len(), 6);
         assert_eq!(
             json["typed"]["gemini"],
-            json!({"status": "rewritten", "losses": [], "reason": null})
+            json!({"status": "rewritten", "losses": [], "reason": null, "standing": null,
+                "over_restricts": false})
         );
         assert_eq!(json["typed"]["openai"]["status"], "as_is");
         assert_eq!(json["empty"]["anthropic"]["status"], "as_is");
-        assert_eq!(report.troubles(Dialect::Gemini), (0, 0));
+        assert_eq!(report.troubles(Dialect::Gemini), Troubles::default());
     }
 
     #[test]
@@ -169,14 +196,20 @@ mod tests {
             &defs,
             &[Dialect::Gemini, Dialect::OpenAi, Dialect::AnthropicStrict],
         );
-        assert_eq!(report.troubles(Dialect::Gemini), (0, 1));
+        let troubles = |d| {
+            let t = report.troubles(d);
+            (t.lossy, t.refused, t.failing)
+        };
+        assert_eq!(troubles(Dialect::Gemini), (0, 1, 1));
         // Recursion travels wherever the provider takes it (`tool-schema-wire.md`, "Recursion,
         // revised"): to OpenAI, not to Gemini (no `$ref`) nor to the strict Messages API (its
         // refusal; closing the pattern's object is its loss).
-        assert_eq!(report.troubles(Dialect::OpenAi), (0, 0));
-        assert_eq!(report.troubles(Dialect::AnthropicStrict), (1, 1));
-        assert_eq!(report.troubles(Dialect::OpenAiStrict), (0, 0), "not judged");
-        assert!(!report.all_lossless_in(&[Dialect::Gemini]));
+        assert_eq!(troubles(Dialect::OpenAi), (0, 0, 0));
+        // A file's tool says nothing of what checks its arguments: its loss is unguarded, and
+        // fails.
+        assert_eq!(troubles(Dialect::AnthropicStrict), (1, 1, 2));
+        assert_eq!(troubles(Dialect::OpenAiStrict), (0, 0, 0), "not judged");
+        assert!(!report.all_pass_in(&[Dialect::Gemini]));
         assert_eq!(
             report.summary(),
             "; openai schemas: none lossy or refused; anthropic-strict schemas: 1 lossy, 1 \
@@ -184,6 +217,8 @@ mod tests {
         );
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["tree"]["gemini"]["status"], "refused");
+        assert_eq!(json["tree"]["gemini"]["standing"], "refused");
+        assert_eq!(json["pat"]["anthropic-strict"]["standing"], "unguarded");
         assert!(json["tree"]["gemini"]["reason"]
             .as_str()
             .unwrap()
@@ -191,10 +226,44 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_that_validates_its_arguments_has_guarded_losses_that_do_not_fail() {
+        // What `#[tool] fn count(n: u8)` registers: its handler validates against this schema.
+        static COUNT: toolwire_core::tools::ToolRegistration =
+            toolwire_core::tools::ToolRegistration {
+                name: "count",
+                form: "count",
+                description: "Counts.",
+                schema: || {
+                    json!({"type": "object", "additionalProperties": false, "required": ["n"],
+                    "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 255}}})
+                },
+                handler: |input| Box::pin(async move { Ok(input.arguments) }),
+                module_path: "demo",
+                file: "demo.rs",
+                line: 1,
+            };
+        let defs = vec![COUNT.definition()];
+        let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
+        let report = SchemaVerdicts::new(&census, &defs, &[Dialect::AnthropicStrict]);
+        let troubles = report.troubles(Dialect::AnthropicStrict);
+        assert_eq!(
+            (troubles.lossy, troubles.guarded, troubles.failing),
+            (1, 1, 0)
+        );
+        assert!(report.all_pass_in(&[Dialect::AnthropicStrict]));
+        assert_eq!(
+            report.summary(),
+            "; anthropic-strict schemas: 1 lossy (1 guarded), 0 refused"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["count"]["anthropic-strict"]["standing"], "guarded");
+    }
+
+    #[test]
     fn a_repeated_name_is_judged_once_at_its_first_occurrence() {
         let (defs, census) = census_of(&[("a", Value::Null), ("a", json!({"type": "string"}))]);
         let report = SchemaVerdicts::new(&census, &defs, &[Dialect::OpenAi]);
         assert_eq!(report.tools.len(), 1);
-        assert_eq!(report.troubles(Dialect::OpenAi), (0, 0));
+        assert_eq!(report.troubles(Dialect::OpenAi), Troubles::default());
     }
 }

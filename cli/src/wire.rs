@@ -6,6 +6,9 @@
 //! ([`ToolList::left_out`]: the census, a tool the runtime cannot run, the provider's name
 //! rule, a refused schema, judged in core as the runtime judges them), then each loss of a
 //! schema it sends (`prepare_definition_cached`), so they describe exactly the list printed.
+//! Each loss says its standing (`tool-schema-wire.md`, "What the rail fails on, revised
+//! 2026-12"), and the exit status follows the rail's rule: a guarded loss is listed, and only
+//! refused, unguarded and over-restricting ones fail.
 //! Each line names the tool (quoted, escaped) and, for a schema, the dialect, the JSON pointer
 //! (`(root)` for the root, as core's messages write it), the keyword and what was lost or why
 //! it is refused. A line never breaks: control characters are escaped.
@@ -18,7 +21,7 @@ use std::collections::HashMap;
 
 use toolwire_core::{
     census::LeftOutReason,
-    schema::prepare_definition_cached,
+    schema::{prepare_definition_cached, Standing},
     wire::{
         namespaced_tools, wire_tools, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError,
     },
@@ -71,12 +74,16 @@ Stderr, one line per tool that does not travel exactly:
                                                        `it is not valid MCP: `, and NAME is
                                                        tools[N] for a tool without a name)
   left out: tool \"NAME\", FORMAT: WHY; rename it       (the provider refuses the form)
-  lossy: tool \"NAME\", DIALECT, at POINTER, KEYWORD: NOTE   (one line per loss)
+  lossy (STANDING): tool \"NAME\", DIALECT, at POINTER, KEYWORD: NOTE   (one line per loss)
   refused: tool \"NAME\", DIALECT, at POINTER, KEYWORD: WHY
-POINTER is a JSON pointer into the tool's own schema, (root) for the root.
+POINTER is a JSON pointer into the tool's own schema, (root) for the root. STANDING is
+unguarded (nothing on our side enforces the rule the provider does not see: every tool
+read from a file or an MCP server) or guarded (a #[tool], which refuses such arguments
+itself), followed by \", over-restricted\" when the loss forbids arguments the tool accepts.
 
-Exit status: 0 every offered tool travels without loss; 1 a tool is left out, or its
-schema is lossy or refused; 2 the input is unusable (an MCP server cannot be listed: the
+Exit status: 0 every offered tool travels without a loss that fails (a guarded loss is
+listed and does not); 1 a tool is left out, or its schema is refused, unguarded-lossy or
+over-restricting; 2 the input is unusable (an MCP server cannot be listed: the
 others' tools are still printed), or the list is over one of the
 provider's per-request limits (OpenAI: 128 tools; strict Messages API and Converse: 20
 strict tools, 24 optional and 16 union parameters), which would fail the whole request.";
@@ -110,7 +117,7 @@ pub fn run(args: &WireArgs) -> Result<u8, Failure> {
         other => UnusableInput(format!("cannot build the tool list: {other}")),
     })?;
     let findings = findings(&census, &definitions, format, &tools);
-    let status = if findings.is_empty() {
+    let status = if findings.iter().all(|line| !line.fails) {
         EXIT_OK
     } else {
         EXIT_FOUND
@@ -125,21 +132,36 @@ pub fn run(args: &WireArgs) -> Result<u8, Failure> {
     let mut err = BufWriter::new(io::stderr().lock());
     for line in &findings {
         // stderr is best effort: a closed stderr must not change what stdout said.
-        let _ = writeln!(err, "toolwire: {line}");
+        let _ = writeln!(err, "toolwire: {}", line.text);
     }
     let _ = err.flush();
     Ok(status)
 }
 
+/// One stderr line, and whether what it says fails the command (exit status 1).
+struct Finding {
+    text: String,
+    fails: bool,
+}
+
+impl Finding {
+    fn failing(text: &str) -> Finding {
+        Finding {
+            text: one_line(text),
+            fails: true,
+        }
+    }
+}
+
 /// The lines for `tools`, the `format` tool list of `census` (`definitions` are its input, in
 /// the same order), in census order: each tool the list left out, each loss of a lossy schema
-/// it sends. None means every offered tool travels without loss.
+/// it sends, with its standing. None means every offered tool travels without loss.
 fn findings(
     census: &Census,
     definitions: &[ToolDefinition],
     format: WireFormat,
     tools: &ToolList,
-) -> Vec<String> {
+) -> Vec<Finding> {
     let dialect = format.dialect();
     // Each left-out tool by its real name (the first entry of a name given twice).
     let mut left_out: HashMap<&str, &LeftOutTool> = HashMap::new();
@@ -160,7 +182,7 @@ fn findings(
             continue;
         }
         if let Some(left) = left_out.get(name) {
-            lines.push(one_line(&match &left.reason {
+            lines.push(Finding::failing(&match &left.reason {
                 WhyLeftOut::FormRefused(why) => {
                     format!("left out: tool {name:?}, {format}: {why}; rename it")
                 }
@@ -175,13 +197,19 @@ fn findings(
             continue;
         }
         if let Ok(prepared) = &*prepare_definition_cached(dialect, definition) {
+            let standing = Standing::of_widening(definition.validates_arguments());
             for loss in &prepared.losses {
-                lines.push(one_line(&format!(
-                    "lossy: tool {name:?}, {dialect}, at {}, {}: {}",
-                    shown(&loss.pointer),
-                    loss.keyword,
-                    loss.note
-                )));
+                let narrows = loss.narrows(dialect);
+                let over = if narrows { ", over-restricted" } else { "" };
+                lines.push(Finding {
+                    text: one_line(&format!(
+                        "lossy ({standing}{over}): tool {name:?}, {dialect}, at {}, {}: {}",
+                        shown(&loss.pointer),
+                        loss.keyword,
+                        loss.note
+                    )),
+                    fails: narrows || standing.fails(false),
+                });
             }
         }
     }
@@ -217,6 +245,13 @@ mod tests {
     use toolwire_core::names::DEFAULT_META_TOOLS;
 
     fn lines_of(tools: &[(&str, Value)], format: WireFormat) -> Vec<String> {
+        findings_of(tools, format)
+            .into_iter()
+            .map(|line| line.text)
+            .collect()
+    }
+
+    fn findings_of(tools: &[(&str, Value)], format: WireFormat) -> Vec<Finding> {
         let defs: Vec<ToolDefinition> = tools
             .iter()
             .map(|(name, schema)| ToolDefinition::new(*name, "d", schema.clone()))
@@ -260,9 +295,67 @@ mod tests {
             WireFormat::AnthropicStrict,
         );
         assert!(!strict.is_empty());
-        assert!(strict.iter().all(
-            |l| l.starts_with("lossy: tool \"pat\", anthropic-strict, at ") && !l.contains('\n')
-        ));
+        assert!(strict.iter().all(|l| l.starts_with("lossy (unguarded")
+            && l.contains(": tool \"pat\", anthropic-strict, at ")
+            && !l.contains('\n')));
+    }
+
+    #[test]
+    fn each_loss_says_its_standing_and_only_what_fails_counts() {
+        // What `#[tool] fn count(n: u8)` registers: its handler validates against this schema.
+        static COUNT: toolwire_core::tools::ToolRegistration =
+            toolwire_core::tools::ToolRegistration {
+                name: "count",
+                form: "count",
+                description: "Counts.",
+                schema: || {
+                    json!({"type": "object", "additionalProperties": false, "required": ["n"],
+                    "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 255}}})
+                },
+                handler: |input| Box::pin(async move { Ok(input.arguments) }),
+                module_path: "demo",
+                file: "demo.rs",
+                line: 1,
+            };
+        let defs = vec![COUNT.definition()];
+        let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
+        let format = WireFormat::AnthropicStrict;
+        let tools = wire_tools(&census, &defs, format).unwrap();
+        let lines = findings(&census, &defs, format, &tools);
+        assert_eq!(lines.len(), 2, "the minimum and the maximum");
+        for line in &lines {
+            assert!(
+                line.text.starts_with(
+                    "lossy (guarded): tool \"count\", anthropic-strict, at /properties/n, "
+                ),
+                "{}",
+                line.text
+            );
+            assert!(!line.fails, "a guarded loss is listed, not failed");
+        }
+
+        // The same schema from a file: nothing on our side checks it, so the loss fails.
+        let schema = (COUNT.schema)();
+        let unguarded = findings_of(&[("count", schema)], format);
+        assert!(unguarded
+            .iter()
+            .all(|l| l.fails && l.text.starts_with("lossy (unguarded): ")));
+
+        // An open object strict must close forbids what the tool accepts: over-restricted.
+        let open = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let closed = findings_of(&[("open", open)], WireFormat::OpenAiStrict);
+        let over = closed
+            .iter()
+            .find(|l| l.text.contains("additionalProperties"))
+            .expect("strict closes the object");
+        assert!(
+            over.fails
+                && over
+                    .text
+                    .starts_with("lossy (unguarded, over-restricted): "),
+            "{}",
+            over.text
+        );
     }
 
     #[test]

@@ -20,15 +20,6 @@ pub fn read_names(path: Option<&Path>, server: Option<&str>) -> Result<Vec<Strin
     names_from_json(&label, &bytes, server)
 }
 
-/// [`read_names`] through [`read_source_or_piped`].
-pub fn read_names_or_piped(
-    path: Option<&Path>,
-    server: Option<&str>,
-) -> Result<Vec<String>, UnusableInput> {
-    let (label, bytes) = read_source_or_piped(path)?;
-    names_from_json(&label, &bytes, server)
-}
-
 /// The tool names in `bytes` (JSON read from `label`), in input order; `server` prefixes bare
 /// names with `mcp/<server>/`.
 ///
@@ -43,6 +34,33 @@ pub fn names_from_json(
     bytes: &[u8],
     server: Option<&str>,
 ) -> Result<Vec<String>, UnusableInput> {
+    listed_from_json(label, bytes, server).map(|found| found.names)
+}
+
+/// What the names reader finds: the names, and each tool the runtime withholds by what its
+/// listing says (its position among `names`, and why), judged by core's one judge of a listed
+/// tool ([`toolwire_core::mcp::withheld_for_task_support`], as a live listing is).
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    pub(crate) names: Vec<String>,
+    pub(crate) withheld: Vec<(usize, String)>,
+}
+
+/// [`read_names`] through [`read_source_or_piped`], with what the listing withholds.
+pub(crate) fn read_listed_or_piped(
+    path: Option<&Path>,
+    server: Option<&str>,
+) -> Result<Found, UnusableInput> {
+    let (label, bytes) = read_source_or_piped(path)?;
+    listed_from_json(&label, &bytes, server)
+}
+
+/// [`names_from_json`] with what the listing withholds.
+pub(crate) fn listed_from_json(
+    label: &str,
+    bytes: &[u8],
+    server: Option<&str>,
+) -> Result<Found, UnusableInput> {
     let bytes = without_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(UnusableInput(format!(
@@ -55,9 +73,10 @@ pub fn names_from_json(
     let Some(layout) = Layout::of(&value) else {
         return Err(shape(not_a_tool_set(&value)));
     };
-    let mut names = Vec::new();
+    let mut found = Found::default();
+    let names = &mut found;
     match layout {
-        Layout::Root => collect_tool_list(&value, List::Root, &mut names),
+        Layout::Root => collect_tool_list(&value, List::Root, names),
         Layout::Servers => {
             if server.is_some() {
                 return Err(shape(
@@ -66,23 +85,23 @@ pub fn names_from_json(
                         .to_owned(),
                 ));
             }
-            collect_corpus(member(&value, "servers"), &mut names)
+            collect_corpus(member(&value, "servers"), names)
         }
-        Layout::Tools => collect_tool_list(member(&value, "tools"), List::Tools, &mut names),
+        Layout::Tools => collect_tool_list(member(&value, "tools"), List::Tools, names),
         Layout::ResultTools => collect_tool_list(
             member(member(&value, "result"), "tools"),
             List::ResultTools,
-            &mut names,
+            names,
         ),
     }
     .map_err(shape)?;
     // (The corpus format refused `server` above: its names are prefixed already.)
     if let Some(server) = server {
-        for name in &mut names {
+        for name in &mut found.names {
             *name = toolwire_core::mcp::mcp_tool_name(server, name);
         }
     }
-    Ok(names)
+    Ok(found)
 }
 
 /// Why `value` is no tool set ([`Layout::of`] found none).
@@ -110,7 +129,7 @@ fn member<'a>(value: &'a Json, key: &str) -> &'a Json {
 }
 
 /// The names of the array of tool entries `list` (a name, or a tool object whose name is read).
-fn collect_tool_list(tools: &Json, list: List, names: &mut Vec<String>) -> Result<(), String> {
+fn collect_tool_list(tools: &Json, list: List, found: &mut Found) -> Result<(), String> {
     let Json::Array(entries) = tools else {
         // (The root is an array whenever its layout is `Root`.)
         let what = match list {
@@ -119,9 +138,16 @@ fn collect_tool_list(tools: &Json, list: List, names: &mut Vec<String>) -> Resul
         };
         return Err(format!("{list} is {}, not {what}", tools.kind()));
     };
-    names.reserve(entries.len());
+    found.names.reserve(entries.len());
     for (index, entry) in entries.iter().enumerate() {
-        names.push(entry_name(entry, At { list, index })?);
+        found.names.push(entry_name(entry, At { list, index })?);
+        let task_support = entry
+            .member("execution")
+            .and_then(|execution| execution.member("taskSupport"))
+            .and_then(Json::as_str);
+        if let Some(why) = toolwire_core::mcp::withheld_for_task_support(task_support) {
+            found.withheld.push((found.names.len() - 1, why.to_owned()));
+        }
     }
     Ok(())
 }
@@ -172,7 +198,7 @@ fn string_field(object: &Object, key: &str, at: &dyn fmt::Display) -> Result<Str
 }
 
 /// The corpus format: `{"servers": [{"server": "s", "tools": ["t", ...]}, ...]}` → `mcp/s/t`.
-fn collect_corpus(servers: &Json, names: &mut Vec<String>) -> Result<(), String> {
+fn collect_corpus(servers: &Json, found: &mut Found) -> Result<(), String> {
     let Json::Array(servers) = servers else {
         return Err(format!(
             "servers is {}, not an array of servers",
@@ -194,9 +220,9 @@ fn collect_corpus(servers: &Json, names: &mut Vec<String>) -> Result<(), String>
                 object.describe_keys()
             ));
         };
-        let first = names.len();
-        collect_tool_list(tools, List::Server(i), names)?;
-        for name in &mut names[first..] {
+        let first = found.names.len();
+        collect_tool_list(tools, List::Server(i), found)?;
+        for name in &mut found.names[first..] {
             *name = toolwire_core::mcp::mcp_tool_name(&server, name);
         }
     }

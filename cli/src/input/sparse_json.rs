@@ -12,9 +12,20 @@ use serde::Deserialize;
 
 use super::layout::{JsonView, Kind};
 
-/// The keys a tool name can sit under, in any format read: the only ones [`Json`] keeps.
-const KEPT_KEYS: [&str; 8] = [
-    "name", "type", "function", "toolSpec", "tools", "servers", "server", "result",
+/// The keys a tool name can sit under, in any format read, and where an MCP tool says it needs
+/// MCP tasks (`execution.taskSupport`, which decides whether the runtime withholds it): the
+/// only ones [`Json`] keeps.
+const KEPT_KEYS: [&str; 10] = [
+    "name",
+    "type",
+    "function",
+    "toolSpec",
+    "tools",
+    "servers",
+    "server",
+    "result",
+    "execution",
+    "taskSupport",
 ];
 
 /// How many key names an [`Object`] remembers for messages.

@@ -123,7 +123,7 @@ fn wire_lists_a_live_mcp_servers_tools_as_wire_tools_does() {
     assert!(wire_names(&list, WireFormat::OpenAiStrict).contains(&"mcp_fx_files_read".to_owned()));
     assert!(
         err.contains(
-            "lossy: tool \"mcp/fx/files/read\", openai-strict, at (root), additionalProperties: "
+            "lossy (unguarded, over-restricted): tool \"mcp/fx/files/read\", openai-strict, at (root), additionalProperties: "
         ),
         "{err}"
     );

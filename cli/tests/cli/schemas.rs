@@ -16,11 +16,15 @@ pub(crate) static NO_ARGUMENTS: std::sync::LazyLock<Value> =
 fn verdicts_of(schema: &Value) -> Value {
     let mut verdicts = serde_json::Map::new();
     for dialect in toolwire_core::schema::Dialect::ALL {
+        // A tool read from a file says nothing of what validates its arguments: a loss of
+        // its is unguarded.
         let verdict = match toolwire_core::schema::prepare_schema(dialect, schema) {
             Ok(prepared) => json!({"status": prepared.status.key(), "losses": prepared.losses,
-                                   "reason": null}),
+                "reason": null,
+                "standing": (!prepared.losses.is_empty()).then_some("unguarded"),
+                "over_restricts": prepared.losses.iter().any(|l| l.narrows(dialect))}),
             Err(refusal) => json!({"status": "refused", "losses": [],
-                                   "reason": refusal.to_string()}),
+                "reason": refusal.to_string(), "standing": "refused", "over_restricts": false}),
         };
         verdicts.insert(dialect.key().to_owned(), verdict);
     }
@@ -68,8 +72,10 @@ fn census_json_says_how_each_schema_travels_in_each_dialect() {
     let search = &schemas["search.web"];
     assert_eq!(
         search["gemini"],
-        json!({"status": "rewritten", "losses": [], "reason": null})
+        json!({"status": "rewritten", "losses": [], "reason": null, "standing": null,
+            "over_restricts": false})
     );
+    assert_eq!(search["openai-strict"]["standing"], "unguarded");
     assert_eq!(search["openai-strict"]["status"], "lossy");
     assert!(search["openai-strict"]["losses"]
         .as_array()

@@ -91,10 +91,10 @@ fn wire_says_what_each_dialect_refuses_or_loses() {
     let (code, _, err) = wire("openai-strict", &[path(&f)], "");
     assert_eq!(code, 1);
     assert!(err.contains(
-        "toolwire: lossy: tool \"search.web\", openai-strict, at (root), additionalProperties: "
+        "toolwire: lossy (unguarded, over-restricted): tool \"search.web\", openai-strict, at (root), additionalProperties: "
     ));
     assert!(err.contains(
-        "toolwire: lossy: tool \"search.web\", openai-strict, at /properties/limit, required: "
+        "toolwire: lossy (unguarded, over-restricted): tool \"search.web\", openai-strict, at /properties/limit, required: "
     ));
     let (code, list, err) = wire("converse-strict", &[path(&f)], "");
     assert_eq!(code, 1);
@@ -226,7 +226,8 @@ fn wire_prints_the_responses_api_flat_function_tools() {
     assert_eq!(list[0]["name"], "mcp_s_get");
     assert_eq!(list[0]["parameters"]["additionalProperties"], false);
     assert!(
-        err.contains("toolwire: lossy: tool \"mcp/s/get\", openai-strict, at "),
+        err.contains("toolwire: lossy (unguarded")
+            && err.contains("): tool \"mcp/s/get\", openai-strict, at "),
         "{err}"
     );
     assert_eq!(
@@ -268,4 +269,39 @@ fn wire_namespaces_puts_each_mcp_servers_tools_in_one_namespace() {
         "{}",
         stderr(&output)
     );
+}
+
+/// Issue 28, point 5: a saved `tools/list` answer is judged as a live one is: a tool that
+/// requires MCP tasks is left out by `census` (the fast table and `--json`) and by `wire`.
+#[test]
+fn a_saved_tools_list_withholds_a_tool_that_requires_tasks_as_the_runtime_does() {
+    let saved = r#"{"jsonrpc": "2.0", "id": 2, "result": {"tools": [
+        {"name": "echo", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
+        {"name": "research", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}}
+    ]}}"#;
+    let f = file(saved);
+    let why =
+        "it requires MCP tasks (execution.taskSupport: required), which toolwire does not run";
+
+    let (code, list, err) = wire("openai", &[path(&f)], "");
+    assert_eq!(wire_names(&list, WireFormat::OpenAi), ["echo"], "{err}");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "toolwire: left out: tool \"research\": unsupported: {why}"
+        )),
+        "{err}"
+    );
+
+    let table = toolwire(&["census", path(&f)], "");
+    let out = stdout(&table);
+    assert_eq!(status(&table), 1, "{out}");
+    assert!(out.contains("1 offered, 1 left out"), "{out}");
+    assert!(out.contains(why), "{out}");
+
+    let json = toolwire(&["census", "--json", path(&f)], "");
+    let report: Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(report["offered"], json!(["echo"]));
+    assert_eq!(report["tools"][1]["reason_key"], "unsupported", "{report}");
+    assert_eq!(status(&json), 1);
 }

@@ -329,7 +329,8 @@ impl<'de> Visitor<'de> for ExecutionVisitor {
         let mut required = false;
         while let Some(Str(key)) = map.next_key::<Str>()? {
             if key.as_deref() == Some("taskSupport") {
-                required = map.next_value::<Str>()?.0.as_deref() == Some("required");
+                required =
+                    super::tool_reading::requires_tasks(map.next_value::<Str>()?.0.as_deref());
             } else {
                 map.next_value::<Read>()?;
             }

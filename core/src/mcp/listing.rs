@@ -16,12 +16,8 @@ use serde_json::Value;
 use super::connection::Connection;
 use super::error::{self, McpError, McpHint};
 use super::options::McpLimits;
-use super::tool_reading::{read_page, ReadTool, ValidTool, NOT_VALID_MCP};
+use super::tool_reading::{read_page, ReadTool, ValidTool, NOT_VALID_MCP, REQUIRES_TASKS};
 use crate::tools::ToolDefinition;
-
-/// Why the runtime cannot call a tool whose `execution.taskSupport` is `required`.
-pub(crate) const REQUIRES_TASKS: &str = "it requires MCP tasks (execution.taskSupport: \
-     required), which toolwire does not run";
 
 /// Why a listing failed: the server (it failed, or hung: the connection is done for) or its
 /// list (over a limit: the server itself is fine).
@@ -125,8 +121,13 @@ async fn every_page(
                             text: how.to_owned(),
                         });
                     }
+                    // One judge (`tool_reading::requires_tasks`), read where `execution` is
+                    // still there: the raw answer, or the stdio tap's line before `rmcp` drops it.
+                    let withheld = tool.withheld;
                     let mut def = definition(tool, target, limits).map_err(ListFailure::Limit)?;
-                    if connection.requires_tasks(&def.name) {
+                    if let Some(why) = withheld {
+                        def = def.unsupported_because(why);
+                    } else if connection.requires_tasks(&def.name) {
                         def = def.unsupported_because(REQUIRES_TASKS);
                     }
                     listed.tools.push(def);

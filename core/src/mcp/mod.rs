@@ -61,6 +61,7 @@ mod tool_reading;
 
 pub use content::{call_tool_result, tool_output};
 pub use error::{McpError, McpHint};
+pub use tool_reading::{withheld_by_listing, withheld_for_task_support};
 
 /// Not public API: the reading of a server's raw messages, for the fuzz target
 /// (`fuzz/fuzz_targets/mcp_input.rs`), which sees only public items.

@@ -18,6 +18,60 @@ use serde_json::{Map, Value};
 
 use crate::tools::ToolAnnotations;
 
+/// Why the runtime cannot call a tool whose `execution.taskSupport` is `required`.
+pub(crate) const REQUIRES_TASKS: &str = "it requires MCP tasks (execution.taskSupport: \
+     required), which toolwire does not run";
+
+/// Whether a listed tool's `execution.taskSupport` makes the runtime withhold it: the one rule,
+/// asked by every reader of a tool list (the stdio tap's streaming parse, `envelope.rs`; this
+/// file's raw reading; a saved list, through [`withheld_by_listing`]). MCP 2025-11-25, "Tools"
+/// → `execution.taskSupport`: `"required"` means clients MUST invoke the tool as a task
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool>), and toolwire
+/// does not run MCP tasks; `"optional"`, `"forbidden"` or none is an ordinary call.
+pub(crate) fn requires_tasks(task_support: Option<&str>) -> bool {
+    task_support == Some("required")
+}
+
+/// Why the runtime withholds a tool, judged from the tool as a `tools/list` answer lists it
+/// (raw JSON: one element of `tools`), or `None` when it can call it. The same judge reads a
+/// live server's listing and a saved one (`toolwire census`/`wire` on a file), so both leave
+/// out the same tools: today, one whose `execution.taskSupport` is `required`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_core::mcp::withheld_by_listing;
+/// let research = json!({"name": "research", "inputSchema": {}, "execution": {"taskSupport": "required"}});
+/// assert!(withheld_by_listing(&research).unwrap().contains("requires MCP tasks"));
+/// let echo = json!({"name": "echo", "inputSchema": {}, "execution": {"taskSupport": "optional"}});
+/// assert_eq!(withheld_by_listing(&echo), None);
+/// ```
+pub fn withheld_by_listing(tool: &Value) -> Option<&'static str> {
+    tool.as_object().and_then(withheld_in)
+}
+
+/// [`withheld_by_listing`] of a tool object.
+fn withheld_in(tool: &Map<String, Value>) -> Option<&'static str> {
+    let task_support = tool
+        .get("execution")
+        .and_then(|execution| execution.get("taskSupport"))
+        .and_then(Value::as_str);
+    withheld_for_task_support(task_support)
+}
+
+/// Why the runtime withholds a tool whose listing gives `task_support` as its
+/// `execution.taskSupport` (`None`: it gives none), or `None` when it can call it: the judge
+/// itself, for a reader that holds no `serde_json::Value` (the CLI's names-only reader).
+///
+/// ```
+/// use toolwire_core::mcp::withheld_for_task_support;
+/// assert!(withheld_for_task_support(Some("required")).is_some());
+/// assert_eq!(withheld_for_task_support(Some("forbidden")), None);
+/// assert_eq!(withheld_for_task_support(None), None);
+/// ```
+pub fn withheld_for_task_support(task_support: Option<&str>) -> Option<&'static str> {
+    requires_tasks(task_support).then_some(REQUIRES_TASKS)
+}
+
 /// The start of the reason a refused tool carries as its `unsupported` reason (the runtime
 /// withholds it and a call to it fails with the reason).
 pub(crate) const NOT_VALID_MCP: &str = "it is not valid MCP: ";
@@ -51,6 +105,10 @@ pub(crate) struct ValidTool {
     pub(crate) output_schema: Option<Map<String, Value>>,
     /// How it was read leniently, when it was.
     pub(crate) lenient: Option<&'static str>,
+    /// Why the runtime withholds it, when its raw JSON says so ([`withheld_by_listing`]). Over
+    /// stdio `rmcp`'s own reading drops `execution` before this sees the list, and the tap
+    /// judges it from the line (by the same rule).
+    pub(crate) withheld: Option<&'static str>,
 }
 
 /// One page of a `tools/list` answer: its tools, and the cursor of the next page.
@@ -174,6 +232,7 @@ fn valid_tool(object: &Map<String, Value>, name: String) -> Result<ValidTool, St
         }
     };
     Ok(ValidTool {
+        withheld: withheld_in(object),
         name,
         description,
         title,

@@ -43,5 +43,7 @@ pub use cache::{prepare_definition_cached, prepare_schema_cached, Preparation};
 pub use check::check_schema;
 pub use dialect::Dialect;
 pub use prepare::{prepare_schema, prepare_schema_with, PrepareOptions, Prepared};
-pub use report::{Loss, RefusalReason, SchemaProblem, SchemaRefusal, SchemaReport, SchemaStatus};
+pub use report::{
+    Loss, RefusalReason, SchemaProblem, SchemaRefusal, SchemaReport, SchemaStatus, Standing,
+};
 pub use restore::restore_arguments;

@@ -221,16 +221,132 @@ pub(crate) fn shown(pointer: &str) -> &str {
     }
 }
 
-/// How one tool's schema travels in one dialect, for reports: the status, the losses, and the
-/// reason when refused.
+/// Where a loss stands (`tool-schema-wire.md`, "What the rail fails on, revised 2026-12"): what
+/// decides whether it fails the schema rail.
+///
+/// ```
+/// use toolwire_core::schema::Standing;
+/// assert!(Standing::Refused.fails(false) && Standing::Unguarded.fails(false));
+/// assert!(!Standing::Guarded.fails(false), "listed, not failed");
+/// assert!(Standing::Guarded.fails(true), "the exact mode fails it too");
+/// assert_eq!(serde_json::to_value(Standing::Guarded).unwrap(), "guarded");
+/// assert!(Standing::Refused < Standing::Unguarded, "ordered from the worst");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Standing {
+    /// "The tool does not travel to that provider."
+    Refused,
+    /// "The set of valid arguments widened and nothing on our side enforces the original (an
+    /// MCP tool whose server is not known to validate)."
+    Unguarded,
+    /// "The set widened, and the tool's own validation refuses every argument outside the
+    /// original set before the tool runs, with an answer that names the rule (every
+    /// `#[tool]`, which validates against its own schema)."
+    Guarded,
+}
+
+impl Standing {
+    /// The standing of a widening loss of a tool that does, or does not, validate its own
+    /// arguments ([`crate::ToolDefinition::validates_arguments`]).
+    ///
+    /// ```
+    /// use toolwire_core::schema::Standing;
+    /// assert_eq!(Standing::of_widening(true), Standing::Guarded);
+    /// assert_eq!(Standing::of_widening(false), Standing::Unguarded);
+    /// ```
+    pub const fn of_widening(validates_arguments: bool) -> Standing {
+        if validates_arguments {
+            Standing::Guarded
+        } else {
+            Standing::Unguarded
+        }
+    }
+
+    /// Whether it fails the schema rail: "The schema rail fails on refused and unguarded
+    /// losses [...]; a guarded loss is listed in the report [...] but does not fail it. An app
+    /// that wants every provider to see every rule asks for that, and then a guarded loss fails
+    /// too" (`exact`).
+    ///
+    /// ```
+    /// assert!(!toolwire_core::schema::Standing::Guarded.fails(false));
+    /// ```
+    pub const fn fails(self, exact: bool) -> bool {
+        match self {
+            Standing::Refused | Standing::Unguarded => true,
+            Standing::Guarded => exact,
+        }
+    }
+
+    /// The stable key (`refused`, `unguarded`, `guarded`).
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::schema::Standing::Unguarded.key(), "unguarded");
+    /// ```
+    pub const fn key(self) -> &'static str {
+        match self {
+            Standing::Refused => "refused",
+            Standing::Unguarded => "unguarded",
+            Standing::Guarded => "guarded",
+        }
+    }
+}
+
+impl fmt::Display for Standing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl Loss {
+    /// Whether this loss, made for `dialect`, forbids arguments the tool's own schema accepts
+    /// (an over-restriction, which fails the rail whatever guards the tool) rather than only
+    /// widening the set. Only a strict dialect's own changes narrow ("A non-strict dialect
+    /// never forbids what the tool accepts: every rewrite there [...] only widens"): closing an
+    /// object the tool leaves open, making a property whose `null` and absence differ
+    /// required-or-null, and typing an untyped node as an object. Every dropped keyword widens.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::schema::{prepare_schema, Dialect};
+    /// let open = json!({"type": "object", "properties": {"q": {"type": "string", "pattern": "^a"}}});
+    /// let prepared = prepare_schema(Dialect::AnthropicStrict, &open).unwrap();
+    /// let narrows: Vec<(&str, bool)> = prepared.losses.iter()
+    ///     .map(|l| (l.keyword.as_str(), l.narrows(Dialect::AnthropicStrict))).collect();
+    /// assert!(narrows.contains(&("additionalProperties", true)), "{narrows:?}");
+    /// let gemini = prepare_schema(Dialect::Gemini, &open).unwrap();
+    /// assert!(gemini.losses.iter().all(|l| !l.narrows(Dialect::Gemini)));
+    /// ```
+    pub fn narrows(&self, dialect: crate::schema::Dialect) -> bool {
+        let rules = dialect.rules();
+        match self.keyword.as_str() {
+            // The strict close (`rewrite.rs`, `closed`): `additionalProperties: false` written
+            // where the tool's own schema took more.
+            "additionalProperties" => rules.closed_objects,
+            // Strict's required-or-null, recorded only where `null` and absence may differ.
+            "required" => rules.all_required,
+            // A node that said nothing of its type, typed `object` (`rewrite.rs`, `typed` and
+            // the optional properties' untyped objects): every other type is refused now.
+            "type" => rules.typed_nodes && self.note == TYPED_AS_OBJECT,
+            _ => false,
+        }
+    }
+}
+
+/// The note of a loss that typed an untyped node as an object (`rewrite.rs` writes it).
+const TYPED_AS_OBJECT: &str = "Must be an object.";
+
+/// How one tool's schema travels in one dialect, for reports: the status, the losses, the
+/// reason when refused, and where it stands for the rail.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwire_core::schema::{Dialect, SchemaReport, SchemaStatus};
+/// use toolwire_core::schema::{Dialect, SchemaReport, SchemaStatus, Standing};
 /// let schema = json!({"type": "object", "properties": {"n": {"$ref": "#/$defs/n"}}});
 /// let report = SchemaReport::of(Dialect::Gemini, &schema);
-/// assert_eq!(report.status, SchemaStatus::Refused);
-/// assert!(report.reason.unwrap().contains("#/$defs/n"));
+/// assert_eq!((report.status, report.standing), (SchemaStatus::Refused, Some(Standing::Refused)));
+/// assert!(report.reason.as_deref().unwrap().contains("#/$defs/n"));
+/// assert!(report.fails(false));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SchemaReport {
@@ -240,11 +356,18 @@ pub struct SchemaReport {
     pub losses: Vec<Loss>,
     /// Why it is refused, when it is.
     pub reason: Option<String>,
+    /// Where its losses stand: refused when refused; guarded or unguarded when lossy (by
+    /// whether the tool validates its own arguments); `None` when it travels exactly.
+    pub standing: Option<Standing>,
+    /// Whether a loss forbids arguments the tool accepts ([`Loss::narrows`]): this fails the
+    /// rail whatever the standing.
+    pub over_restricts: bool,
 }
 
 impl SchemaReport {
     /// The report of `schema` (a tool's parameter schema, as [`crate::tools::ToolDefinition::parameters_schema`]
-    /// gives it) in `dialect`, from the same cached preparation the wire uses.
+    /// gives it) in `dialect`, from the same cached preparation the wire uses. A bare schema
+    /// says nothing of what validates the arguments, so its losses are unguarded.
     ///
     /// ```
     /// use serde_json::json;
@@ -253,46 +376,63 @@ impl SchemaReport {
     /// assert_eq!(SchemaReport::of(Dialect::OpenAi, &schema).status, SchemaStatus::AsIs);
     /// ```
     pub fn of(dialect: crate::schema::Dialect, schema: &serde_json::Value) -> SchemaReport {
-        SchemaReport::from(&*crate::schema::prepare_schema_cached(dialect, schema))
+        SchemaReport::of_preparation(
+            dialect,
+            &crate::schema::prepare_schema_cached(dialect, schema),
+            false,
+        )
     }
 
     /// The report of a tool's definition in `dialect`: what the wire sends for it
     /// ([`crate::schema::prepare_definition_cached`], so a tool that reads `null` as absent
-    /// loses nothing to strict's required-or-null).
+    /// loses nothing to strict's required-or-null), its losses guarded when the tool validates
+    /// its own arguments ([`crate::ToolDefinition::validates_arguments`]: every `#[tool]`).
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::{schema::{Dialect, SchemaReport, SchemaStatus}, ToolDefinition};
+    /// use toolwire_core::{schema::{Dialect, SchemaReport, SchemaStatus, Standing}, ToolDefinition};
     /// let schema = json!({"type": "object", "additionalProperties": false,
     ///     "properties": {"days": {"type": ["integer", "null"]}}});
     /// let own = ToolDefinition::new("t", "d", schema).with_null_is_absent(true);
     /// assert_eq!(SchemaReport::of_definition(Dialect::OpenAiStrict, &own).status, SchemaStatus::Rewritten);
+    /// // Gemini cannot close the object; nothing checks this (hand-made) tool's arguments.
+    /// let gemini = SchemaReport::of_definition(Dialect::Gemini, &own);
+    /// assert_eq!((gemini.status, gemini.standing), (SchemaStatus::Lossy, Some(Standing::Unguarded)));
     /// ```
     pub fn of_definition(
         dialect: crate::schema::Dialect,
         definition: &crate::tools::ToolDefinition,
     ) -> SchemaReport {
-        SchemaReport::from(&*crate::schema::prepare_definition_cached(
-            dialect, definition,
-        ))
+        SchemaReport::of_preparation(
+            dialect,
+            &crate::schema::prepare_definition_cached(dialect, definition),
+            definition.validates_arguments(),
+        )
     }
-}
 
-impl From<&crate::schema::Preparation> for SchemaReport {
-    /// The report of a preparation already made (a refusal is `refused`, with its message as
-    /// the reason).
+    /// The report of a preparation already made for `dialect` (a refusal is `refused`, with
+    /// its message as the reason), for a tool that does or does not validate its own arguments.
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwire_core::schema::{prepare_schema_cached, Dialect, SchemaReport, SchemaStatus};
-    /// let schema = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+    /// use toolwire_core::schema::{prepare_schema_cached, Dialect, SchemaReport, SchemaStatus, Standing};
+    /// let schema = json!({"type": "object", "properties": {"s": {"type": "string", "format": "uri"}}});
     /// let preparation = prepare_schema_cached(Dialect::Gemini, &schema);
-    /// assert_eq!(SchemaReport::from(&*preparation).status, SchemaStatus::Refused);
+    /// let guarded = SchemaReport::of_preparation(Dialect::Gemini, &preparation, true);
+    /// assert_eq!((guarded.status, guarded.standing), (SchemaStatus::Lossy, Some(Standing::Guarded)));
+    /// assert!(!guarded.fails(false) && guarded.fails(true));
     /// ```
-    fn from(preparation: &crate::schema::Preparation) -> SchemaReport {
+    pub fn of_preparation(
+        dialect: crate::schema::Dialect,
+        preparation: &crate::schema::Preparation,
+        validates_arguments: bool,
+    ) -> SchemaReport {
         match preparation {
             Ok(prepared) => SchemaReport {
                 status: prepared.status,
+                standing: (prepared.status == SchemaStatus::Lossy)
+                    .then(|| Standing::of_widening(validates_arguments)),
+                over_restricts: prepared.losses.iter().any(|loss| loss.narrows(dialect)),
                 losses: prepared.losses.clone(),
                 reason: None,
             },
@@ -300,7 +440,22 @@ impl From<&crate::schema::Preparation> for SchemaReport {
                 status: SchemaStatus::Refused,
                 losses: Vec::new(),
                 reason: Some(refusal.to_string()),
+                standing: Some(Standing::Refused),
+                over_restricts: false,
             },
         }
+    }
+
+    /// Whether this fails the schema rail: refused, unguarded, over-restricting, or (when
+    /// `exact`) guarded.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::schema::{Dialect, SchemaReport};
+    /// let exact = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    /// assert!(!SchemaReport::of(Dialect::Gemini, &exact).fails(true));
+    /// ```
+    pub fn fails(&self, exact: bool) -> bool {
+        self.over_restricts || self.standing.is_some_and(|s| s.fails(exact))
     }
 }

@@ -52,6 +52,17 @@ pub struct ToolDefinition {
     /// (<https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema>).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Value>,
+    /// Whether the tool refuses every argument its own [`parameters`](Self::parameters) refuse
+    /// before it runs, with an answer that names the rule: true only for a definition made by
+    /// [`ToolRegistration::definition`](crate::tools::ToolRegistration::definition), because
+    /// a `#[tool]`'s handler checks each call with `jsonschema` against that same schema
+    /// (`toolwire::__private::validated_arguments`) before it deserializes anything. Not set
+    /// by hand and not read from JSON (`serde(skip)`): a definition from a file or an MCP
+    /// server says nothing about what checks its arguments. Read it with
+    /// [`ToolDefinition::validates_arguments`]; it makes a widening loss *guarded*
+    /// (`tool-schema-wire.md`, "What the rail fails on, revised 2026-12").
+    #[serde(skip)]
+    pub(crate) validates_arguments: bool,
 }
 
 impl ToolDefinition {
@@ -75,6 +86,7 @@ impl ToolDefinition {
             unsupported: None,
             null_is_absent: false,
             output_schema: None,
+            validates_arguments: false,
         }
     }
 
@@ -125,6 +137,25 @@ impl ToolDefinition {
     /// ```
     pub fn with_null_is_absent(mut self, null_is_absent: bool) -> ToolDefinition {
         self.null_is_absent = null_is_absent;
+        self
+    }
+
+    /// Whether the tool's own validation refuses every argument outside its own schema before
+    /// it runs (every `#[tool]`; see the field's docs): what makes a loss on the way to a
+    /// provider *guarded* rather than *unguarded*.
+    ///
+    /// ```
+    /// use toolwire_core::ToolDefinition;
+    /// // An MCP server's tool, or one read from a file: nothing on our side checks its arguments.
+    /// assert!(!ToolDefinition::new("t", "d", serde_json::json!({})).validates_arguments());
+    /// ```
+    pub fn validates_arguments(&self) -> bool {
+        self.validates_arguments
+    }
+
+    /// Marks the definition of a `#[tool]`, whose handler validates against `parameters`.
+    pub(crate) fn validated_by_its_tool(mut self) -> ToolDefinition {
+        self.validates_arguments = true;
         self
     }
 

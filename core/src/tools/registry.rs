@@ -91,7 +91,11 @@ impl ToolRegistration {
     /// The tool's definition: real name, description and schema, marked
     /// [`null_is_absent`](ToolDefinition::null_is_absent): a `#[tool]` reads an explicit `null`
     /// for an optional argument as its absence (serde's `Option`), and the way back of a strict
-    /// dialect removes a `null` its schema refuses.
+    /// dialect removes a `null` its schema refuses; and
+    /// [`validates_arguments`](ToolDefinition::validates_arguments): the handler `#[tool]`
+    /// generates checks every call against `schema` before the function runs
+    /// (`toolwire::__private::validated_arguments`), so a loss on the way to a provider is
+    /// guarded. A registration written by hand stands for the same promise.
     ///
     /// ```
     /// # use serde_json::json;
@@ -104,10 +108,13 @@ impl ToolRegistration {
     /// # };
     /// let definition = ECHO.definition();
     /// let expected = ToolDefinition::new("echo", "Echoes.", json!({"type": "object"}));
-    /// assert_eq!(definition, expected.with_null_is_absent(true));
+    /// assert_eq!(definition.parameters, expected.parameters);
+    /// assert!(definition.null_is_absent && definition.validates_arguments());
     /// ```
     pub fn definition(&self) -> ToolDefinition {
-        ToolDefinition::new(self.name, self.description, (self.schema)()).with_null_is_absent(true)
+        ToolDefinition::new(self.name, self.description, (self.schema)())
+            .with_null_is_absent(true)
+            .validated_by_its_tool()
     }
 
     /// Runs the tool with `arguments` and `state`.
