@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Serialize;
+use toolwire_core::runtime::DispatchError;
 use toolwire_core::wire::calls::{
     Arguments, CallFormat, CallParser, JsonLinesCallStream, SseCallStream, StreamError, ToolCall,
     UnfinishedCall,
 };
-use toolwire_core::runtime::DispatchError;
 use toolwire_core::{census::Resolution, wire::unsupported_reason, Census};
 
 use crate::args::{CallFormatKey, NameArgs, Origins, ToolSourceArgs};
@@ -553,4 +553,3 @@ fn why_unknown(census: &Census, called: &str) -> String {
     };
     error.to_string()
 }
-

@@ -123,7 +123,10 @@ pub(crate) fn unknown_tool_words<S: AsRef<str>>(called: &str, closest: &[S]) -> 
     if closest.is_empty() {
         return format!("unknown tool `{called}`");
     }
-    let names: Vec<String> = closest.iter().map(|c| format!("`{}`", c.as_ref())).collect();
+    let names: Vec<String> = closest
+        .iter()
+        .map(|c| format!("`{}`", c.as_ref()))
+        .collect();
     format!(
         "unknown tool `{called}`; the closest offered tools are {}",
         names.join(", ")

@@ -460,7 +460,10 @@ fn bad_arguments(text: &str) -> Option<(Option<String>, String)> {
     match after_name.strip_prefix(", argument `") {
         Some(named) => {
             let (argument, reason) = named.split_once('`')?;
-            Some((Some(argument.to_owned()), reason.strip_prefix(": ")?.to_owned()))
+            Some((
+                Some(argument.to_owned()),
+                reason.strip_prefix(": ")?.to_owned(),
+            ))
         }
         None => Some((None, after_name.strip_prefix(": ")?.to_owned())),
     }
@@ -713,7 +716,8 @@ mod tests {
 
     #[test]
     fn an_sdk_s_validation_words_are_said_once() {
-        let ts = "MCP error -32602: Input validation error: Invalid arguments for tool files_read: \
+        let ts =
+            "MCP error -32602: Input validation error: Invalid arguments for tool files_read: \
                   [{\"path\": [\"path\"]}]";
         assert_eq!(
             read_as(ts),
@@ -739,7 +743,11 @@ mod tests {
         ] {
             assert!(names_an_unknown_tool(unknown), "{unknown}");
         }
-        for arguments in ["invalid params", "missing field `path`", "Invalid arguments"] {
+        for arguments in [
+            "invalid params",
+            "missing field `path`",
+            "Invalid arguments",
+        ] {
             assert!(!names_an_unknown_tool(arguments), "{arguments}");
         }
     }

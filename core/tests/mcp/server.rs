@@ -351,10 +351,7 @@ async fn a_32602_for_a_tool_the_server_does_not_know_is_not_bad_arguments() {
     // the fixture says `no tool named ...` for a name it does not list.
     use toolwire_core::provider::ToolProvider;
     let provider = fixture("fx", &[]).await;
-    let err = provider
-        .call("mcp/fx/gone", json!({}))
-        .await
-        .unwrap_err();
+    let err = provider.call("mcp/fx/gone", json!({})).await.unwrap_err();
     let ToolError::Unavailable { tool, reason, .. } = &err else {
         panic!("{err:?}")
     };
