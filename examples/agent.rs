@@ -103,8 +103,8 @@ pub async fn converse(
     // Converse takes content blocks, Gemini `parts`, the others a string.
     let mut history = vec![calls_in.user_message(question)];
     let mut turns = Vec::new();
-    // One conversation for the loop: the aliases its history carries are recorded there, so a
-    // later call by one reaches the tool the call it stands for reached.
+    // One conversation for the loop: each name its history carries is recorded there with the
+    // tool its call reached, so a later call by it reaches that tool (or none), never another.
     let session = runtime.conversation();
     loop {
         let request = session.request();

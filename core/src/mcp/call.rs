@@ -6,15 +6,17 @@
 //! "Timeouts": "When the request has not received a success or error response within the
 //! timeout period, the sender SHOULD cancel the request": over stdio a
 //! `notifications/cancelled`, over 2026-07-28 streamable HTTP the request's stream closed,
-//! both done by rmcp), and the server is ended only when it stops answering altogether: a
-//! `ping` bounded by [`ping_bound`] gets no answer. A call whose future is dropped before it
-//! answers (a turn's `time_limit`, a caller that gave up) is cancelled the same way.
+//! both done by rmcp), and the server is ended only when it stops answering altogether: the
+//! request that asks whether it is alive ([`still_answers`]: `ping`, or `server/discover` in
+//! 2026-07-28), bounded by [`ping_bound`], gets no answer. A call whose future is dropped before
+//! it answers (a turn's `time_limit`, a caller that gave up) is cancelled the same way.
 
 use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult,
-    CancelledNotificationParam, ClientRequest, PingRequest, RequestId, ServerResult,
+    CancelledNotificationParam, ClientRequest, DiscoverRequest, DiscoverRequestParams, PingRequest,
+    ProtocolVersion, RequestId, ServerResult,
 };
 use rmcp::service::{PeerRequestOptions, RoleClient, ServiceError};
 use rmcp::Peer;
@@ -25,9 +27,10 @@ use super::connection::Client;
 /// `reason`.
 const ABANDONED: &str = "the caller stopped waiting (toolwire: the call was dropped)";
 
-/// How long the `ping` that decides whether a server still answers may wait: a third of the
-/// start timeout, within 1 s and 10 s. Our caution, not a rule of MCP, which leaves it to the
-/// sender (<https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping>,
+/// How long the request that decides whether a server still answers ([`still_answers`]) may
+/// wait for its answer: a third of the start timeout, within 1 s and 10 s (and [`WRITE_GRACE`]
+/// more for writing it, when the server is not reading). Our caution, not a rule of MCP,
+/// which leaves it to the sender (<https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping>,
 /// "Behavior Requirements": "If no response is received within a reasonable timeout period,
 /// the sender MAY: Consider the connection stale; Terminate the connection"): a server that did its whole start (a spawn,
 /// perhaps a download, and the handshake's round trips) within `start` answers a ping, which
@@ -49,6 +52,10 @@ pub(crate) fn ping_bound(start: Duration) -> Duration {
 /// so rmcp's `call_tool`, which would hand it to the client handler and retry, is not used.
 /// This is rmcp's `Peer::call_tool_once` (`service/client.rs`) with a timeout, which that
 /// method does not take.
+///
+/// A call past its limit is `ServiceError::Timeout { timeout }`: `timeout` is `limit` when
+/// rmcp's timeout ended it (its cancel was written), and `limit` + [`WRITE_GRACE`] when the
+/// outer bound did (not even the cancel was taken: the server is not reading).
 pub(crate) async fn call_within(
     client: &Client,
     params: CallToolRequestParams,
@@ -56,20 +63,18 @@ pub(crate) async fn call_within(
 ) -> Result<CallToolResponse, ServiceError> {
     // rmcp's timeout returns only once its cancel is written, and stdio writes share one lock:
     // a server that stopped reading while a large request was being written to it would hold
-    // the call past any limit. The outer bound keeps the limit a limit; the ping that follows
+    // the call past any limit. The outer bound keeps the limit a limit; the probe that follows
     // is bounded the same way and finds the server not answering.
-    tokio::time::timeout(
-        limit.saturating_add(WRITE_GRACE),
-        call_once(client, params, limit),
-    )
-    .await
-    .unwrap_or(Err(ServiceError::Timeout { timeout: limit }))
+    let outer = limit.saturating_add(WRITE_GRACE);
+    tokio::time::timeout(outer, call_once(client, params, limit))
+        .await
+        .unwrap_or(Err(ServiceError::Timeout { timeout: outer }))
 }
 
 /// How long past a call's limit (or a ping's bound) rmcp may take to write the request and
 /// its cancel before the server counts as not reading at all: writing a message to a pipe or a
 /// socket a live server reads takes far less. Our caution.
-const WRITE_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const WRITE_GRACE: Duration = Duration::from_secs(2);
 
 async fn call_once(
     client: &Client,
@@ -98,28 +103,100 @@ async fn call_once(
     }
 }
 
-/// Whether the server answers a `ping` within `bound`. Any answer counts, an error too: a
-/// 2026-07-28 server has no `ping` (rmcp 3.11 `service/client.rs`: "2026-07-28 has no ping";
-/// `handler/server.rs` answers it with -32601 outside the legacy lifecycle), and a server
-/// that says "method not found" is answering.
-pub(crate) async fn still_answers(client: &Client, bound: Duration) -> bool {
-    tokio::time::timeout(bound.saturating_add(WRITE_GRACE), ping_once(client, bound))
-        .await
-        .unwrap_or(false)
+/// Why a server whose call ran out counts as no longer answering: the words of the message
+/// that says it was ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Unanswered {
+    /// `method` got no answer within `bound`, though it was written.
+    NoAnswer {
+        method: &'static str,
+        bound: Duration,
+    },
+    /// `method`, or its cancel, was not even taken within `bound` + [`WRITE_GRACE`]: the
+    /// server is not reading its input (stdio), or holds even a notification's POST
+    /// unanswered (a legacy session over HTTP, whose cancel is a POST).
+    NotTaken {
+        method: &'static str,
+        bound: Duration,
+    },
+    /// The connection had closed: `method` could not be sent at all.
+    Closed { method: &'static str },
 }
 
-async fn ping_once(client: &Client, bound: Duration) -> bool {
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unanswered::NoAnswer { method, bound } => write!(
+                f,
+                "the server did not answer `{method}` within {} ms either",
+                bound.as_millis()
+            ),
+            Unanswered::NotTaken { method, bound } => write!(
+                f,
+                "the server did not answer `{method}` within {} ms either, nor take what was \
+                 sent to it",
+                bound.saturating_add(WRITE_GRACE).as_millis()
+            ),
+            Unanswered::Closed { method } => write!(
+                f,
+                "the server's connection had closed when `{method}` was to be sent"
+            ),
+        }
+    }
+}
+
+/// Whether the server answers, within `bound`, the request that asks whether it is alive.
+/// Any answer counts, an error too: a server that says "method not found" is answering.
+///
+/// The request is the era's: `ping` up to 2025-11-25
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping>), and
+/// `server/discover` in 2026-07-28, which removed `ping`
+/// (<https://modelcontextprotocol.io/specification/2026-07-28/changelog>, "Major changes",
+/// 5: "Remove `ping`, `logging/setLevel`, and `notifications/roots/list_changed`") and whose
+/// servers "MUST implement" `server/discover` (same page, 3). rmcp 3.11 agrees:
+/// `handler/server.rs` answers `ping` with -32601 outside the legacy lifecycle, and
+/// `service/client.rs` says "2026-07-28 has no ping". Its -32601 would still count as an
+/// answer, but a 2026-07-28 server owes no answer to a removed method at all, while it must
+/// serve `server/discover`. `Peer::discover` is not used: it can answer from rmcp's response
+/// cache without asking the server.
+pub(crate) async fn still_answers(
+    client: &Client,
+    version: &ProtocolVersion,
+    bound: Duration,
+) -> Result<(), Unanswered> {
+    let (method, request) = if version.has_initialize() {
+        ("ping", ClientRequest::PingRequest(PingRequest::default()))
+    } else {
+        (
+            "server/discover",
+            ClientRequest::DiscoverRequest(DiscoverRequest::new(DiscoverRequestParams {})),
+        )
+    };
+    tokio::time::timeout(
+        bound.saturating_add(WRITE_GRACE),
+        ask_once(client, method, request, bound),
+    )
+    .await
+    .unwrap_or(Err(Unanswered::NotTaken { method, bound }))
+}
+
+async fn ask_once(
+    client: &Client,
+    method: &'static str,
+    request: ClientRequest,
+    bound: Duration,
+) -> Result<(), Unanswered> {
     let peer = client.peer();
-    let ping = ClientRequest::PingRequest(PingRequest::default());
     let Ok(handle) = peer
-        .send_request_with_option(ping, PeerRequestOptions::with_timeout(bound))
+        .send_request_with_option(request, PeerRequestOptions::with_timeout(bound))
         .await
     else {
-        return false;
+        return Err(Unanswered::Closed { method });
     };
     match handle.await_response().await {
-        Ok(_) | Err(ServiceError::McpError(_)) => true,
-        Err(_) => false,
+        Ok(_) | Err(ServiceError::McpError(_)) => Ok(()),
+        Err(ServiceError::Timeout { .. }) => Err(Unanswered::NoAnswer { method, bound }),
+        Err(_) => Err(Unanswered::Closed { method }),
     }
 }
 
@@ -165,6 +242,28 @@ impl Drop for CancelOnDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_that_says_the_server_was_not_reading_states_the_bound_with_the_grace() {
+        let bound = Duration::from_secs(2);
+        let not_taken = Unanswered::NotTaken {
+            method: "ping",
+            bound,
+        };
+        assert_eq!(
+            not_taken.to_string(),
+            "the server did not answer `ping` within 4000 ms either, nor take what was sent to \
+             it"
+        );
+        let no_answer = Unanswered::NoAnswer {
+            method: "server/discover",
+            bound,
+        };
+        assert_eq!(
+            no_answer.to_string(),
+            "the server did not answer `server/discover` within 2000 ms either"
+        );
+    }
 
     #[test]
     fn the_ping_waits_a_third_of_the_start_within_one_and_ten_seconds() {

@@ -16,7 +16,8 @@
 //! - `tool_reading.rs`: a `tools/list` answer read tool by tool from its raw JSON;
 //! - `listing.rs`: a tool list, within the limits, with titles and annotations;
 //! - `call.rs`: one `tools/call` within its limit (cancelled past it or when dropped), and the
-//!   `ping` that tells a slow call from a server that stopped answering;
+//!   `ping` (`server/discover` in 2026-07-28) that tells a slow call from a server that
+//!   stopped answering;
 //! - `provider.rs`: [`McpProvider`];
 //! - `serve/`: the other way round, a runtime served as an MCP server ([`serve::ToolServer`]).
 //!

@@ -24,8 +24,9 @@ pub struct McpTimeouts {
     /// One tool call: 60 s by default. A call that takes longer fails with
     /// [`ToolError::TimedOut`](crate::tools::ToolError::TimedOut) and is cancelled on the
     /// server (`notifications/cancelled`); the calls beside it go on. The server is ended, and
-    /// the provider marked failed, only when it does not answer a `ping` either, which waits a
-    /// third of `start`, within 1 s and 10 s.
+    /// the provider marked failed, only when it does not answer `ping` (`server/discover` with
+    /// a 2026-07-28 server) either, which waits a third of `start`, within 1 s and 10 s, and
+    /// 2 s more for writing when the server is not reading its input.
     pub call: Duration,
 }
 

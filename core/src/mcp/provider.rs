@@ -4,7 +4,8 @@
 //! hangs fails only its own calls, with a typed error that explains itself (its last stderr
 //! lines), is ended with its whole process group, and marks this provider failed until it is
 //! reloaded. A call that runs past its limit is that call's failure alone: it is cancelled, and
-//! the server counts as hung only when it does not answer a `ping` either (`call.rs`). A tool-list change the server announces is passed on through
+//! the server counts as hung only when it does not answer `ping` (`server/discover` in
+//! 2026-07-28) either (`call.rs`). A tool-list change the server announces is passed on through
 //! [`ToolProvider::tools_changed`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +17,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Error
 use serde_json::Value;
 use tokio::sync::watch;
 
-use super::call::{call_within, ping_bound, still_answers};
+use super::call::{call_within, ping_bound, still_answers, WRITE_GRACE};
 use super::connection::{connect, Connection};
 use super::content::into_tool_output;
 use super::era::EraMemory;
@@ -185,7 +186,8 @@ impl McpProvider {
 
     /// This provider with a different per-call timeout (60 s by default). A call that takes
     /// longer fails with [`ToolError::TimedOut`] and is cancelled on the server; only a server
-    /// that then does not answer a `ping` either is ended and marks the provider failed
+    /// that then does not answer `ping` (`server/discover` in 2026-07-28) either is ended and
+    /// marks the provider failed
     /// ([`McpTimeouts::call`]).
     ///
     /// ```no_run
@@ -368,30 +370,39 @@ impl McpProvider {
     }
 
     /// The answer to a call to `tool` that ran past its `limit` (rmcp has cancelled the
-    /// request already): the server is asked a `ping` ([`ping_bound`]), and only a server that
-    /// does not answer it is ended and marks the provider failed. The calls running beside
-    /// this one on a server that answers go on.
+    /// request already, or `waited` is past `limit`: the outer bound ended it, see
+    /// `call_within`): the server is asked whether it is alive ([`still_answers`], bounded by
+    /// [`ping_bound`]), and only a server that does not answer is ended and marks the provider
+    /// failed. The calls running beside this one on a server that answers go on.
     async fn timed_out(
         &self,
         tool: &str,
         limit: Duration,
+        waited: Duration,
         connection: &Arc<Connection>,
     ) -> ToolError {
-        let bound = ping_bound(self.options.timeouts.start);
-        let detail = if still_answers(&connection.client, bound).await {
-            // The server's words so far, not waited for: it has not exited.
+        let unwritten = if waited > limit {
             format!(
-                "; the request was cancelled, and the server still answers{}",
-                connection.tail_so_far()
+                "; not even its cancel was taken within {} ms more",
+                WRITE_GRACE.as_millis()
             )
         } else {
-            connection.kill();
-            let (verdict, tail) = connection.explain_apart().await;
-            self.fail(connection);
-            format!(
-                "; the server did not answer a ping within {} ms either, so it was ended{verdict}{tail}",
-                bound.as_millis()
-            )
+            String::new()
+        };
+        let bound = ping_bound(self.options.timeouts.start);
+        let version = connection.protocol_version();
+        let detail = match still_answers(&connection.client, version, bound).await {
+            // The server's words so far, not waited for: it has not exited.
+            Ok(()) => format!(
+                "{unwritten}; the request was cancelled, and the server still answers{}",
+                connection.tail_so_far()
+            ),
+            Err(unanswered) => {
+                connection.kill();
+                let (verdict, tail) = connection.explain_apart().await;
+                self.fail(connection);
+                format!("{unwritten}; {unanswered}, so it was ended{verdict}{tail}")
+            }
         };
         ToolError::TimedOut {
             tool: tool.to_owned(),
@@ -635,8 +646,8 @@ impl ToolProvider for McpProvider {
                     tool: tool.to_owned(),
                     message: e.message.to_string(),
                 }),
-                Err(rmcp::service::ServiceError::Timeout { .. }) => {
-                    Err(self.timed_out(tool, limit, &connection).await)
+                Err(rmcp::service::ServiceError::Timeout { timeout }) => {
+                    Err(self.timed_out(tool, limit, timeout, &connection).await)
                 }
                 Err(e) => {
                     connection.kill();

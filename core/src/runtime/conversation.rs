@@ -2,10 +2,11 @@
 //!
 //! Policy: a loaded tool is remembered by its real name (its identity), so a reload that renames
 //! forms, or a tool that goes away and comes back, never makes the conversation carry another
-//! tool; an alias its replayed history carries ([`Request::replay_turn`]) is remembered with the
-//! call it stands for; the state is plain data an app can persist and resume.
+//! tool; each name its replayed history carries for a call that reached a tool
+//! ([`Request::replay_turn`]) is remembered with that tool, so no later tool set reroutes it;
+//! the state is plain data an app can persist and resume.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -28,8 +29,8 @@ pub(super) enum Loading {
     },
 }
 
-/// What a conversation remembers: the real names of the catalog tools it loaded. Serialize it to
-/// persist a conversation;
+/// What a conversation remembers: the real names of the catalog tools it loaded, and the tool
+/// each name its replayed history carries reached. Serialize it to persist a conversation;
 /// [`ToolRuntime::resume`](crate::runtime::ToolRuntime::resume) takes it back.
 ///
 /// ```
@@ -43,33 +44,50 @@ pub struct ConversationState {
     /// Real names of the loaded tools.
     #[serde(default)]
     pub loaded: BTreeSet<String>,
-    /// Each alias the conversation's replayed history carries ([`Request::replay_turn`]), and
-    /// the call it stands for: a later call by the alias resolves as that call did. Left out
-    /// of the JSON when empty.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub aliases: BTreeMap<String, HistoryAlias>,
+    /// Each name the conversation's replayed history carries for a call that reached a tool
+    /// ([`Request::replay_turn`]), with that tool: on every later turn, whatever the tool set
+    /// is then, a call by the name reaches that tool or, if it is gone, no tool, and a tool
+    /// that would travel under the name is left out of the request. Left out of the JSON when
+    /// empty.
+    ///
+    /// Bound (our caution): only a call that reached a tool is recorded, once per name (and
+    /// Responses API namespace) its history carries, so the model cannot grow it by inventing
+    /// names: it holds at most the names by which some turn's census reached a tool (its real
+    /// name, its form, its namespaced pair) and the one alias of each, a few per tool called.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history_names: Vec<RecordedName>,
 }
 
-/// The call an alias in replayed history stands for: the name the model called (and its
-/// Responses API namespace), which no name in the provider's history rules could carry without
-/// reaching another tool or none ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)).
+/// A name in replayed history and the tool the call by it reached: the name the call carries
+/// in history ([`Request::replay_turn`]: the called name, the tool's form, or an alias
+/// ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias))), the Responses API
+/// namespace it was made in, and the tool's real name.
 ///
 /// ```
-/// use toolwire_core::runtime::{ConversationState, HistoryAlias};
+/// use toolwire_core::runtime::{ConversationState, RecordedName};
 /// let state: ConversationState = serde_json::from_str(
-///     r#"{"loaded": [], "aliases": {"mcp_x_search_web_h0badf00": {"called": "mcp/x/search.web"}}}"#,
+///     r#"{"loaded": [], "history_names": [{"name": "mcp_y_fetch", "tool": "mcp/y/fetch"}]}"#,
 /// ).unwrap();
-/// let alias = HistoryAlias { called: "mcp/x/search.web".into(), namespace: None };
-/// assert_eq!(state.aliases["mcp_x_search_web_h0badf00"], alias);
+/// let fetch = RecordedName { name: "mcp_y_fetch".into(), namespace: None, tool: "mcp/y/fetch".into() };
+/// assert_eq!(state.history_names, [fetch]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HistoryAlias {
-    /// The name the model called, verbatim.
-    pub called: String,
-    /// The call's Responses API namespace, when it had one (a call by the alias must name the
+pub struct RecordedName {
+    /// The name as history carries it.
+    pub name: String,
+    /// The call's Responses API namespace, when it had one (a call by the name must name the
     /// same one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
+    /// The real name of the tool the call reached.
+    pub tool: String,
+}
+
+impl RecordedName {
+    /// Whether this is the record of `name` called in `namespace`.
+    pub(super) fn is(&self, namespace: Option<&str>, name: &str) -> bool {
+        self.name == name && self.namespace.as_deref() == namespace
+    }
 }
 
 /// One conversation with the model: its requests carry the meta-tools, the pinned tools and the
@@ -192,32 +210,37 @@ impl Conversation {
         }
     }
 
-    /// The call the alias `called` stands for, when this conversation's replayed history
-    /// carries it, made in `namespace` as the call was.
-    pub(super) fn alias(&self, namespace: Option<&str>, called: &str) -> Option<HistoryAlias> {
+    /// The real name of the tool the history name `name` (called in `namespace`) reached,
+    /// when this conversation recorded it.
+    pub(super) fn recorded_tool(&self, namespace: Option<&str>, name: &str) -> Option<String> {
         let state = self.lock();
-        if state.aliases.is_empty() {
-            return None;
+        let record = state.history_names.iter().find(|r| r.is(namespace, name))?;
+        Some(record.tool.clone())
+    }
+
+    /// The history names recorded, with their tools.
+    pub(super) fn recorded_names(&self) -> Vec<RecordedName> {
+        self.lock().history_names.clone()
+    }
+
+    /// Records `names`, each unless its name (in its namespace) is recorded already: a name
+    /// keeps the first tool it reached.
+    pub(super) fn record_history_names(&self, names: Vec<RecordedName>) {
+        if names.is_empty() {
+            return;
         }
-        state
-            .aliases
-            .get(called)
-            .filter(|alias| alias.namespace.as_deref() == namespace)
-            .cloned()
-    }
-
-    /// The call the alias `name` stands for, in whatever namespace, if it is recorded.
-    pub(super) fn recorded_alias(&self, name: &str) -> Option<HistoryAlias> {
-        self.lock().aliases.get(name).cloned()
-    }
-
-    /// Records `alias` as standing for `call`, unless it stands for another call already.
-    pub(super) fn record_alias(&self, alias: &str, call: HistoryAlias) {
-        self.lock().aliases.entry(alias.to_owned()).or_insert(call);
+        let mut state = self.lock();
+        for name in names {
+            let known =
+                (state.history_names.iter()).any(|r| r.is(name.namespace.as_deref(), &name.name));
+            if !known {
+                state.history_names.push(name);
+            }
+        }
     }
 
     /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does. The
-    /// aliases stay: the history still carries them.
+    /// recorded history names stay: the history still carries them.
     ///
     /// ```
     /// let conversation = toolwire_core::ToolRuntime::new().conversation();

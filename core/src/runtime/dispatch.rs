@@ -182,25 +182,18 @@ impl Request {
     }
 
     /// Hop 5 for a call as it came (its Responses `namespace` when it had one): a name this
-    /// request's conversation recorded as an alias in replayed history
-    /// ([`Request::replay_turn`]) resolves as the call it stands for, then the census
-    /// ([`Census::resolve_call`](crate::census::Census::resolve_call)). The alias comes first:
-    /// it means that call wherever the history travels, even if a later tool takes its name.
+    /// request's conversation recorded in replayed history ([`Request::replay_turn`]) reaches
+    /// the tool it reached then, or none if that tool is gone; any other name resolves in the
+    /// census ([`Census::resolve_call`](crate::census::Census::resolve_call)). The record comes
+    /// first: it means that tool wherever the history travels, even if a later tool takes
+    /// its name.
     pub(crate) fn resolve_called(
         &self,
         namespace: Option<&str>,
         called: &str,
     ) -> Result<Resolution<'_>, UnknownTool> {
-        if let Some(alias) = self
-            .conversation()
-            .and_then(|conversation| conversation.alias(namespace, called))
-        {
-            return self
-                .census()
-                .resolve_call(alias.namespace.as_deref(), &alias.called)
-                .map_err(|_| UnknownTool {
-                    called: called.to_owned(),
-                });
+        if let Some(recorded) = self.resolve_recorded(namespace, called) {
+            return recorded;
         }
         self.census().resolve_call(namespace, called)
     }

@@ -1,30 +1,55 @@
-//! The assistant turn for history, as the request it answers names things:
-//! a called name the provider refuses in history is replayed under a name that resolves, in
-//! this request's census, to the tool that was called or to no tool at all, never another
-//! (`wire/replay/history_names.rs`), and an alias is recorded in the request's conversation so
-//! a later call by it resolves as the call did.
+//! The assistant turn for history, as the request it answers names things, and what every
+//! later turn of the conversation makes of the names it carries.
+//!
+//! - A called name the provider refuses in history is replayed under a name that resolves, in
+//!   this request's census, to the tool that was called or to no tool at all, never another
+//!   (`wire/replay/history_names.rs`).
+//! - Every name the replayed turn carries for a call that reached a tool (the called name,
+//!   the tool's form, an alias) is recorded in the conversation with the tool's real name
+//!   ([`RecordedName`]): history is sent again on every later turn, whose census may differ (a
+//!   backend's `list_changed`, a restart, a tool switched on), and hop 5 of
+//!   `docs/spec/tool-name-wire.md` ("the single mapping point for every later turn too") must
+//!   still reach that tool. A later call by a recorded name reaches that tool or, if it is
+//!   gone, no tool ([`resolve_in_history`]); a later tool whose form is a recorded name of
+//!   another tool does not travel under it: the request leaves it out, saying so
+//!   ([`WhyLeftOut::HistoryName`]), as the spec leaves out a tool whose form is a name
+//!   already taken.
 //!
 //! Policy: a request made outside a conversation records nothing; its aliases reach no tool
 //! (the model that calls one is answered "unknown tool", with the closest names), which the
-//! rule allows.
+//! rule allows. A call that reached a meta-tool records nothing: a meta-tool's name is taken
+//! in every census. A call that reached no tool records nothing, so the model cannot grow the
+//! state by inventing names (the bound: [`ConversationState::history_names`]).
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::conversation::HistoryAlias;
+use super::conversation::RecordedName;
 use super::request::Request;
+use crate::census::{Resolution, UnknownTool};
 use crate::wire::calls::{CallFormat, ToolCall};
-use crate::wire::replay::{self, history_name, Replay, ReplayError, StreamedTurn};
+use crate::wire::replay::{
+    self, history_name, resolve_in_history, Replay, ReplayError, StreamedTurn,
+};
+use crate::wire::{LeftOutTool, WhyLeftOut};
+
+#[cfg(doc)]
+use super::ConversationState;
 
 impl Request {
     /// The assistant turn of `body` (a `format` response to this request) to append to
     /// history, given its `calls`: [`replay_turn`](crate::wire::replay::replay_turn), but a
     /// called name the provider refuses in history carries the called tool's offered form when
     /// exactly one tool travels as it, and otherwise an alias no tool answers to
-    /// ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)), recorded in this
-    /// request's conversation ([`ConversationState::aliases`](super::ConversationState::aliases)):
-    /// a later call by it resolves as this call did. A stream's turn:
+    /// ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)). Each name the turn
+    /// carries for a call that reached a tool (the called name, the form, the alias) is
+    /// recorded in this request's conversation with that tool
+    /// ([`ConversationState::history_names`](super::ConversationState::history_names)): on
+    /// every later turn, whatever the tool set is then, a call by it reaches that tool or, if
+    /// it is gone, none, and a tool that would travel under it is left out of the request
+    /// ([`WhyLeftOut::HistoryName`]). A stream's turn:
     /// [`replay_streamed`](Self::replay_streamed), which also refuses a cut or failed turn.
     ///
     /// ```
@@ -51,6 +76,7 @@ impl Request {
     /// assert!(replay.renamed[0].alias && alias != "mcp_x_search_web");
     /// let out = conversation.request().dispatch(alias, json!({})).await.unwrap();
     /// assert_eq!(out.tool, "mcp/x/search.web");
+    /// assert_eq!(conversation.state().history_names[0].tool, "mcp/x/search.web");
     /// # });
     /// ```
     pub fn replay_turn(
@@ -61,15 +87,31 @@ impl Request {
     ) -> Result<Replay, ReplayError> {
         let refuses = |called: &str| replay::refused_in_history(format, called);
         let conversation = self.conversation();
-        // The aliases this turn gives, recorded once it is replayed: seen by the later calls
+        // The names this turn records, recorded once it is replayed: seen by the later calls
         // of the same turn, so two calls never share one.
-        let aliased: RefCell<Vec<(String, HistoryAlias)>> = RefCell::new(Vec::new());
-        let alias_of = |name: &str| {
-            if let Some((_, pending)) = aliased.borrow().iter().find(|(alias, _)| alias == name) {
-                return Some((pending.namespace.clone(), pending.called.clone()));
+        let pending: RefCell<Vec<RecordedName>> = RefCell::new(Vec::new());
+        let recorded = |namespace: Option<&str>, name: &str| {
+            if let Some(record) = pending.borrow().iter().find(|r| r.is(namespace, name)) {
+                return Some(record.tool.clone());
             }
-            let alias = conversation?.recorded_alias(name)?;
-            Some((alias.namespace, alias.called))
+            conversation?.recorded_tool(namespace, name)
+        };
+        let record = |call: &ToolCall, name: String| {
+            // A call that reached a meta-tool or nothing records nothing.
+            let resolved = resolve_in_history(
+                self.census(),
+                &recorded,
+                call.namespace.as_deref(),
+                &call.name,
+            );
+            if let Ok(Resolution::Tool(hit)) = resolved {
+                let tool = hit.name.to_owned();
+                pending.borrow_mut().push(RecordedName {
+                    name,
+                    namespace: call.namespace.clone(),
+                    tool,
+                });
+            }
         };
         let replay = replay::replay_named(format, body, calls, &mut |call| {
             let named = history_name(
@@ -77,25 +119,17 @@ impl Request {
                 call.namespace.as_deref(),
                 &call.name,
                 &refuses,
-                &alias_of,
+                &recorded,
             );
-            // An alias of a call that reached no tool is not recorded: unrecorded it reaches
-            // no tool either, as the call did, and the model, which can call any name, cannot
-            // grow the conversation's state.
-            if named.alias && named.reached {
-                let stands_for = HistoryAlias {
-                    called: call.name.clone(),
-                    namespace: call.namespace.clone(),
-                };
-                aliased.borrow_mut().push((named.name.clone(), stands_for));
-            }
+            record(call, named.name.clone());
             named
         })?;
-        let aliased = aliased.into_inner();
+        // The calls history carries as they were called: their names depend on the census too.
+        for call in calls.iter().filter(|call| !refuses(&call.name)) {
+            record(call, call.name.clone());
+        }
         if let Some(conversation) = conversation {
-            for (alias, stands_for) in aliased {
-                conversation.record_alias(&alias, stands_for);
-            }
+            conversation.record_history_names(pending.into_inner());
         }
         Ok(replay)
     }
@@ -134,5 +168,76 @@ impl Request {
     ) -> Result<Replay, ReplayError> {
         turn.whole()?;
         self.replay_turn(turn.format(), &turn.body(), calls)
+    }
+
+    /// Hop 5 for a name this request's conversation recorded in replayed history
+    /// ([`replay_turn`](Self::replay_turn)): the tool it reached then, or no tool if that tool
+    /// is gone, never another; `None` when the name is not recorded (the census decides).
+    pub(super) fn resolve_recorded(
+        &self,
+        namespace: Option<&str>,
+        called: &str,
+    ) -> Option<Result<Resolution<'_>, UnknownTool>> {
+        let conversation = self.conversation()?;
+        let tool = conversation.recorded_tool(namespace, called)?;
+        let recorded = |_: Option<&str>, _: &str| Some(tool.clone());
+        Some(resolve_in_history(
+            self.census(),
+            &recorded,
+            namespace,
+            called,
+        ))
+    }
+
+    /// The tools at census `positions` that would travel under a name (in a namespace, in a
+    /// namespaced list) this request's conversation recorded in history for another tool,
+    /// each with why it is left out: a call by that name reaches the recorded tool, so this
+    /// one cannot travel under it. `travels_as` is where the tool at a position travels:
+    /// `(namespace, name)`, or `None` when it does not. Nothing to do, and nothing allocated,
+    /// when the conversation recorded nothing.
+    pub(super) fn taken_by_history<'p>(
+        &self,
+        positions: impl Iterator<Item = usize>,
+        travels_as: impl Fn(usize) -> Option<(Option<&'p str>, &'p str)>,
+    ) -> Vec<(usize, LeftOutTool)> {
+        let Some(conversation) = self.conversation() else {
+            return Vec::new();
+        };
+        let records = conversation.recorded_names();
+        if records.is_empty() {
+            return Vec::new();
+        }
+        let by_name: HashMap<(Option<&str>, &str), &str> = (records.iter())
+            .map(|r| ((r.namespace.as_deref(), r.name.as_str()), r.tool.as_str()))
+            .collect();
+        let tools = self.census().tools();
+        let mut taken = Vec::new();
+        for index in positions {
+            let Some(travels) = travels_as(index) else {
+                continue;
+            };
+            let Some(&owner) = by_name.get(&travels) else {
+                continue;
+            };
+            let tool = &tools[index];
+            if owner != tool.name() {
+                let why = WhyLeftOut::HistoryName {
+                    name: travels.1.to_owned(),
+                    tool: owner.to_owned(),
+                };
+                taken.push((index, LeftOutTool::new(tool.name(), tool.form(), why)));
+            }
+        }
+        taken
+    }
+
+    /// [`taken_by_history`](Self::taken_by_history) for a flat list: each tool travels as its
+    /// form.
+    pub(super) fn taken_in_flat_list(
+        &self,
+        positions: impl Iterator<Item = usize>,
+    ) -> Vec<(usize, LeftOutTool)> {
+        let tools = self.census().tools();
+        self.taken_by_history(positions, |index| Some((None, tools[index].form())))
     }
 }

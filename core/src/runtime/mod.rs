@@ -58,7 +58,7 @@
 //! | | `shared.rs` | the lock, the cache of what a turn reads, the meta-tools, the catalog policy, the approval hook |
 //! | | `loading.rs` | a provider's tool list listed and judged, and followed while it changes |
 //! | **views**: what a turn holds and does | `request.rs` | [`Request`]: one turn's census, definitions, tool lists and search; [`CatalogHit`] |
-//! | | `conversation.rs` | [`Conversation`], [`ConversationState`], [`HistoryAlias`]: what one conversation loaded, and the aliases its history carries |
+//! | | `conversation.rs` | [`Conversation`], [`ConversationState`], [`RecordedName`]: what one conversation loaded, and the tool each name its history carries reached |
 //! | | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
 //! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
 //! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`TurnOptions`] |
@@ -118,7 +118,7 @@ pub use builder::ToolRuntimeBuilder;
 pub use catalog_policy::CatalogPolicy;
 #[cfg(feature = "mcp")]
 pub(crate) use catalog_tools::{meta_through_tool_call, tool_call_target};
-pub use conversation::{Conversation, ConversationState, HistoryAlias};
+pub use conversation::{Conversation, ConversationState, RecordedName};
 pub use dispatch::CallOutcome;
 pub use errors::{DispatchError, RuntimeError};
 pub use load_status::{LoadFailed, LoadProblem, LoadStatus};

@@ -12,10 +12,10 @@ use super::conversation::{Conversation, Loading};
 use super::meta_tool::Surface;
 use super::shared::Shared;
 use super::tool_set::{Owner, Snapshot};
-use crate::census::{Census, Resolution};
+use crate::census::{Census, NamespacePlacement, Resolution};
 use crate::tools::ToolDefinition;
 use crate::wire::namespaces::namespaced_list;
-use crate::wire::{anthropic, RequestLimit, ToolList, WireError, WireFormat};
+use crate::wire::{anthropic, LeftOutTool, RequestLimit, ToolList, WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool
@@ -341,21 +341,42 @@ impl Request {
             .filter(|m| m.surface != Surface::StandAlone)
             .filter(move |m| deferred || !m.client_catalog)
             .map(|m| m.definition());
-        // Not deferred: every request of this tool set shares one list per format.
+        // Not deferred: every request of this tool set shares one list per format, unless the
+        // conversation's history holds the form of one of its tools for another tool.
         let Some(own_lists) = &self.own_lists else {
-            return self.snapshot.full_list(format, meta_tools);
+            let taken = self.taken_in_flat_list(self.snapshot.offered_positions());
+            if taken.is_empty() {
+                return self.snapshot.full_list(format, meta_tools);
+            }
+            let offered = self.snapshot.offered_positions().collect();
+            return self.list_without(format, meta_tools, offered, taken);
         };
         own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {
                 let carried = self.carried();
-                self.snapshot.list_of(
-                    format,
-                    meta_tools,
-                    carried.into_iter(),
-                    self.snapshot.census_left_out(),
-                )
+                let taken = self.taken_in_flat_list(carried.iter().copied());
+                self.list_without(format, meta_tools, carried, taken)
             })
             .clone()
+    }
+
+    /// The list of `metas` and the tools at census `positions` but those `taken` by the
+    /// conversation's history, which it names as left out after the census's own.
+    fn list_without<'a>(
+        &'a self,
+        format: WireFormat,
+        metas: impl Iterator<Item = &'a ToolDefinition>,
+        positions: Vec<usize>,
+        taken: Vec<(usize, LeftOutTool)>,
+    ) -> Result<ToolList, WireError> {
+        let mut left_out = self.snapshot.census_left_out();
+        let travels = positions
+            .into_iter()
+            .filter(|i| taken.binary_search_by_key(i, |(at, _)| *at).is_err());
+        let travels: Vec<usize> = travels.collect();
+        left_out.extend(taken.into_iter().map(|(_, tool)| tool));
+        self.snapshot
+            .list_of(format, metas, travels.into_iter(), left_out)
     }
 
     /// The request's tool list for the Responses API with each MCP server's tools inside one
@@ -395,14 +416,46 @@ impl Request {
     pub fn tools_in_namespaces(&self, format: WireFormat) -> Result<ToolList, WireError> {
         let (metas, carried) = self.carried_definitions();
         let carried = self.snapshot.deferred.then_some(carried);
-        namespaced_list(
+        // Placed only when the conversation recorded a name to check.
+        let placements = std::cell::OnceCell::new();
+        let travels_as = |index: usize| match &placements
+            .get_or_init(|| self.census().namespace_placements())[index]
+        {
+            NamespacePlacement::Flat => Some((None, self.census().tools()[index].form())),
+            NamespacePlacement::InNamespace { namespace, name } => {
+                Some((Some(namespace.as_ref()), name.as_ref()))
+            }
+            NamespacePlacement::LeftOut(_) => None,
+        };
+        let taken = match &carried {
+            Some(carried) => self.taken_by_history(carried.iter().copied(), travels_as),
+            None => self.taken_by_history(self.snapshot.offered_positions(), travels_as),
+        };
+        let is_taken = |i: &usize| taken.binary_search_by_key(i, |(at, _)| *at).is_ok();
+        // A tool the history holds the name of travels in no namespace either.
+        let carried = match carried {
+            _ if taken.is_empty() => carried,
+            Some(carried) => Some(carried.into_iter().filter(|i| !is_taken(i)).collect()),
+            None => Some(
+                (self.snapshot.offered_positions())
+                    .filter(|i| !is_taken(i))
+                    .collect(),
+            ),
+        };
+        let list = namespaced_list(
             self.census(),
             self.definitions(),
             format,
             metas,
             carried.as_deref(),
             &self.snapshot.census_left_out(),
-        )
+        )?;
+        if taken.is_empty() {
+            return Ok(list);
+        }
+        let mut left_out = list.left_out().to_vec();
+        left_out.extend(taken.into_iter().map(|(_, tool)| tool));
+        Ok(ToolList::new(list.into_value(), left_out))
     }
 
     /// The request's tool list with the provider's own tool search (native deferral): the
@@ -458,10 +511,13 @@ impl Request {
             .filter(|m| !m.client_catalog)
             .map(|m| m.definition());
         let carried = self.carried();
-        let deferred: Vec<usize> = self
-            .snapshot
-            .offered_positions()
-            .filter(|i| carried.binary_search(i).is_err())
+        let offered: Vec<usize> = self.snapshot.offered_positions().collect();
+        let taken = self.taken_in_flat_list(offered.iter().copied());
+        let is_taken = |i: &usize| taken.binary_search_by_key(i, |(at, _)| *at).is_ok();
+        let carried: Vec<usize> = carried.into_iter().filter(|i| !is_taken(i)).collect();
+        let deferred: Vec<usize> = offered
+            .into_iter()
+            .filter(|i| carried.binary_search(i).is_err() && !is_taken(i))
             .collect();
         if deferred.len() > RequestLimit::AnthropicDeferredTools.most() {
             return Err(WireError::OverLimit {
@@ -494,6 +550,7 @@ impl Request {
         );
         let mut left_out = sent_now.left_out().to_vec();
         left_out.extend_from_slice(later.left_out());
+        left_out.extend(taken.into_iter().map(|(_, tool)| tool));
         Ok(ToolList::new(Value::Array(list), left_out))
     }
 }

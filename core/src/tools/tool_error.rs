@@ -81,7 +81,8 @@ pub enum ToolError {
         detail: String,
     },
     /// The tool did not answer in time. An MCP provider cancels the request and marks itself
-    /// failed only when its server does not answer a `ping` either (`detail` says which).
+    /// failed only when its server does not answer `ping` (`server/discover` in 2026-07-28)
+    /// either (`detail` says which).
     #[error("tool `{tool}` of provider `{provider}` did not answer within {millis} ms{detail}")]
     TimedOut {
         /// The tool.

@@ -109,11 +109,21 @@ pub enum WhyLeftOut {
     SwitchedOff,
     /// Its provider is unreachable until it is reloaded (runtime only).
     Unreachable,
+    /// Its form is a name this conversation's replayed history carries for the call of
+    /// another tool: a call by that name reaches that tool, or none if it is gone, never this
+    /// one ([`ConversationState::history_names`](crate::runtime::ConversationState::history_names);
+    /// runtime only). Renaming it, or a new conversation, is the fix.
+    HistoryName {
+        /// The name history carries.
+        name: String,
+        /// The real name of the tool the call by it reached.
+        tool: String,
+    },
 }
 
 impl WhyLeftOut {
     /// A short stable key, for JSON: the census reason's own key, else `form_refused`,
-    /// `schema_refused`, `unsupported`, `switched_off` or `unreachable`.
+    /// `schema_refused`, `unsupported`, `switched_off`, `unreachable` or `history_name`.
     ///
     /// ```
     /// assert_eq!(toolwire_core::wire::WhyLeftOut::SwitchedOff.key(), "switched_off");
@@ -126,6 +136,7 @@ impl WhyLeftOut {
             WhyLeftOut::Unsupported { .. } => "unsupported",
             WhyLeftOut::SwitchedOff => "switched_off",
             WhyLeftOut::Unreachable => "unreachable",
+            WhyLeftOut::HistoryName { .. } => "history_name",
         }
     }
 }
@@ -139,6 +150,10 @@ impl fmt::Display for WhyLeftOut {
             WhyLeftOut::Unsupported { reason } => write!(f, "unsupported: {reason}"),
             WhyLeftOut::SwitchedOff => f.write_str("switched off"),
             WhyLeftOut::Unreachable => f.write_str("its provider is unreachable; reload it"),
+            WhyLeftOut::HistoryName { name, tool } => write!(
+                f,
+                "its form `{name}` is a name this conversation's history carries for `{tool}`"
+            ),
         }
     }
 }

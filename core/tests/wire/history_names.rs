@@ -90,10 +90,11 @@ async fn a_name_renamed_for_history_never_reaches_another_tool() {
         again["tool_calls"][0]["function"]["name"],
         replayed.as_str()
     );
-    // The alias is the conversation's: it persists with its state.
+    // The alias is the conversation's, with the tool it reached: it persists with its state.
     let state = serde_json::to_value(conversation.state()).unwrap();
-    assert_eq!(
-        state["aliases"][&replayed]["called"], "mcp/x/search.web",
+    let record = json!({"name": replayed, "tool": "mcp/x/search.web"});
+    assert!(
+        state["history_names"].as_array().unwrap().contains(&record),
         "{state}"
     );
     let resumed = runtime.resume(conversation.state());
@@ -116,12 +117,7 @@ async fn a_call_that_reached_no_tool_leaves_no_alias_in_the_conversation() {
     assert_ne!(replayed, invented);
     // Its history name is kept nowhere, so the state cannot grow by what the model invents...
     let state = serde_json::to_value(conversation.state()).unwrap();
-    assert!(
-        state
-            .get("aliases")
-            .is_none_or(|aliases| aliases.get(&replayed).is_none()),
-        "{state}"
-    );
+    assert!(state.get("history_names").is_none(), "{state}");
     // ... and called again, it still reaches no tool, as the call it stands for did.
     let (reached, _) = turn(&conversation, &chat_call("call_2", &replayed)).await;
     assert!(reached[0].starts_with("no tool"), "{reached:?}");

@@ -11,20 +11,40 @@
 
 use std::borrow::Cow;
 
-use crate::census::{Census, Resolution};
+use crate::census::{Census, Resolution, UnknownTool};
 use crate::names::{model_safe_name, MAX_FORM_CHARS};
 
-/// The call (its namespace, its called name) an alias already recorded in the conversation
-/// stands for, if the name is one: what [`history_name`] must not give another call.
-pub(crate) type AliasOf<'a> = dyn Fn(&str) -> Option<(Option<String>, String)> + 'a;
+/// The real name of the tool a name of replayed history reached, called in a namespace (the
+/// Responses API's) or not, when the conversation recorded it: what [`history_name`] must not
+/// give a call that reached another tool, and what a call by it reaches in every later census.
+pub(crate) type Recorded<'a> = dyn Fn(Option<&str>, &str) -> Option<String> + 'a;
 
 /// The name a replayed call carries, and whether it is an alias (reaching no tool).
 pub(crate) struct HistoryName {
     pub(crate) name: String,
     pub(crate) alias: bool,
-    /// Whether the called name reached a tool or a meta-tool (an alias of a call that reached
-    /// nothing needs no record: it reaches nothing either).
-    pub(crate) reached: bool,
+}
+
+/// Hop 5 in a conversation whose history names are `recorded`: a recorded name reaches the
+/// tool it reached when it was recorded, found by its real name alone, or no tool when that
+/// tool is gone, never another, whatever the census is now; any other name resolves in the
+/// census ([`Census::resolve_call`]).
+pub(crate) fn resolve_in_history<'c>(
+    census: &'c Census,
+    recorded: &Recorded<'_>,
+    namespace: Option<&str>,
+    called: &str,
+) -> Result<Resolution<'c>, UnknownTool> {
+    let Some(tool) = recorded(namespace, called) else {
+        return census.resolve_call(namespace, called);
+    };
+    match census.resolve(&tool) {
+        // The exact real name only: a form that is the recorded name is another tool's.
+        Ok(Resolution::Tool(hit)) if hit.name == tool => Ok(Resolution::Tool(hit)),
+        _ => Err(UnknownTool {
+            called: called.to_owned(),
+        }),
+    }
 }
 
 /// Whether two resolutions reach the same thing: the same tool of the census (by whatever
@@ -42,19 +62,26 @@ fn same_target(
 }
 
 /// The name `called` (inside `namespace`, for a Responses API call made in one) carries in
-/// replayed history, in `census`: refused (`refuses`) is what the format refuses there;
-/// `alias_of` gives the call an alias already recorded in the conversation means, if any
-/// (`(namespace, called)`), so a name that means another call is never reused.
+/// replayed history, in `census` and the conversation's `recorded` history names: refused
+/// (`refuses`) is what the format refuses there. The call resolves as hop 5 in the
+/// conversation does ([`resolve_in_history`]), and a name recorded for another tool is never
+/// given to it.
 pub(crate) fn history_name(
     census: &Census,
     namespace: Option<&str>,
     called: &str,
     refuses: &dyn Fn(&str) -> bool,
-    alias_of: &AliasOf<'_>,
+    recorded: &Recorded<'_>,
 ) -> HistoryName {
-    let original = census.resolve_call(namespace, called);
+    let resolve = |name: &str| resolve_in_history(census, recorded, namespace, name);
+    let original = resolve(called);
+    let reached_tool = match &original {
+        Ok(Resolution::Tool(hit)) => Some(hit.name),
+        _ => None,
+    };
+    // Recorded for another tool, or for a tool when this call reached none.
     let means_another = |name: &str| {
-        alias_of(name).is_some_and(|(ns, call)| ns.as_deref() != namespace || call != called)
+        recorded(namespace, name).is_some_and(|tool| Some(tool.as_str()) != reached_tool)
     };
     // An unknown call gets an alias too: a form of it could be a tool's name in a later census.
     let candidate: Option<Cow<'_, str>> = match &original {
@@ -70,33 +97,36 @@ pub(crate) fn history_name(
         if !candidate.is_empty()
             && !refuses(&candidate)
             && !means_another(&candidate)
-            && same_target(&census.resolve_call(namespace, &candidate), &original)
+            && same_target(&resolve(&candidate), &original)
         {
             return HistoryName {
                 name: candidate.into_owned(),
                 alias: false,
-                reached: original.is_ok(),
             };
         }
     }
+    let free = |alias: &str| match recorded(namespace, alias) {
+        // This call's own alias, recorded on an earlier replay.
+        Some(tool) => Some(tool.as_str()) == reached_tool,
+        None => {
+            census.resolve(alias).is_err()
+                && census.resolve_call(namespace, alias).is_err()
+                && recorded(None, alias).is_none()
+        }
+    };
     HistoryName {
-        name: alias(census, namespace, called, &means_another),
+        name: alias(namespace, called, &free),
         alias: true,
-        reached: original.is_ok(),
     }
 }
 
 /// An alias of the call: the called name's form, cut so that `_h` and eight hex digits of a
-/// hash of the call (and a salt, raised until the alias is free) fit [`MAX_FORM_CHARS`], the
-/// shortest limit a replayed name meets (Chat Completions and Converse: 64). Deterministic, so
-/// one call replayed twice carries one alias. Free: no tool of the census answers to it, flat
-/// or in the namespace, and it means no other call of the conversation.
-fn alias(
-    census: &Census,
-    namespace: Option<&str>,
-    called: &str,
-    means_another: &dyn Fn(&str) -> bool,
-) -> String {
+/// hash of the call (and a salt, raised until `free` takes the alias) fit [`MAX_FORM_CHARS`],
+/// the shortest limit a replayed name meets (Chat Completions and Converse: 64).
+/// Deterministic, so one call replayed twice in one census carries one alias. `free`: no tool
+/// of the census answers to it, flat or in the namespace, and it means no other call of the
+/// conversation.
+fn alias(namespace: Option<&str>, called: &str, free: &dyn Fn(&str) -> bool) -> String {
     let form = model_safe_name(called);
     let mut salt = 0u32;
     loop {
@@ -104,10 +134,7 @@ fn alias(
         // The form is ASCII: any byte is a character boundary.
         let keep = form.len().min(MAX_FORM_CHARS - suffix.len());
         let alias = format!("{}{suffix}", &form[..keep]);
-        let free = census.resolve(&alias).is_err()
-            && census.resolve_call(namespace, &alias).is_err()
-            && !means_another(&alias);
-        if free {
+        if free(&alias) {
             return alias;
         }
         salt = salt.wrapping_add(1);
@@ -137,7 +164,7 @@ mod tests {
     use super::*;
     use crate::wire::replay::outside_form_chars;
 
-    fn none(_: &str) -> Option<(Option<String>, String)> {
+    fn none(_: Option<&str>, _: &str) -> Option<String> {
         None
     }
 
@@ -183,7 +210,8 @@ mod tests {
             &none,
         );
         let taken = first.name.clone();
-        let other = move |name: &str| (name == taken).then(|| (None, "someone/else".to_owned()));
+        let other =
+            move |_: Option<&str>, name: &str| (name == taken).then(|| "someone/else".to_owned());
         let again = history_name(
             &census,
             None,

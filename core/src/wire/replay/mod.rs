@@ -38,7 +38,7 @@ use super::calls::{ArgumentsError, BodyError, CallFormat, Fault, ToolCall, Unfin
 use super::{anthropic, converse, gemini, openai};
 use crate::census::Census;
 use crate::names::model_safe_name;
-pub(crate) use history_names::{history_name, HistoryName};
+pub(crate) use history_names::{history_name, resolve_in_history, HistoryName};
 
 /// The assistant turn to append to history, and the calls whose name it had to change.
 ///
@@ -367,7 +367,6 @@ pub fn replay_turn(
     replay_named(format, body, calls, &mut |call| HistoryName {
         name: model_safe_name(&call.name).into_owned(),
         alias: false,
-        reached: true,
     })
 }
 
@@ -411,7 +410,7 @@ pub fn replay_turn_in(
             call.namespace.as_deref(),
             &call.name,
             &refuses,
-            &|_| None,
+            &|_, _| None,
         )
     })
 }
