@@ -112,6 +112,9 @@ pub async fn converse(
         let offered = offered_names(&tools, format);
         let body = scripted_model(calls_in, turns.len(), &history, &offered);
         let calls = parse_calls(calls_in, &body)?;
+        // Answered first (no calls: no answers), then replayed: the replay records the names
+        // the history carries for the tools the calls reached.
+        let answers = request.answer_calls(&calls).await;
         // The model's turn, as the format's history takes it (the Responses API's items each
         // their own entry), its last turn too. The request's own census names a renamed call
         // in history: its tool's form, or an alias no tool answers to, never another tool's.
@@ -126,7 +129,6 @@ pub async fn converse(
                 history,
             });
         }
-        let answers = request.answer_calls(&calls).await;
         let messages = write_answers(calls_in, &answers).messages;
         history.extend(messages.iter().cloned());
         turns.push(TurnLog {
