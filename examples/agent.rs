@@ -71,7 +71,8 @@ pub struct Conversation {
     pub turns: Vec<TurnLog>,
     /// The model's last response's text.
     pub reply: String,
-    /// The messages (Responses: the items) of the last request.
+    /// The history the conversation ended with: the last request's messages (Responses: its
+    /// items), then the model's last turn.
     pub history: Vec<Value>,
 }
 
@@ -98,7 +99,9 @@ pub async fn converse(
     format: WireFormat,
 ) -> Result<Conversation, Box<dyn std::error::Error>> {
     let calls_in = format.call_format();
-    let mut history = vec![user_prompt(calls_in)];
+    let question = "What is the weather in Paris, and what do notes.txt and the radar say?";
+    // Converse takes content blocks, Gemini `parts`, the others a string.
+    let mut history = vec![calls_in.user_message(question)];
     let mut turns = Vec::new();
     // One conversation for the loop: each name its history carries is recorded there with the
     // tool its call reached, so a later call by it reaches that tool (or none), never another.
@@ -109,6 +112,15 @@ pub async fn converse(
         let offered = offered_names(&tools, format);
         let body = scripted_model(calls_in, turns.len(), &history, &offered);
         let calls = parse_calls(calls_in, &body)?;
+        // Answered first (no calls: no answers), then replayed: the replay records the names
+        // the history carries for the tools the calls reached.
+        let answers = request.answer_calls(&calls).await;
+        // The model's turn, as the format's history takes it (the Responses API's items each
+        // their own entry), its last turn too. The request's own census names a renamed call
+        // in history: its tool's form, or an alias no tool answers to, never another tool's.
+        request
+            .replay_turn(calls_in, &body, &calls)?
+            .append_to(&mut history);
         if calls.is_empty() {
             let reply = text_of(&body).unwrap_or_default();
             return Ok(Conversation {
@@ -116,13 +128,6 @@ pub async fn converse(
                 reply,
                 history,
             });
-        }
-        let answers = request.answer_calls(&calls).await;
-        // The request's own census names a renamed call in history: its tool's form, or an
-        // alias no tool answers to, never another tool's name.
-        match request.replay_turn(calls_in, &body, &calls)?.turn {
-            Value::Array(items) => history.extend(items), // Responses: output items
-            turn => history.push(turn),
         }
         let messages = write_answers(calls_in, &answers).messages;
         history.extend(messages.iter().cloned());
@@ -145,16 +150,6 @@ fn text_of(body: &Value) -> Option<String> {
         },
         Value::Array(items) => items.iter().find_map(text_of),
         _ => None,
-    }
-}
-
-/// The first message of a conversation, in the format's shape.
-fn user_prompt(format: CallFormat) -> Value {
-    let text = "What is the weather in Paris, and what do notes.txt and the radar say?";
-    match format {
-        CallFormat::Converse => json!({"role": "user", "content": [{"text": text}]}),
-        CallFormat::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
-        _ => json!({"role": "user", "content": text}),
     }
 }
 

@@ -275,6 +275,8 @@ mod doc_pages {
     pub struct Mcp;
     #[doc = include_str!("../docs/catalog.md")]
     pub struct Catalog;
+    #[doc = include_str!("../docs/return-leg.md")]
+    pub struct ReturnLeg;
     #[doc = include_str!("../docs/testing.md")]
     pub struct Testing;
     #[doc = include_str!("../docs/performance.md")]

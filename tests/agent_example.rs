@@ -1,4 +1,4 @@
-//! `examples/agent.rs` run as a test (issue 18, point 10): its loop, over the five formats, with
+//! `examples/agent.rs` run as a test: its loop, over the five formats, with
 //! its scripted model, its `#[tool]`s and the fixture MCP server, gives each turn's calls
 //! answered in the format's own shape, and the history the next request carries.
 
@@ -92,15 +92,38 @@ async fn the_agent_loop_answers_every_call_in_every_format() {
             assert!(radar.contains(png), "{key}: {radar}");
         }
 
-        // The last request's history: the prompt, then each turn's replay and its answers.
+        // The history: the prompt, each turn's replay and its answers, then the model's last
+        // turn (one message; in the Responses API, its one output item).
         let replays = match format {
             WireFormat::OpenAiResponses => first.calls.len() + second.calls.len(),
             _ => 2,
         };
         let answers = first.messages.len() + second.messages.len();
-        assert_eq!(conversation.history.len(), 1 + replays + answers, "{key}");
-        let tail = &conversation.history[conversation.history.len() - second.messages.len()..];
+        let history = &conversation.history;
+        assert_eq!(history.len(), 1 + replays + answers + 1, "{key}");
+        let (last, before) = history.split_last().unwrap();
+        let tail = &before[before.len() - second.messages.len()..];
         assert_eq!(tail, &second.messages[..], "{key}");
+        assert!(
+            last.to_string()
+                .contains("Sunny in Paris; the radar shows rain."),
+            "{key}: {last}"
+        );
+        // The first message is the user's, in the format's shape: Converse takes content
+        // blocks, Gemini `parts`, the others a string.
+        let first_text = match format {
+            WireFormat::Converse => &history[0]["content"][0]["text"],
+            WireFormat::Gemini => &history[0]["parts"][0]["text"],
+            _ => &history[0]["content"],
+        };
+        assert_eq!(history[0]["role"], "user", "{key}");
+        assert!(
+            first_text
+                .as_str()
+                .unwrap()
+                .starts_with("What is the weather"),
+            "{key}"
+        );
     }
 }
 

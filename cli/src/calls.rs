@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Serialize;
+use toolwire_core::runtime::DispatchError;
 use toolwire_core::wire::calls::{
     Arguments, CallFormat, CallParser, JsonLinesCallStream, SseCallStream, StreamError, ToolCall,
     UnfinishedCall,
@@ -514,7 +515,8 @@ fn land<'a>(
     match (to, index) {
         (None, _) => match namespace {
             Some(namespace) => errors.push(format!(
-                "no tool answers to `{called}` in the namespace `{namespace}` (a namespaced call reaches only the one tool that travels under that pair)"
+                "{}, in the namespace `{namespace}` (a namespaced call reaches only the one tool that travels under that pair)",
+                DispatchError::UnknownTool { called: called.to_owned(), closest: Vec::new() }
             )),
             None => errors.push(why_unknown(&tools.census, called)),
         },
@@ -528,28 +530,22 @@ fn land<'a>(
     (to, via)
 }
 
-/// Why no tool answers to `called`: the tools that share it as their form (a call by it cannot
-/// be told apart: each is reached by its real name), or the closest forms offered.
+/// Why no tool answers to `called`, in the runtime's own words (one wording for the command and
+/// the answers the model reads): the tools that share it as their form (a call by it cannot be
+/// told apart: each is reached by its real name), or the closest forms offered.
 fn why_unknown(census: &Census, called: &str) -> String {
+    let owned = |names: Vec<&str>| names.into_iter().map(str::to_owned).collect();
     let sharing = census.sharing(called);
-    if !sharing.is_empty() {
-        return format!(
-            "`{called}` is the form of {}, which share it, so a call by it reaches none of them: call one by its real name",
-            quoted(&sharing)
-        );
-    }
-    let closest = census.closest_offered(called, 3);
-    if closest.is_empty() {
-        format!("no tool answers to `{called}`")
+    let error = if sharing.is_empty() {
+        DispatchError::UnknownTool {
+            called: called.to_owned(),
+            closest: owned(census.closest_offered(called, 3)),
+        }
     } else {
-        format!(
-            "no tool answers to `{called}`; the closest offered: {}",
-            quoted(&closest)
-        )
-    }
-}
-
-fn quoted(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    quoted.join(", ")
+        DispatchError::SharedForm {
+            called: called.to_owned(),
+            tools: owned(sharing),
+        }
+    };
+    error.to_string()
 }

@@ -109,10 +109,28 @@ impl fmt::Display for UnknownTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "no tool answers to `{}`: it is neither a meta-tool, a real tool name, nor the form of exactly one tool",
-            self.called
+            "{}: it is neither a meta-tool, a real tool name, nor the form of exactly one tool",
+            unknown_tool_words::<&str>(&self.called, &[])
         )
     }
+}
+
+/// The one wording of a call no tool answers to, with the offered forms closest to it when
+/// there are any: `` unknown tool `serch`; the closest offered tools are `search` ``. The
+/// runtime's answers (`DispatchError::UnknownTool`), the census's
+/// own error and `tool_schema` all say it so.
+pub(crate) fn unknown_tool_words<S: AsRef<str>>(called: &str, closest: &[S]) -> String {
+    if closest.is_empty() {
+        return format!("unknown tool `{called}`");
+    }
+    let names: Vec<String> = closest
+        .iter()
+        .map(|c| format!("`{}`", c.as_ref()))
+        .collect();
+    format!(
+        "unknown tool `{called}`; the closest offered tools are {}",
+        names.join(", ")
+    )
 }
 
 impl std::error::Error for UnknownTool {}

@@ -435,8 +435,10 @@ fn error_text(result: &CallToolResult) -> String {
     }
 }
 
-/// Whether a server's `isError` text is the SDK's answer to arguments its tool's schema refused,
-/// so the model is told its arguments were wrong (and can fix them), not that the tool failed.
+/// The argument at fault (when the text names one) and the reason, when a server's `isError`
+/// text is its answer to arguments its tool's schema refused, so the model is told its
+/// arguments were wrong (and can fix them), not that the tool failed. The reason is the text
+/// without the words that only say "bad arguments" again, so the error says so once.
 ///
 /// Our source is the SDKs' behaviour, not the MCP spec (which leaves it to the server). The
 /// TypeScript SDK's `McpServer` (`src/server/mcp.ts`): `validateToolInput` throws
@@ -446,12 +448,52 @@ fn error_text(result: &CallToolResult) -> String {
 /// true }`; an `McpError`'s message is prefixed `MCP error -32602: `. The Python SDK's
 /// low-level `Server.call_tool` answers a `jsonschema.ValidationError` with
 /// `self._make_error_result(f"Input validation error: {e.message}")`. So the text starts with
-/// `Input validation error:`, after that optional prefix.
-fn is_input_validation_error(text: &str) -> bool {
+/// `Input validation error:`, after that optional prefix. A toolwire gateway (`toolwire serve`)
+/// serves a bad-argument call as the `isError` text of `ToolError::InvalidArguments`
+/// (`tools/tool_error.rs`, through `mcp/serve/call_result.rs`): ``bad arguments for tool
+/// `<name>`[, argument `<a>`]: <reason>``.
+fn bad_arguments(text: &str) -> Option<(Option<String>, String)> {
     const PREFIX: &str = "MCP error -32602: ";
-    text.strip_prefix(PREFIX)
-        .unwrap_or(text)
-        .starts_with("Input validation error:")
+    let text = text.strip_prefix(PREFIX).unwrap_or(text);
+    if let Some(rest) = text.strip_prefix("Input validation error: ") {
+        let issues = rest
+            .strip_prefix("Invalid arguments for tool ")
+            .and_then(|named| named.split_once(": "))
+            .map_or(rest, |(_, issues)| issues);
+        return Some((None, issues.to_owned()));
+    }
+    if text == "Input validation error:" {
+        return Some((None, text.to_owned()));
+    }
+    let (_, after_name) = text
+        .strip_prefix("bad arguments for tool `")?
+        .split_once('`')?;
+    match after_name.strip_prefix(", argument `") {
+        Some(named) => {
+            let (argument, reason) = named.split_once('`')?;
+            Some((
+                Some(argument.to_owned()),
+                reason.strip_prefix(": ")?.to_owned(),
+            ))
+        }
+        None => Some((None, after_name.strip_prefix(": ")?.to_owned())),
+    }
+}
+
+/// Whether a `-32602` (Invalid params) error's message says the server has no such tool, which
+/// is no fault of the arguments. MCP 2025-11-25, "Tools" → "Error Handling" lists "Unknown
+/// tools" among the protocol errors, with the example `{"code": -32602, "message": "Unknown
+/// tool: invalid_tool_name"}`
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling>);
+/// rmcp 3.11's tool router answers `invalid_params("tool not found")`
+/// (`src/handler/server/router/tool.rs`), and the TypeScript SDK's `McpServer` `Tool <name> not
+/// found`. Reading the words is our caution: the code alone cannot tell the two apart.
+fn names_an_unknown_tool(message: &str) -> bool {
+    let message = message.to_lowercase();
+    message.contains("unknown tool")
+        || message.contains("no such tool")
+        || message.starts_with("no tool")
+        || (message.contains("tool") && message.contains("not found"))
 }
 
 impl ToolProvider for McpProvider {
@@ -566,11 +608,11 @@ impl ToolProvider for McpProvider {
             match answer {
                 Ok(result) if result.is_error == Some(true) && !self.keep_error_results => {
                     let text = error_text(&result);
-                    if is_input_validation_error(&text) {
+                    if let Some((argument, reason)) = bad_arguments(&text) {
                         Err(ToolError::InvalidArguments {
                             tool: tool.to_owned(),
-                            argument: None,
-                            reason: text,
+                            argument,
+                            reason,
                         })
                     } else {
                         Err(ToolError::Failed {
@@ -580,6 +622,17 @@ impl ToolProvider for McpProvider {
                     }
                 }
                 Ok(result) => Ok(into_tool_output(result)),
+                Err(rmcp::service::ServiceError::McpError(e))
+                    if e.code == ErrorCode::INVALID_PARAMS && names_an_unknown_tool(&e.message) =>
+                {
+                    Err(self.unavailable(
+                        tool,
+                        format!(
+                            "has no such tool: its server answered `{}` (-32602); its tool list may have changed since it was read",
+                            e.message
+                        ),
+                    ))
+                }
                 Err(rmcp::service::ServiceError::McpError(e))
                     if e.code == ErrorCode::INVALID_PARAMS =>
                 {
@@ -638,6 +691,75 @@ impl ToolProvider for McpProvider {
         if let Some(connection) = connection {
             // Now, even while a call in flight still holds the connection.
             connection.kill();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error a bad-argument `isError` text becomes, as the app reads it.
+    fn read_as(text: &str) -> String {
+        let (argument, reason) = bad_arguments(text).expect("bad arguments");
+        let tool = "mcp/gw/files_read".to_owned();
+        ToolError::InvalidArguments {
+            tool,
+            argument,
+            reason,
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn a_toolwire_gateway_s_bad_arguments_are_said_once_with_their_argument() {
+        let served = "bad arguments for tool `files_read`, argument `path`: missing field `path`";
+        assert_eq!(
+            read_as(served),
+            "bad arguments for tool `mcp/gw/files_read`, argument `path`: missing field `path`"
+        );
+        let served = "bad arguments for tool `files_read`: the arguments must be a JSON object";
+        assert_eq!(
+            read_as(served),
+            "bad arguments for tool `mcp/gw/files_read`: the arguments must be a JSON object"
+        );
+    }
+
+    #[test]
+    fn an_sdk_s_validation_words_are_said_once() {
+        let ts =
+            "MCP error -32602: Input validation error: Invalid arguments for tool files_read: \
+                  [{\"path\": [\"path\"]}]";
+        assert_eq!(
+            read_as(ts),
+            "bad arguments for tool `mcp/gw/files_read`: [{\"path\": [\"path\"]}]"
+        );
+        let python = "Input validation error: 'path' is a required property";
+        assert_eq!(
+            read_as(python),
+            "bad arguments for tool `mcp/gw/files_read`: 'path' is a required property"
+        );
+        // Any other text is the tool's own failure.
+        assert_eq!(bad_arguments("tool `files_read` failed: disk full"), None);
+        assert_eq!(bad_arguments("bad arguments for tool files_read"), None);
+    }
+
+    #[test]
+    fn a_32602_that_names_an_unknown_tool_is_not_bad_arguments() {
+        for unknown in [
+            "Unknown tool: invalid_tool_name",
+            "tool not found",
+            "Tool files_read not found",
+            "no tool named `files_read`",
+        ] {
+            assert!(names_an_unknown_tool(unknown), "{unknown}");
+        }
+        for arguments in [
+            "invalid params",
+            "missing field `path`",
+            "Invalid arguments",
+        ] {
+            assert!(!names_an_unknown_tool(arguments), "{arguments}");
         }
     }
 }

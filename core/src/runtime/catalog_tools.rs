@@ -18,7 +18,7 @@ use super::conversation::Loading;
 use super::errors::tools_list;
 use super::meta_tool::{MetaCall, MetaTool, Surface};
 use super::DispatchError;
-use crate::census::Resolution;
+use crate::census::{unknown_tool_words, Resolution};
 use crate::tools::ToolError;
 
 /// `tool_search`'s default number of hits, and the most it gives.
@@ -181,12 +181,8 @@ impl MetaTool {
                             return Err(invalid("tool_schema", "name", format!("no one tool answers to `{name}`: {} tools share it; ask for one of them by its real name: {}", sharing.len(), tools_list(&sharing))));
                         }
                         let closest = request.census().closest_offered(name, 3);
-                        let hint = if closest.is_empty() {
-                            "; search with tool_search".to_owned()
-                        } else {
-                            format!("; the closest are {}", closest.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", "))
-                        };
-                        return Err(invalid("tool_schema", "name", format!("no tool answers to `{name}`{hint}")));
+                        let hint = if closest.is_empty() { "; search with tool_search" } else { "" };
+                        return Err(invalid("tool_schema", "name", format!("{}{hint}", unknown_tool_words(name, &closest))));
                     }
                 };
                 let tool = &request.census().tools()[index];

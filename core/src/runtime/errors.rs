@@ -4,6 +4,7 @@
 //! answers to it) and says what the caller can do; its `for_model` message names the tool as
 //! the model called it. Both enums grow, so neither is matched exhaustively outside this crate.
 
+use crate::census::unknown_tool_words;
 use crate::tools::ToolError;
 
 /// Why a call was not run or did not complete.
@@ -16,7 +17,7 @@ use crate::tools::ToolError;
 #[non_exhaustive]
 pub enum DispatchError {
     /// No tool answers to the called name (never a guess).
-    #[error("unknown tool `{called}`{}", closest_list(closest))]
+    #[error("{}", unknown_tool_words(called, closest))]
     UnknownTool {
         /// The name the call used.
         called: String,
@@ -151,15 +152,6 @@ impl DispatchError {
             },
         }
     }
-}
-
-/// `; the closest offered tools are `a`, `b`` or nothing.
-fn closest_list(closest: &[String]) -> String {
-    if closest.is_empty() {
-        return String::new();
-    }
-    let names: Vec<String> = closest.iter().map(|c| format!("`{c}`")).collect();
-    format!("; the closest offered tools are {}", names.join(", "))
 }
 
 /// `` `a`, `b` ``: names as the runtime's messages quote them (also `tool_schema`'s).

@@ -174,11 +174,14 @@ async fn an_sdk_input_validation_error_result_is_invalid_arguments_in_the_server
         panic!("{err:?}")
     };
     assert_eq!((tool.as_str(), argument), ("mcp/sdk/validated", &None));
+    // The SDK's words that only say "bad arguments" are left out: the error says so once.
+    assert!(reason.contains(r#""path": ["count"]"#), "{reason}");
+    let said = err.to_string();
     assert!(
-        reason.starts_with(
-            "MCP error -32602: Input validation error: Invalid arguments for tool validated: "
-        ) && reason.contains(r#""path": ["count"]"#),
-        "{reason}"
+        said.starts_with("bad arguments for tool `mcp/sdk/validated`: ")
+            && !said.contains("Invalid arguments for tool")
+            && !said.contains("-32602"),
+        "{said}"
     );
     // Good arguments reach the tool; another isError text is still the tool's failure.
     let out = request
@@ -340,4 +343,25 @@ async fn list_server_tools_gives_bare_names() {
     }
     let undescribed = tools.iter().find(|t| t.name == "undescribed").unwrap();
     assert_eq!(undescribed.description, "");
+}
+
+#[tokio::test]
+async fn a_32602_for_a_tool_the_server_does_not_know_is_not_bad_arguments() {
+    // MCP answers an unknown tool with -32602 too (2025-11-25, "Tools" -> "Error Handling"):
+    // the fixture says `no tool named ...` for a name it does not list.
+    use toolwire_core::provider::ToolProvider;
+    let provider = fixture("fx", &[]).await;
+    let err = provider.call("mcp/fx/gone", json!({})).await.unwrap_err();
+    let ToolError::Unavailable { tool, reason, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(tool, "mcp/fx/gone");
+    assert_eq!(
+        err.to_string(),
+        format!("tool `mcp/fx/gone` is unavailable: provider `mcp/fx` {reason}")
+    );
+    assert!(
+        reason.starts_with("has no such tool: its server answered `no tool named `gone`` (-32602)"),
+        "{reason}"
+    );
 }

@@ -345,8 +345,10 @@ async fn bad_calls_to_the_meta_tools_are_typed_errors_that_name_the_argument() {
         .dispatch("tool_schema", json!({"name": "mcp/files/red_file"}))
         .await
         .unwrap_err();
+    // The one unknown-tool wording, as a call by that name would be answered.
     assert!(
-        err.to_string().contains("`mcp/files/red_file`")
+        err.to_string()
+            .contains("unknown tool `mcp/files/red_file`; the closest offered tools are ")
             && err.to_string().contains("`mcp_files_read_file`"),
         "{err}"
     );

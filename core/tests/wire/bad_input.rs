@@ -61,6 +61,15 @@ fn another_formats_body_is_a_shape_error_naming_format_and_pointer() {
                 "{format} read {body_format}: {err}"
             );
             assert!(err.to_string().contains(format.api_name()), "{err}");
+            // "an OpenAI", "an Anthropic", never "a OpenAI".
+            let article = match format {
+                CallFormat::OpenAiChat | CallFormat::OpenAiResponses | CallFormat::Anthropic => {
+                    "an"
+                }
+                _ => "a",
+            };
+            let said = format!("is not {article} {} response", format.api_name());
+            assert!(err.to_string().contains(&said), "{err}");
         }
     }
 }

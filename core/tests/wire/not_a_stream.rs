@@ -62,6 +62,17 @@ fn ends(format: CallFormat, text: &str) -> Vec<(String, Result<(), StreamError>)
     out
 }
 
+/// The API's name as a message says it, after its article: "an OpenAI", never "a OpenAI".
+fn with_article(format: CallFormat) -> &'static str {
+    match format {
+        CallFormat::OpenAiChat => "an OpenAI Chat Completions",
+        CallFormat::OpenAiResponses => "an OpenAI Responses",
+        CallFormat::Anthropic => "an Anthropic Messages",
+        CallFormat::Converse => "a Bedrock Converse",
+        _ => "a Gemini generateContent",
+    }
+}
+
 #[test]
 fn a_page_a_body_or_nothing_is_not_the_format_for_every_reader() {
     for format in CallFormat::ALL {
@@ -72,7 +83,7 @@ fn a_page_a_body_or_nothing_is_not_the_format_for_every_reader() {
                 match err {
                     StreamError::NotTheFormat { .. } => assert!(
                         err.to_string()
-                            .contains(&format!("is not a {} stream", format.api_name())),
+                            .contains(&format!("is not {} stream", with_article(format))),
                         "{err}"
                     ),
                     // A format whose streams carry `{"error": …}` events reads an error body

@@ -25,7 +25,7 @@ use tokio::sync::oneshot;
 use super::call_result::{failed_call_result, served_failure};
 use super::listing::ServedView;
 use super::{era, ToolServer};
-use crate::census::Resolution;
+use crate::census::{unknown_tool_words, Resolution};
 use crate::mcp::content::into_call_tool_result;
 use crate::runtime::{
     meta_through_tool_call, tool_call_target, Conversation, DispatchError, Request,
@@ -145,7 +145,7 @@ impl ServerSession {
             Err(err) => return Ok(failed_call_result(err.for_model(called)).into()),
         };
         match self.call_named(&name, arguments, stateless, peer).await {
-            Err(unknown) => Ok(failed_call_result(missed_by_tool_call(&unknown)).into()),
+            Err(unknown) => Ok(failed_call_result(missed_by_tool_call(&name, &unknown)).into()),
             answered => answered,
         }
     }
@@ -233,19 +233,20 @@ fn resolve<'a>(view: &'a ServedView, request: &'a Request, called: &str) -> Reso
 
 type ResolveResult<'a> = Result<Resolution<'a>, crate::census::UnknownTool>;
 
-/// What `tool_call` says when its `name` reaches no tool: the unknown-tool error a direct call
-/// would be, with the closest served names, as its failed result.
-fn missed_by_tool_call(unknown: &ErrorData) -> String {
-    let closest = unknown
+/// What `tool_call` says when its `name` reaches no tool: the unknown-tool words every answer
+/// gives (`census::unknown_tool_words`), with the closest served names the protocol error
+/// carries, as its failed result for the model to read.
+fn missed_by_tool_call(called: &str, unknown: &ErrorData) -> String {
+    let closest: Vec<&str> = unknown
         .data
         .as_ref()
         .and_then(|data| data.get("closest"))
-        .filter(|closest| closest.as_array().is_some_and(|c| !c.is_empty()))
-        .map(|closest| format!("; the closest are {closest}"))
+        .and_then(Value::as_array)
+        .map(|closest| closest.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     format!(
-        "tool_call: {}; search with tool_search{closest}",
-        unknown.message
+        "tool_call: {}; search with tool_search",
+        unknown_tool_words(called, &closest)
     )
 }
 

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use serde_json::json;
+
 /// The shape of a provider's response, which fixes where its tool calls sit and how its stream
 /// carries them.
 ///
@@ -88,6 +90,49 @@ impl CallFormat {
             CallFormat::Anthropic => "Anthropic Messages",
             CallFormat::Converse => "Bedrock Converse",
             CallFormat::Gemini => "Gemini generateContent",
+        }
+    }
+
+    /// The user's first message of a conversation, `text` alone, as the format's request
+    /// carries it in its history:
+    ///
+    /// - Chat Completions: `{"role": "user", "content": text}` (openai-python
+    ///   `ChatCompletionUserMessageParam`: `content` is a string or parts);
+    /// - Responses: `{"role": "user", "content": text}`, an item of `input` (openai-python
+    ///   `EasyInputMessageParam`);
+    /// - Messages API: `{"role": "user", "content": text}` (anthropic-sdk-python
+    ///   `MessageParam`: `content` is a string or blocks);
+    /// - Converse: `{"role": "user", "content": [{"text": text}]}` (Bedrock API reference,
+    ///   `Message`, botocore: `content` is an array of `ContentBlock`, never a string);
+    /// - Gemini: `{"role": "user", "parts": [{"text": text}]}` (google-genai `types.Content`:
+    ///   `parts`, no `content`).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::CallFormat;
+    /// assert_eq!(CallFormat::Anthropic.user_message("Hi?"), json!({"role": "user", "content": "Hi?"}));
+    /// assert_eq!(CallFormat::Converse.user_message("Hi?"), json!({"role": "user", "content": [{"text": "Hi?"}]}));
+    /// assert_eq!(CallFormat::Gemini.user_message("Hi?"), json!({"role": "user", "parts": [{"text": "Hi?"}]}));
+    /// ```
+    pub fn user_message(self, text: &str) -> serde_json::Value {
+        match self {
+            CallFormat::Converse => json!({"role": "user", "content": [{"text": text}]}),
+            CallFormat::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
+            CallFormat::OpenAiChat | CallFormat::OpenAiResponses | CallFormat::Anthropic => {
+                json!({"role": "user", "content": text})
+            }
+        }
+    }
+
+    /// [`api_name`](Self::api_name) after its article, for messages: `an OpenAI Responses`,
+    /// `a Bedrock Converse`.
+    pub(crate) const fn a_api_name(self) -> &'static str {
+        match self {
+            CallFormat::OpenAiChat => "an OpenAI Chat Completions",
+            CallFormat::OpenAiResponses => "an OpenAI Responses",
+            CallFormat::Anthropic => "an Anthropic Messages",
+            CallFormat::Converse => "a Bedrock Converse",
+            CallFormat::Gemini => "a Gemini generateContent",
         }
     }
 }

@@ -138,7 +138,7 @@ pub enum BodyError {
         message: String,
     },
     /// The value at `pointer` is not what the format puts there.
-    #[error("the {format} body is not a {} response: at `{pointer}` it needs {expected}", format.api_name())]
+    #[error("the {format} body is not {} response: at `{pointer}` it needs {expected}", format.a_api_name())]
     Shape {
         /// The format it was read as.
         format: CallFormat,
@@ -229,7 +229,7 @@ pub enum StreamError {
         message: String,
     },
     /// A value of an event is not what the format puts there.
-    #[error("{format} stream event {event} is not a {} stream event: at `{pointer}` it needs {expected}", format.api_name())]
+    #[error("{format} stream event {event} is not {} stream event: at `{pointer}` it needs {expected}", format.a_api_name())]
     Shape {
         /// The stream's format.
         format: CallFormat,
@@ -313,7 +313,7 @@ pub enum StreamError {
     /// assert!(matches!(&err, StreamError::NotTheFormat { events: 0, .. }));
     /// assert!(err.to_string().contains(r#"it has no events; it begins `{"error": {"code": 429"#));
     /// ```
-    #[error("the input is not a {} stream: {}{}", format.api_name(), if *events == 0 { "it has no events".to_owned() } else { format!("none of its {events} event(s) is one") }, if begins.is_empty() { String::new() } else { format!("; it begins `{begins}`") })]
+    #[error("the input is not {} stream: {}{}", format.a_api_name(), if *events == 0 { "it has no events".to_owned() } else { format!("none of its {events} event(s) is one") }, if begins.is_empty() { String::new() } else { format!("; it begins `{begins}`") })]
     NotTheFormat {
         /// The stream's format.
         format: CallFormat,

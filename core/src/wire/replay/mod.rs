@@ -91,6 +91,35 @@ impl Replay {
     pub fn is_verbatim(&self) -> bool {
         self.renamed.is_empty() && self.repaired.is_empty()
     }
+
+    /// Appends the turn to a conversation's history as its format takes it: the Responses API's
+    /// turn is the response's `output` items, each its own entry of the next request's `input`
+    /// (so they extend the history); every other format's turn is one message (pushed).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::CallFormat;
+    /// use toolwire_core::wire::replay::replay_turn;
+    /// let mut history = vec![CallFormat::OpenAiResponses.user_message("Hi?")];
+    /// let body = json!({"output": [
+    ///     {"type": "reasoning", "id": "rs_1", "summary": []},
+    ///     {"type": "message", "id": "msg_1", "role": "assistant", "content": []},
+    /// ]});
+    /// replay_turn(CallFormat::OpenAiResponses, &body, &[]).unwrap().append_to(&mut history);
+    /// assert_eq!(history.len(), 3); // the user's message, then each output item
+    ///
+    /// let mut history = vec![CallFormat::Anthropic.user_message("Hi?")];
+    /// let body = json!({"role": "assistant", "content": [{"type": "text", "text": "Hello."}]});
+    /// replay_turn(CallFormat::Anthropic, &body, &[]).unwrap().append_to(&mut history);
+    /// assert_eq!(history[1], json!({"role": "assistant", "content": [{"type": "text", "text": "Hello."}]}));
+    /// ```
+    pub fn append_to(self, history: &mut Vec<Value>) {
+        match self.turn {
+            // Only the Responses API's turn is an array (`responses_replay.rs`): its items.
+            Value::Array(items) => history.extend(items),
+            message => history.push(message),
+        }
+    }
 }
 
 /// A call whose name the provider refuses in replayed history, and the name the replay gave it.
