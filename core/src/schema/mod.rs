@@ -24,7 +24,8 @@
 //! - `merge.rs`: the exact conjunction of two schemas (`allOf`, a `$ref`'s siblings);
 //! - `shape.rs`: what a node says, read without changing it (its types, whether it takes
 //!   `null`, whether its branches exclude each other), asked alike by checking and rewriting;
-//! - `rewrite.rs`: the rewrites of one node for one dialect, in their order;
+//! - `rewrite/`: the rewrites of one node for one dialect, in their order, a file per kind of
+//!   rewrite (unions, the root, types and nulls, values, dropped constraints, strict);
 //! - `check.rs`, `prepare.rs`, `cache.rs`, `restore.rs`: the public functions.
 
 mod cache;
