@@ -14,6 +14,8 @@ use toolwire_core::wire::calls::CallFormat;
 
 /// Call ids, a few so that they repeat.
 const IDS: &[&str] = &["call_1", "call_2", "toolu_1", "fc_1", ""];
+/// Responses item ids, fewer than the indexes so that they meet; `""` sends none.
+const ITEM_IDS: &[&str] = &["fc_a", "fc_b", ""];
 /// Names: real ones, one that is another's prefix, one a server could repeat per chunk.
 const NAMES: &[&str] = &["get_weather", "get", "weather", "mcp/x/search.web", "f", ""];
 /// Argument fragments: pieces of one object, whole objects, a fragment that is not JSON.
@@ -104,10 +106,13 @@ fn chat(u: &mut Unstructured<'_>) -> Result<Value> {
 /// A Responses API stream event (openai-python `ResponseStreamEvent`).
 fn responses(u: &mut Unstructured<'_>) -> Result<Value> {
     let output_index = index(u)?;
-    let item_id = format!("fc_{output_index}");
+    // Item ids apart from indexes (two items at one index, an item whose index moves), and
+    // sometimes none (a function call item's `id` is optional in the SDK type; an arguments
+    // event without `item_id` is a loose copy of the API).
+    let item_id = pick(u, ITEM_IDS)?;
     let call_id = pick(u, IDS)?;
     let name = pick(u, NAMES)?;
-    Ok(match u.int_in_range(0..=4u8)? {
+    let mut event = match u.int_in_range(0..=5u8)? {
         0 => json!({"type": "response.output_item.added", "output_index": output_index,
             "item": {"type": "function_call", "id": item_id, "call_id": call_id,
                 "name": name, "arguments": ""}}),
@@ -119,10 +124,23 @@ fn responses(u: &mut Unstructured<'_>) -> Result<Value> {
         3 => json!({"type": "response.output_item.done", "output_index": output_index,
             "item": {"type": "message", "id": format!("msg_{output_index}"), "role": "assistant",
                 "content": [{"type": "output_text", "text": pick(u, TEXTS)?, "annotations": []}]}}),
+        4 => json!({"type": "response.function_call_arguments.done",
+            "output_index": output_index, "item_id": item_id, "arguments": pick(u, FRAGMENTS)?}),
         _ => json!({"type": "response.output_item.done", "output_index": output_index,
             "item": {"type": "reasoning", "id": format!("rs_{output_index}"), "summary": [],
                 "encrypted_content": "gAAA"}}),
-    })
+    };
+    if item_id.is_empty() {
+        if let Some(map) = event.as_object_mut() {
+            map.remove("item_id");
+            if let Some(Value::Object(item)) = map.get_mut("item") {
+                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                    item.remove("id");
+                }
+            }
+        }
+    }
+    Ok(event)
 }
 
 /// A Messages API stream event (anthropic-sdk-python `RawMessageStreamEvent`).

@@ -16,6 +16,7 @@ mod namespaces;
 mod not_a_stream;
 mod replay;
 mod request_namespaces;
+mod responses_items;
 mod scripted_turns;
 mod streamed_replay;
 mod streams;

@@ -27,6 +27,12 @@ pub(crate) enum Fault {
     Unsupported { pointer: String, what: &'static str },
     /// The provider reported an error inside the stream.
     Provider { message: String },
+    /// An event names, at `pointer`, an item by an `id` that cannot be that item.
+    UnmatchedItem {
+        pointer: String,
+        id: String,
+        expected: &'static str,
+    },
 }
 
 impl Fault {
@@ -70,6 +76,13 @@ impl Fault {
                 pointer: String::new(),
                 expected: "a response, not the provider's error",
             },
+            Fault::UnmatchedItem {
+                pointer, expected, ..
+            } => BodyError::Shape {
+                format,
+                pointer,
+                expected,
+            },
         }
     }
 
@@ -109,6 +122,17 @@ impl Fault {
                 format,
                 event,
                 message,
+            },
+            Fault::UnmatchedItem {
+                pointer,
+                id,
+                expected,
+            } => StreamError::UnmatchedItem {
+                format,
+                event,
+                pointer,
+                id,
+                expected,
             },
         }
     }
@@ -299,6 +323,34 @@ pub enum StreamError {
         /// The provider's message, or the event's JSON.
         message: String,
     },
+    /// An event names an item by an id that cannot be that item (the Responses API names
+    /// each output item by its `id`): no earlier event added an item of that id, or the item
+    /// of that id is another kind, or was done already otherwise. The event is never read
+    /// into another item.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream, StreamError};
+    /// let mut stream = CallStream::new(CallFormat::OpenAiResponses);
+    /// let delta = json!({"type": "response.function_call_arguments.delta",
+    ///     "item_id": "fc_9", "output_index": 0, "delta": "{"});
+    /// let err = stream.push(&delta).unwrap_err();
+    /// assert!(matches!(&err, StreamError::UnmatchedItem { id, .. } if id == "fc_9"));
+    /// assert!(err.to_string().contains("`fc_9`"));
+    /// ```
+    #[error("{format} stream event {event} names the item `{id}` at `{pointer}`, which needs {expected}")]
+    UnmatchedItem {
+        /// The stream's format.
+        format: CallFormat,
+        /// The event's number.
+        event: usize,
+        /// The RFC 6901 pointer into the event of the id.
+        pointer: String,
+        /// The item's id.
+        id: String,
+        /// What that id must name.
+        expected: &'static str,
+    },
     /// The input is not a stream of the format: none of its events was of the format's kinds
     /// (an HTML error page, a JSON body, another format's stream, nothing at all). Told at the
     /// end (each format ignores event types it does not know), or at an event that is not
@@ -391,6 +443,7 @@ impl StreamError {
             | StreamError::DuplicateId { format, .. }
             | StreamError::Unsupported { format, .. }
             | StreamError::Provider { format, .. }
+            | StreamError::UnmatchedItem { format, .. }
             | StreamError::NotTheFormat { format, .. }
             | StreamError::EventTooLong { format, .. }
             | StreamError::Finished { format }

@@ -18,13 +18,29 @@
 //!   `response.completed` (and `.incomplete`, `.failed`) the whole response
 //!   (`response_stream_event.py`).
 //!
+//! Items are named by their id, which every event about an item carries: `item_id` on
+//! `response.function_call_arguments.delta` and `.done` (a required `str` in
+//! `response_function_call_arguments_delta_event.py`, `_done_event.py`), and the item's own `id`
+//! on `response.output_item.added` and `.done` (required on a message,
+//! `response_output_message.py`, and a reasoning item, `response_reasoning_item.py`; optional
+//! on a function call, `response_function_tool_call.py`: `id: Optional[str] = None`). The
+//! `output_index` of these events is only a position hint: an item is found by its id, never
+//! by its index, wherever the event carries one. Only an event without an id (a function call
+//! item without one, as the SDK type allows; an arguments event without `item_id`, which the
+//! SDK type does not allow: our caution for servers that copy the API loosely) names its item
+//! by `output_index`, and then only an item that came without an id of its own, or, for an
+//! event without an id, the latest item at that index of its kind. An id no earlier event added
+//! (an arguments event's), or the id of an item of another kind, or of a call done already
+//! otherwise, is refused (`StreamError::UnmatchedItem`): never read into another item.
+//!
 //! Our own rules: items are kept in the order they first came, each as it came (an item type
 //! we do not know stays whole), so a pointer yielded never moves: a call's pointer is its
-//! item's position in the output built, and `output_index` only names the item in later
-//! events. An item the final response holds that no item event gave is added after the
-//! others (for servers that send items only there). A done call item that leaves out its
-//! `call_id`, `name`, `namespace` or `arguments` takes them from the events before it, in
-//! the call and in the output alike.
+//! item's position in the output built. An item the final response holds that no item event
+//! gave is added after the others, and a call among them is yielded (for servers that send
+//! items only there). A done call item that leaves out its `call_id`, `name`, `namespace` or
+//! `arguments` takes them from the events before it, in the call and in the output alike.
+
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -38,18 +54,27 @@ use crate::wire::calls::{ArgumentsText, Fault, UnfinishedCall};
 /// One output item as the events built it.
 #[derive(Debug)]
 struct Item {
-    /// The stream's `output_index` for it.
+    /// The `output_index` the latest event about it gave: how an event without an id names it.
     output_index: u64,
+    /// Its `id`, once an event gave one: how every event that carries one names it.
+    id: Option<String>,
     /// The item as it was added, or as it was done.
     value: Value,
     /// A `function_call` added and not yet done: its call.
     call: Option<OpenCall>,
+    /// Whether `response.output_item.done` (or the final response) gave it.
+    done: bool,
+}
+
+impl Item {
+    fn kind(&self) -> Option<&str> {
+        self.value.get("type").and_then(Value::as_str)
+    }
 }
 
 /// A `function_call` item added and not yet done.
 #[derive(Debug)]
 struct OpenCall {
-    item_id: Option<String>,
     call_id: Option<String>,
     name: Option<String>,
     namespace: Option<String>,
@@ -60,37 +85,47 @@ struct OpenCall {
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesMachine {
     items: Vec<Item>,
+    /// The position of each item with an id (a map, so that a turn of n items costs n, not n²).
+    by_id: HashMap<String, usize>,
 }
 
 impl ResponsesMachine {
-    /// The position of the item at `output_index`.
+    /// The position of the latest item at `output_index`.
     fn at_index(&self, output_index: u64) -> Option<usize> {
         self.items
             .iter()
             .rposition(|item| item.output_index == output_index)
     }
 
-    /// The item an event names, by `item_id` (or its item's `id`) among the open calls, else by
-    /// `output_index`.
-    fn find(&self, event: &Map<String, Value>) -> Result<Option<usize>, Fault> {
-        let item_id = match shape::opt_str(event, "item_id", "")? {
-            Some(id) => Some(id),
-            None => shape::opt_object(event, "item", "")?
-                .map(|item| shape::opt_str(item, "id", "/item"))
-                .transpose()?
-                .flatten(),
-        };
-        if let Some(id) = item_id {
-            let open = self.items.iter().rposition(|item| {
-                item.call
-                    .as_ref()
-                    .is_some_and(|call| call.item_id.as_deref() == Some(id))
-            });
-            if open.is_some() {
-                return Ok(open);
-            }
+    /// The item an event names: by `id` where the event carries one; else, or when no item
+    /// has that id, the latest item at `output_index` that `fits`, and that has no id of its
+    /// own when the event has one (an id never names another item).
+    fn find(
+        &self,
+        id: Option<&str>,
+        output_index: Option<u64>,
+        fits: impl Fn(&Item) -> bool,
+    ) -> Option<usize> {
+        if let Some(&at) = id.and_then(|id| self.by_id.get(id)) {
+            return Some(at);
         }
-        Ok(shape::opt_index(event, "output_index", "")?.and_then(|index| self.at_index(index)))
+        let output_index = output_index?;
+        self.items.iter().rposition(|item| {
+            item.output_index == output_index && (id.is_none() || item.id.is_none()) && fits(item)
+        })
+    }
+
+    /// Records what an event that found the item at `at` named it by: its id (for an item
+    /// that had none) and its latest `output_index`.
+    fn named(&mut self, at: usize, id: Option<&str>, output_index: Option<u64>) {
+        let item = &mut self.items[at];
+        if let (None, Some(id)) = (&item.id, id) {
+            item.id = Some(id.to_owned());
+            self.by_id.insert(id.to_owned(), at);
+        }
+        if let Some(output_index) = output_index {
+            item.output_index = output_index;
+        }
     }
 
     /// A new item at the end of the output, within the bound.
@@ -101,20 +136,25 @@ impl ResponsesMachine {
                 "an item within the first 4096 of the output (our caution)",
             ));
         }
+        let at = self.items.len();
+        if let Some(id) = &item.id {
+            self.by_id.insert(id.clone(), at);
+        }
         self.items.push(item);
-        Ok(self.items.len() - 1)
+        Ok(at)
     }
 
     fn added(&mut self, event: &Map<String, Value>, limit: usize) -> Result<(), Fault> {
         let item = item(event)?;
         let output_index = shape::index(event, "output_index", "")?;
-        let call = if shape::opt_str(item, "type", "/item")? == Some("function_call") {
+        let id = shape::opt_str(item, "id", "/item")?;
+        let kind = shape::opt_str(item, "type", "/item")?;
+        let call = if kind == Some("function_call") {
             let mut arguments = ArgumentsText::default();
             if let Some(text) = shape::opt_str(item, "arguments", "/item")? {
                 arguments.push(text, limit);
             }
             Some(OpenCall {
-                item_id: shape::opt_str(item, "id", "/item")?.map(str::to_owned),
                 call_id: shape::opt_id(item, "call_id", "/item")?,
                 name: shape::opt_str(item, "name", "/item")?.map(str::to_owned),
                 namespace: shape::opt_str(item, "namespace", "/item")?.map(str::to_owned),
@@ -123,43 +163,86 @@ impl ResponsesMachine {
         } else {
             None
         };
-        // An index already given keeps its item (our caution: no source shows a second add).
-        if self.at_index(output_index).is_none() {
-            self.push_item(Item {
-                output_index,
-                value: Value::Object(item.clone()),
-                call,
-            })?;
+        // An item added again is the same item and keeps what it has: proxies have been seen
+        // to repeat `added`/`done` events (fawney19/Aether PR #836 de-duplicates them). Without
+        // an id, an index whose item of this kind is not done yet keeps it (our caution: no
+        // source shows a second add at one index).
+        let found = self.find(id, Some(output_index), |slot| {
+            slot.kind() == kind && !slot.done
+        });
+        if let Some(at) = found {
+            if self.items[at].kind() != kind {
+                return Err(unmatched(
+                    "/item/id",
+                    id,
+                    "an item of the type it came with",
+                ));
+            }
+            self.named(at, id, Some(output_index));
+            return Ok(());
         }
+        self.push_item(Item {
+            output_index,
+            id: id.map(str::to_owned),
+            value: Value::Object(item.clone()),
+            call,
+            done: false,
+        })?;
         Ok(())
+    }
+
+    /// The open call an arguments event names.
+    fn open_call(&mut self, event: &Map<String, Value>) -> Result<usize, Fault> {
+        let id = shape::opt_str(event, "item_id", "")?;
+        let output_index = shape::opt_index(event, "output_index", "")?;
+        match self.find(id, output_index, |slot| slot.call.is_some()) {
+            Some(at) if self.items[at].call.is_some() => {
+                self.named(at, id, output_index);
+                Ok(at)
+            }
+            _ if id.is_some() => Err(unmatched(
+                "/item_id",
+                id,
+                "a function_call item added before and not yet done",
+            )),
+            _ => Err(Fault::shape(
+                "/output_index",
+                "the index of a function_call item added before and not yet done",
+            )),
+        }
     }
 
     fn done(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
         let item = item(event)?;
         let output_index = shape::index(event, "output_index", "")?;
-        let is_call = shape::opt_str(item, "type", "/item")? == Some("function_call");
-        let found = if is_call {
-            self.find(event)?
-        } else {
-            // A done item replaces the item at its index only when it is that item (its kind,
-            // and its id where both have one): never a call, whose pointer was yielded. Our
-            // caution: two items at one `output_index` is no documented shape.
-            self.at_index(output_index)
-                .filter(|&at| same_item(&self.items[at].value, item))
-        };
-        // A done event repeated for a call already done (proxies have been seen to repeat
-        // `added`/`done` events: fawney19/Aether PR #836 de-duplicates them) is the same call,
-        // not a second one with its id.
-        if let Some(at) = found.filter(|_| is_call) {
+        let id = shape::opt_str(item, "id", "/item")?;
+        let kind = shape::opt_str(item, "type", "/item")?;
+        let is_call = kind == Some("function_call");
+        // Without an id: an item of its kind at its index not done yet, or a call it repeats.
+        let found = self.find(id, Some(output_index), |slot| {
+            slot.kind() == kind && (!slot.done || repeats(slot, item))
+        });
+        if let Some(at) = found {
             let slot = &self.items[at];
-            let done_before = slot.call.is_none()
-                && slot.value.get("type").and_then(Value::as_str) == Some("function_call");
-            let same = |key: &str| {
-                item.get(key)
-                    .is_none_or(|value| slot.value.get(key) == Some(value))
-            };
-            if done_before && same("call_id") && same("id") {
-                return Ok(());
+            if slot.kind() != kind {
+                return Err(unmatched(
+                    "/item/id",
+                    id,
+                    "an item of the type it came with",
+                ));
+            }
+            // A done event repeated for a call already done (fawney19/Aether PR #836, above)
+            // is the same call, not a second one with its id; a call done again otherwise
+            // would change a call already yielded.
+            if is_call && slot.done {
+                if repeats(slot, item) {
+                    return Ok(());
+                }
+                return Err(unmatched(
+                    "/item/id",
+                    id,
+                    "one function_call done once (a repeated done has its `call_id`)",
+                ));
             }
         }
         // Read the item whole before anything is recorded: a fault leaves the output as it was.
@@ -176,11 +259,15 @@ impl ResponsesMachine {
         if found.is_none() {
             self.push_item(Item {
                 output_index,
+                id: id.map(str::to_owned),
                 value: Value::Object(item.clone()),
                 call: None,
+                done: true,
             })?;
         }
+        self.named(position, id, Some(output_index));
         let slot = &mut self.items[position];
+        slot.done = true;
         let open = slot.call.take();
         let mut value = item.clone();
         let Some(mut call) = call else {
@@ -215,8 +302,10 @@ impl ResponsesMachine {
         turn.add_with_id(call)
     }
 
-    /// The final response's output: an item no item event gave is added after the others.
-    fn whole(&mut self, event: &Map<String, Value>) -> Result<(), Fault> {
+    /// The final response's output: an item no item event gave (none of its id; for an item
+    /// without an id, none at its index) is added after the others, and a call among them is
+    /// yielded, so that the calls are those of the output built.
+    fn whole(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
         let Some(output) = event
             .get("response")
             .and_then(|response| response.get("output"))
@@ -225,16 +314,63 @@ impl ResponsesMachine {
             return Ok(());
         };
         for (index, item) in output.iter().enumerate() {
+            let Some(map) = item.as_object() else {
+                continue;
+            };
             let index = index as u64;
-            if item.is_object() && self.at_index(index).is_none() {
-                self.push_item(Item {
-                    output_index: index,
-                    value: item.clone(),
-                    call: None,
-                })?;
+            let id = map.get("id").and_then(Value::as_str);
+            let given = match id {
+                Some(id) => self.by_id.contains_key(id),
+                None => self.at_index(index).is_some(),
+            };
+            if given {
+                continue;
+            }
+            let position = self.items.len();
+            let call = if map.get("type").and_then(Value::as_str) == Some("function_call") {
+                Some(function_call(
+                    map,
+                    format!("/output/{position}"),
+                    turn.limit(),
+                )?)
+            } else {
+                None
+            };
+            self.push_item(Item {
+                output_index: index,
+                id: id.map(str::to_owned),
+                value: item.clone(),
+                call: None,
+                done: true,
+            })?;
+            if let Some(call) = call {
+                turn.add_with_id(call)?;
             }
         }
         Ok(())
+    }
+}
+
+/// Whether the done `item` repeats the call `slot` was done as: the same `call_id` and `id`
+/// where it carries them.
+fn repeats(slot: &Item, item: &Map<String, Value>) -> bool {
+    let same = |key: &str| {
+        item.get(key)
+            .is_none_or(|value| slot.value.get(key) == Some(value))
+    };
+    slot.done && slot.kind() == Some("function_call") && same("call_id") && same("id")
+}
+
+/// The refusal of an event whose id at `pointer` names no item it can be (an event without
+/// one names its item by index: then the index is at fault).
+fn unmatched(pointer: &'static str, id: Option<&str>, expected: &'static str) -> Fault {
+    match id {
+        Some(id) => Fault::UnmatchedItem {
+            pointer: pointer.to_owned(),
+            id: id.to_owned(),
+            expected,
+        },
+        None => Fault::shape("/output_index", expected),
     }
 }
 
@@ -242,16 +378,6 @@ impl ResponsesMachine {
 /// the limit and was dropped: the call says `TooLong`, the body's parse an error too).
 fn arguments_text(arguments: &ArgumentsText) -> Value {
     Value::String(arguments.recorded().to_owned())
-}
-
-/// Whether the item recorded as `slot` is `item`: the same `type`, and the same `id` where
-/// both carry one.
-fn same_item(slot: &Value, item: &Map<String, Value>) -> bool {
-    slot.get("type") == item.get("type")
-        && match (slot.get("id"), item.get("id")) {
-            (Some(a), Some(b)) => a == b,
-            _ => true,
-        }
 }
 
 fn item(event: &Map<String, Value>) -> Result<&Map<String, Value>, Fault> {
@@ -278,25 +404,23 @@ impl StreamMachine for ResponsesMachine {
         match kind {
             "response.output_item.added" => self.added(event, turn.limit())?,
             "response.function_call_arguments.delta" => {
-                if let Some(position) = self.find(event)? {
-                    let delta = shape::opt_str(event, "delta", "")?.unwrap_or_default();
-                    if let Some(call) = &mut self.items[position].call {
-                        call.arguments.push(delta, turn.limit());
-                    }
+                let delta = shape::opt_str(event, "delta", "")?.unwrap_or_default();
+                let position = self.open_call(event)?;
+                if let Some(call) = &mut self.items[position].call {
+                    call.arguments.push(delta, turn.limit());
                 }
             }
             "response.function_call_arguments.done" => {
-                if let Some(position) = self.find(event)? {
-                    let whole = shape::opt_str(event, "arguments", "")?;
-                    if let (Some(call), Some(whole)) = (&mut self.items[position].call, whole) {
-                        call.arguments.replace(whole, turn.limit());
-                    }
+                let whole = shape::opt_str(event, "arguments", "")?;
+                let position = self.open_call(event)?;
+                if let (Some(call), Some(whole)) = (&mut self.items[position].call, whole) {
+                    call.arguments.replace(whole, turn.limit());
                 }
             }
             "response.output_item.done" => self.done(event, turn)?,
-            "response.completed" | "response.incomplete" => self.whole(event)?,
+            "response.completed" | "response.incomplete" => self.whole(event, turn)?,
             "response.failed" => {
-                self.whole(event)?;
+                self.whole(event, turn)?;
                 return Err(Fault::Provider {
                     message: failed_message(event),
                 });
@@ -430,7 +554,7 @@ mod tests {
             json!({"type": "response.output_item.done", "output_index": 1, "item": call}),
             json!({"type": "response.completed", "response": {"output": [
                 {"type": "reasoning", "id": "rs_1", "summary": []},
-                {"type": "function_call", "id": "fc_other"}]}}),
+                {"type": "function_call", "id": "fc_1"}]}}),
         ];
         for event in &events {
             stream.push(event, &mut turn).unwrap();
