@@ -30,12 +30,14 @@ fn run(events: &[Value]) -> Run {
         text.push_str(&format!("event: {kind}\ndata: {event}\n\n"));
     }
     let mut stream = SseCallStream::new(CallFormat::OpenAiResponses).recording_turn();
-    let (calls, pushed) = match stream.push(text.as_bytes()) {
+    let (mut calls, pushed) = match stream.push(text.as_bytes()) {
         Ok(calls) => (calls, Ok(())),
         Err(error) => (Vec::new(), Err(error)),
     };
+    // The end yields calls only in Chat Completions; here it only says whether the stream
+    // was whole, after the turn is read as the events left it.
     let body = stream.turn().unwrap().body();
-    let end = stream.finish();
+    let end = stream.finish().map(|ended| calls.extend(ended));
     Run {
         calls,
         body,
