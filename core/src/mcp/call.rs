@@ -2,7 +2,7 @@
 //! ran out.
 //!
 //! Policy: a call's limit ends that call, never its server. The request is cancelled (MCP
-//! draft, <https://modelcontextprotocol.io/specification/draft/basic/patterns/cancellation>,
+//! 2026-07-28, <https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation>,
 //! "Timeouts": "When the request has not received a success or error response within the
 //! timeout period, the sender SHOULD cancel the request": over stdio a
 //! `notifications/cancelled`, over 2026-07-28 streamable HTTP the request's stream closed,
@@ -41,6 +41,20 @@ pub(crate) fn ping_bound(start: Duration) -> Duration {
     (start / 3).clamp(Duration::from_secs(1), Duration::from_secs(10))
 }
 
+/// How a call sent with [`call_within`] ended.
+#[derive(Debug)]
+pub(crate) enum CallEnd {
+    /// The server answered (a result, an MRTR input request, a task).
+    Answered(CallToolResponse),
+    /// The request failed otherwise: a JSON-RPC error from the server, or the connection.
+    Failed(ServiceError),
+    /// The call ran past its limit. `cancel_taken`: rmcp's timeout ended it, and its cancel was
+    /// written; not taken: the outer bound ended it, `limit` + [`WRITE_GRACE`], while rmcp was
+    /// still writing the request or its cancel (the server is not reading, or holds the
+    /// cancel's POST).
+    TimedOut { cancel_taken: bool },
+}
+
 /// Sends `params` as one `tools/call` and waits at most `limit` for its answer, through rmcp's
 /// per-request timeout (rmcp 3.11 `service.rs`, `Peer::send_request_with_option` with
 /// `PeerRequestOptions::with_timeout`; `RequestHandle::await_response` sends
@@ -52,28 +66,33 @@ pub(crate) fn ping_bound(start: Duration) -> Duration {
 /// so rmcp's `call_tool`, which would hand it to the client handler and retry, is not used.
 /// This is rmcp's `Peer::call_tool_once` (`service/client.rs`) with a timeout, which that
 /// method does not take.
-///
-/// A call past its limit is `ServiceError::Timeout { timeout }`: `timeout` is `limit` when
-/// rmcp's timeout ended it (its cancel was written), and `limit` + [`WRITE_GRACE`] when the
-/// outer bound did (not even the cancel was taken: the server is not reading).
 pub(crate) async fn call_within(
     client: &Client,
     params: CallToolRequestParams,
     limit: Duration,
-) -> Result<CallToolResponse, ServiceError> {
+) -> CallEnd {
     // rmcp's timeout returns only once its cancel is written, and stdio writes share one lock:
     // a server that stopped reading while a large request was being written to it would hold
     // the call past any limit. The outer bound keeps the limit a limit; the probe that follows
     // is bounded the same way and finds the server not answering.
     let outer = limit.saturating_add(WRITE_GRACE);
-    tokio::time::timeout(outer, call_once(client, params, limit))
-        .await
-        .unwrap_or(Err(ServiceError::Timeout { timeout: outer }))
+    match tokio::time::timeout(outer, call_once(client, params, limit)).await {
+        Ok(Ok(response)) => CallEnd::Answered(response),
+        Ok(Err(ServiceError::Timeout { .. })) => CallEnd::TimedOut { cancel_taken: true },
+        Ok(Err(e)) => CallEnd::Failed(e),
+        Err(_) => CallEnd::TimedOut {
+            cancel_taken: false,
+        },
+    }
 }
 
 /// How long past a call's limit (or a ping's bound) rmcp may take to write the request and
 /// its cancel before the server counts as not reading at all: writing a message to a pipe or a
-/// socket a live server reads takes far less. Our caution.
+/// socket a live server reads takes far less. Our caution. Over legacy streamable HTTP a
+/// cancel is a POST of its own, which rmcp waits on for up to its `control_request_timeout`
+/// (5 s by default: rmcp 3.11 `transport/streamable_http_client.rs`,
+/// `StreamableHttpClientTransportConfig::default`), longer than this grace: a server that
+/// holds that POST is ended by our bound first.
 pub(crate) const WRITE_GRACE: Duration = Duration::from_secs(2);
 
 async fn call_once(
@@ -87,6 +106,13 @@ async fn call_once(
         .send_request_with_option(request, PeerRequestOptions::with_timeout(limit))
         .await?;
     let mut guard = CancelOnDrop::new(peer.clone(), handle.id.clone());
+    // When the outer bound (`call_within`) drops this future while rmcp's timeout is writing
+    // its own cancel, the guard is still armed and queues a second cancel of the same request.
+    // Harmless: a receiver ignores a cancel of a request it does not know or has finished
+    // (MCP 2026-07-28,
+    // <https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation>,
+    // "Behavior Requirements", 3: receivers "MAY ignore cancellation notifications if: The
+    // referenced request is unknown; Processing has already completed").
     let answered = handle.await_response().await;
     // Answered, or timed out (rmcp cancelled it itself): nothing is left to cancel.
     guard.disarm();
@@ -121,6 +147,8 @@ pub(crate) enum Unanswered {
     },
     /// The connection had closed: `method` could not be sent at all.
     Closed { method: &'static str },
+    /// The connection closed while `method` waited for its answer.
+    ClosedWhileWaiting { method: &'static str },
 }
 
 impl std::fmt::Display for Unanswered {
@@ -141,12 +169,17 @@ impl std::fmt::Display for Unanswered {
                 f,
                 "the server's connection had closed when `{method}` was to be sent"
             ),
+            Unanswered::ClosedWhileWaiting { method } => write!(
+                f,
+                "the server's connection closed while `{method}` waited for its answer"
+            ),
         }
     }
 }
 
-/// Whether the server answers, within `bound`, the request that asks whether it is alive.
-/// Any answer counts, an error too: a server that says "method not found" is answering.
+/// Whether the server answers, within `bound`, the request that asks whether it is alive, and
+/// if so the method it answered. Any answer counts, an error too: a server that says "method
+/// not found" is answering.
 ///
 /// The request is the era's: `ping` up to 2025-11-25
 /// (<https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping>), and
@@ -159,11 +192,18 @@ impl std::fmt::Display for Unanswered {
 /// answer, but a 2026-07-28 server owes no answer to a removed method at all, while it must
 /// serve `server/discover`. `Peer::discover` is not used: it can answer from rmcp's response
 /// cache without asking the server.
+///
+/// A limit of this probe over streamable HTTP: rmcp starts at most 16 ordinary POSTs at once
+/// (rmcp 3.11 `transport/streamable_http_client.rs`,
+/// `StreamableHttpClientTransportConfig::max_concurrent_requests`, default 16; a POST stops
+/// counting once it opens an SSE response stream). A live server with 16 long calls in flight
+/// whose POSTs are all still open without a stream (answers that come as plain JSON) holds the
+/// probe in rmcp's queue past `bound`: it counts as not answering, and is ended.
 pub(crate) async fn still_answers(
     client: &Client,
     version: &ProtocolVersion,
     bound: Duration,
-) -> Result<(), Unanswered> {
+) -> Result<&'static str, Unanswered> {
     let (method, request) = if version.has_initialize() {
         ("ping", ClientRequest::PingRequest(PingRequest::default()))
     } else {
@@ -185,7 +225,7 @@ async fn ask_once(
     method: &'static str,
     request: ClientRequest,
     bound: Duration,
-) -> Result<(), Unanswered> {
+) -> Result<&'static str, Unanswered> {
     let peer = client.peer();
     let Ok(handle) = peer
         .send_request_with_option(request, PeerRequestOptions::with_timeout(bound))
@@ -194,9 +234,10 @@ async fn ask_once(
         return Err(Unanswered::Closed { method });
     };
     match handle.await_response().await {
-        Ok(_) | Err(ServiceError::McpError(_)) => Ok(()),
+        Ok(_) | Err(ServiceError::McpError(_)) => Ok(method),
         Err(ServiceError::Timeout { .. }) => Err(Unanswered::NoAnswer { method, bound }),
-        Err(_) => Err(Unanswered::Closed { method }),
+        // rmcp 3.11 `service.rs`, `RequestHandle::await_response`: the answer's channel closed.
+        Err(_) => Err(Unanswered::ClosedWhileWaiting { method }),
     }
 }
 
@@ -262,6 +303,18 @@ mod tests {
         assert_eq!(
             no_answer.to_string(),
             "the server did not answer `server/discover` within 2000 ms either"
+        );
+    }
+
+    #[test]
+    fn a_connection_that_closed_says_whether_before_the_probe_was_sent_or_while_it_waited() {
+        assert_eq!(
+            Unanswered::Closed { method: "ping" }.to_string(),
+            "the server's connection had closed when `ping` was to be sent"
+        );
+        assert_eq!(
+            Unanswered::ClosedWhileWaiting { method: "ping" }.to_string(),
+            "the server's connection closed while `ping` waited for its answer"
         );
     }
 

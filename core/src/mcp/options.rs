@@ -26,7 +26,14 @@ pub struct McpTimeouts {
     /// server (`notifications/cancelled`); the calls beside it go on. The server is ended, and
     /// the provider marked failed, only when it does not answer `ping` (`server/discover` with
     /// a 2026-07-28 server) either, which waits a third of `start`, within 1 s and 10 s, and
-    /// 2 s more for writing when the server is not reading its input.
+    /// 2 s more for writing when the server is not reading its input. One tool can have a
+    /// limit of its own
+    /// ([`McpProvider::with_tool_call_timeout`](crate::mcp::McpProvider::with_tool_call_timeout)).
+    ///
+    /// A limit of that check over streamable HTTP: rmcp has at most 16 ordinary requests open
+    /// at once (its `StreamableHttpClientTransportConfig::max_concurrent_requests`), so a live
+    /// server with 16 long calls in flight whose answers have not begun can keep the `ping`
+    /// waiting past its bound, and is then ended as if it had stopped answering.
     pub call: Duration,
 }
 

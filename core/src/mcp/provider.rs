@@ -8,16 +8,18 @@
 //! 2026-07-28) either (`call.rs`). A tool-list change the server announces is passed on through
 //! [`ToolProvider::tools_changed`].
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode};
+use rmcp::service::ServiceError;
 use serde_json::Value;
 use tokio::sync::watch;
 
-use super::call::{call_within, ping_bound, still_answers, WRITE_GRACE};
+use super::call::{call_within, ping_bound, still_answers, CallEnd, WRITE_GRACE};
 use super::connection::{connect, Connection};
 use super::content::into_tool_output;
 use super::era::EraMemory;
@@ -56,6 +58,9 @@ pub struct McpProvider {
     prefix: String,
     target: McpServer,
     options: McpOptions,
+    /// Call limits of single tools, by the server's own tool name
+    /// (`with_tool_call_timeout`); every other tool has `options.timeouts.call`.
+    tool_call_timeouts: HashMap<String, Duration>,
     connection: Mutex<Option<Arc<Connection>>>,
     failed: AtomicBool,
     /// What the last listing said of some tools (refused, read leniently), as load problems.
@@ -94,6 +99,7 @@ impl std::fmt::Debug for McpProvider {
             .field("server", &self.server)
             .field("target", &self.target)
             .field("options", &self.options)
+            .field("tool_call_timeouts", &self.tool_call_timeouts)
             .field("failed", &self.failed.load(Ordering::Relaxed))
             .finish()
     }
@@ -172,6 +178,7 @@ impl McpProvider {
             server,
             target: target.into(),
             options,
+            tool_call_timeouts: HashMap::new(),
             connection: Mutex::new(None),
             listing_problems: Mutex::new(Vec::new()),
             failed: AtomicBool::new(false),
@@ -202,6 +209,33 @@ impl McpProvider {
     /// ```
     pub fn with_call_timeout(mut self, timeout: Duration) -> McpProvider {
         self.options.timeouts.call = timeout;
+        self
+    }
+
+    /// This provider with a call limit of `tool`'s own, in place of [`McpTimeouts::call`] for
+    /// that tool alone: a slow export beside quick lookups on one server, each with a limit
+    /// that fits it. `tool` is the name the server lists (`export`, not `mcp/<server>/export`);
+    /// a name the server does not list limits nothing. A call past it is cancelled and treated
+    /// as any call past its limit ([`with_call_timeout`](McpProvider::with_call_timeout)); the
+    /// limit stays through [`with_timeouts`](McpProvider::with_timeouts) and reloads.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), toolwire_core::provider::ProviderError> {
+    /// use std::time::Duration;
+    /// use toolwire_core::mcp::{McpCommand, McpProvider};
+    /// let db = McpProvider::spawn("db", McpCommand::new("my-db-server"))
+    ///     .await?
+    ///     .with_call_timeout(Duration::from_secs(5))
+    ///     .with_tool_call_timeout("export", Duration::from_secs(600));
+    /// # let _ = db;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_tool_call_timeout(
+        mut self,
+        tool: impl Into<String>,
+        timeout: Duration,
+    ) -> McpProvider {
+        self.tool_call_timeouts.insert(tool.into(), timeout);
         self
     }
 
@@ -370,37 +404,43 @@ impl McpProvider {
     }
 
     /// The answer to a call to `tool` that ran past its `limit` (rmcp has cancelled the
-    /// request already, or `waited` is past `limit`: the outer bound ended it, see
-    /// `call_within`): the server is asked whether it is alive ([`still_answers`], bounded by
-    /// [`ping_bound`]), and only a server that does not answer is ended and marks the provider
-    /// failed. The calls running beside this one on a server that answers go on.
+    /// request already when `cancel_taken`; otherwise the outer bound ended it while its cancel
+    /// was still being written, see `call_within`): the server is asked whether it is alive
+    /// ([`still_answers`], bounded by [`ping_bound`]), and only a server that does not answer is
+    /// ended and marks the provider failed. The calls running beside this one on a server that
+    /// answers go on.
     async fn timed_out(
         &self,
         tool: &str,
         limit: Duration,
-        waited: Duration,
+        cancel_taken: bool,
         connection: &Arc<Connection>,
     ) -> ToolError {
-        let unwritten = if waited > limit {
-            format!(
-                "; not even its cancel was taken within {} ms more",
-                WRITE_GRACE.as_millis()
-            )
-        } else {
-            String::new()
-        };
         let bound = ping_bound(self.options.timeouts.start);
         let version = connection.protocol_version();
         let detail = match still_answers(&connection.client, version, bound).await {
             // The server's words so far, not waited for: it has not exited.
-            Ok(()) => format!(
-                "{unwritten}; the request was cancelled, and the server still answers{}",
+            Ok(_) if cancel_taken => format!(
+                "; the request was cancelled, and the server still answers{}",
+                connection.tail_so_far()
+            ),
+            // A legacy HTTP server that holds the cancel's POST but answers the probe's.
+            Ok(method) => format!(
+                "; its cancel is still queued, and the server answers `{method}` now{}",
                 connection.tail_so_far()
             ),
             Err(unanswered) => {
                 connection.kill();
                 let (verdict, tail) = connection.explain_apart().await;
                 self.fail(connection);
+                let unwritten = if cancel_taken {
+                    String::new()
+                } else {
+                    format!(
+                        "; not even its cancel was taken within {} ms more",
+                        WRITE_GRACE.as_millis()
+                    )
+                };
                 format!("{unwritten}; {unanswered}, so it was ended{verdict}{tail}")
             }
         };
@@ -582,17 +622,21 @@ impl ToolProvider for McpProvider {
             };
             let arguments = arguments_as_object(tool, arguments)?;
             let params = CallToolRequestParams::new(bare.to_owned()).with_arguments(arguments);
-            let limit = self.options.timeouts.call;
+            let limit = self
+                .tool_call_timeouts
+                .get(bare)
+                .copied()
+                .unwrap_or(self.options.timeouts.call);
             let answer = match call_within(&connection.client, params, limit).await {
-                Ok(CallToolResponse::Complete(result)) => Ok(result),
-                Ok(CallToolResponse::InputRequired(asked)) => {
+                CallEnd::Answered(CallToolResponse::Complete(result)) => Ok(result),
+                CallEnd::Answered(CallToolResponse::InputRequired(asked)) => {
                     return Err(ToolError::InputRequired {
                         tool: tool.to_owned(),
                         provider: self.provider_name.clone(),
                         asked: asked_for(&asked),
                     })
                 }
-                Ok(_) => {
+                CallEnd::Answered(_) => {
                     return Err(ToolError::Unavailable {
                         tool: tool.to_owned(),
                         provider: self.provider_name.clone(),
@@ -603,7 +647,10 @@ impl ToolProvider for McpProvider {
                         detail: String::new(),
                     });
                 }
-                Err(e) => Err(e),
+                CallEnd::TimedOut { cancel_taken } => {
+                    return Err(self.timed_out(tool, limit, cancel_taken, &connection).await)
+                }
+                CallEnd::Failed(e) => Err(e),
             };
             match answer {
                 Ok(result) if result.is_error == Some(true) && !self.keep_error_results => {
@@ -622,7 +669,7 @@ impl ToolProvider for McpProvider {
                     }
                 }
                 Ok(result) => Ok(into_tool_output(result)),
-                Err(rmcp::service::ServiceError::McpError(e))
+                Err(ServiceError::McpError(e))
                     if e.code == ErrorCode::INVALID_PARAMS && names_an_unknown_tool(&e.message) =>
                 {
                     Err(self.unavailable(
@@ -633,7 +680,7 @@ impl ToolProvider for McpProvider {
                         ),
                     ))
                 }
-                Err(rmcp::service::ServiceError::McpError(e))
+                Err(ServiceError::McpError(e))
                     if e.code == ErrorCode::INVALID_PARAMS =>
                 {
                     Err(ToolError::InvalidArguments {
@@ -642,13 +689,10 @@ impl ToolProvider for McpProvider {
                         reason: e.message.to_string(),
                     })
                 }
-                Err(rmcp::service::ServiceError::McpError(e)) => Err(ToolError::Failed {
+                Err(ServiceError::McpError(e)) => Err(ToolError::Failed {
                     tool: tool.to_owned(),
                     message: e.message.to_string(),
                 }),
-                Err(rmcp::service::ServiceError::Timeout { timeout }) => {
-                    Err(self.timed_out(tool, limit, timeout, &connection).await)
-                }
                 Err(e) => {
                     connection.kill();
                     let (verdict, tail) = connection.explain_apart().await;
