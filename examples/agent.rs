@@ -112,8 +112,8 @@ pub async fn converse(
         let offered = offered_names(&tools, format);
         let body = scripted_model(calls_in, turns.len(), &history, &offered);
         let calls = parse_calls(calls_in, &body)?;
-        // Answered first (no calls: no answers), then replayed: the replay records the names
-        // the history carries for the tools the calls reached.
+        // Answered first (no calls: no answers), then replayed: either order reaches the same
+        // tools, and answered first each outcome's route is the one its call took this turn.
         let answers = request.answer_calls(&calls).await;
         // The model's turn, as the format's history takes it (the Responses API's items each
         // their own entry), its last turn too. The request's own census names a renamed call

@@ -260,6 +260,8 @@ pub mod __private;
 /// page without a Rust snippet is here too, so a snippet added to it is compiled from the start.
 #[cfg(doctest)]
 mod doc_pages {
+    // The README's serving example uses `toolwire::mcp`.
+    #[cfg(feature = "mcp")]
     #[doc = include_str!("../README.md")]
     pub struct Readme;
     #[doc = include_str!("../docs/tools.md")]

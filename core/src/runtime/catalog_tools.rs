@@ -148,7 +148,7 @@ impl MetaTool {
     /// assert_eq!(out.output.to_value()["parameters"], json!({"type": "object", "properties": {}}));
     /// assert_eq!(conversation.loaded(), ["mcp/server/echo"]);
     /// let err = conversation.request().dispatch("tool_schema", json!({"name": "nope"})).await.unwrap_err();
-    /// assert!(err.to_string().contains("no tool answers to `nope`"));
+    /// assert!(err.to_string().contains("unknown tool `nope`"), "{err}");
     /// # });
     /// ```
     pub fn tool_schema() -> MetaTool {
