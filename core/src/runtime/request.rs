@@ -15,7 +15,9 @@ use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, NamespacePlacement, Resolution};
 use crate::tools::ToolDefinition;
 use crate::wire::namespaces::namespaced_list;
-use crate::wire::{anthropic, LeftOutTool, RequestLimit, ToolList, WireError, WireFormat};
+use crate::wire::{
+    anthropic, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError, WireFormat,
+};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool
@@ -71,7 +73,9 @@ type OwnLists = [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()];
 pub struct CatalogHit {
     /// The real name.
     pub name: String,
-    /// The form it travels as (a call by either reaches it).
+    /// The name to call it by: the form it travels as (a call by it or by the real name
+    /// reaches it), or, in a conversation whose history recorded the form for another tool,
+    /// its real name.
     pub form: String,
     /// What it does.
     pub description: String,
@@ -238,20 +242,54 @@ impl Request {
     /// assert_eq!(runtime.request().search("read", 5)[0].name, "mcp/files/read_file");
     /// # });
     /// ```
+    ///
+    /// In a conversation, a hit's `form` is a name a call by which reaches it: a form the
+    /// conversation's history recorded for another tool is never handed out (the model would
+    /// call it and reach that tool); the hit then carries its real name, or, when that is
+    /// recorded for another tool too, is not a hit ([`Request::tools`] names it as left out,
+    /// [`WhyLeftOut::HistoryName`](crate::wire::WhyLeftOut::HistoryName)).
     pub fn search(&self, query: &str, limit: usize) -> Vec<CatalogHit> {
+        self.search_reaching(query, limit).0
+    }
+
+    /// [`search`](Self::search), and the hits it left out because no name of theirs reaches
+    /// them in this conversation, each with why (what `tool_search` returns beside its hits).
+    pub(super) fn search_reaching(
+        &self,
+        query: &str,
+        limit: usize,
+    ) -> (Vec<CatalogHit>, Vec<LeftOutTool>) {
         let tools = self.census().tools();
-        self.snapshot
-            .tool_set
-            .search_index()
+        let reaches = |name: &str, index: usize| matches!(self.resolve_called(None, name), Ok(Resolution::Tool(hit)) if hit.index == index);
+        let mut left_out = Vec::new();
+        let hits = (self.snapshot.tool_set.search_index())
             .search_offered(self.census(), query, limit)
             .into_iter()
-            .map(|hit| CatalogHit {
-                name: tools[hit.index].name().to_owned(),
-                form: tools[hit.index].form().to_owned(),
-                description: self.definitions()[hit.index].description.clone(),
-                score: hit.score,
+            .filter_map(|hit| {
+                let tool = &tools[hit.index];
+                let call_by = [tool.form(), tool.name()]
+                    .into_iter()
+                    .find(|name| reaches(name, hit.index));
+                let Some(call_by) = call_by else {
+                    let owner = (self.conversation())
+                        .and_then(|c| c.recorded_tool(None, tool.form()))
+                        .unwrap_or_default();
+                    let why = WhyLeftOut::HistoryName {
+                        name: tool.form().to_owned(),
+                        tool: owner,
+                    };
+                    left_out.push(LeftOutTool::new(tool.name(), tool.form(), why));
+                    return None;
+                };
+                Some(CatalogHit {
+                    name: tool.name().to_owned(),
+                    form: call_by.to_owned(),
+                    description: self.definitions()[hit.index].description.clone(),
+                    score: hit.score,
+                })
             })
-            .collect()
+            .collect();
+        (hits, left_out)
     }
 
     /// Who runs the tool at census position `index`.
