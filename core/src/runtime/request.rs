@@ -454,37 +454,37 @@ impl Request {
     pub fn tools_in_namespaces(&self, format: WireFormat) -> Result<ToolList, WireError> {
         let (metas, carried) = self.carried_definitions();
         let carried = self.snapshot.deferred.then_some(carried);
-        // Placed only when the conversation recorded a name to check.
-        let placements = std::cell::OnceCell::new();
-        let travels_as = |index: usize| match &placements
-            .get_or_init(|| self.census().namespace_placements())[index]
-        {
+        // Placed once: the history check and the list read the same placements. A tool not
+        // offered flat may still travel here, lifted by a pair of its own
+        // (`Census::namespace_placements`): it is checked as every tool that travels.
+        let placements = self.census().namespace_placements();
+        let travels_as = |index: usize| match &placements[index] {
             NamespacePlacement::Flat => Some((None, self.census().tools()[index].form())),
             NamespacePlacement::InNamespace { namespace, name } => {
                 Some((Some(namespace.as_ref()), name.as_ref()))
             }
             NamespacePlacement::LeftOut(_) => None,
         };
-        let taken = match &carried {
-            Some(carried) => self.taken_by_history(carried.iter().copied(), travels_as),
-            None => self.taken_by_history(self.snapshot.offered_positions(), travels_as),
+        let travelling: Vec<usize> = match &carried {
+            Some(carried) => carried.clone(),
+            None => (0..placements.len())
+                .filter(|&i| !matches!(placements[i], NamespacePlacement::LeftOut(_)))
+                .collect(),
         };
+        let taken = self.taken_by_history(travelling.iter().copied(), travels_as);
         let is_taken = |i: &usize| taken.binary_search_by_key(i, |(at, _)| *at).is_ok();
-        // A tool the history holds the name of travels in no namespace either.
+        // A tool the history holds the name of travels in no namespace either; every other
+        // tool that travels still does.
         let carried = match carried {
             _ if taken.is_empty() => carried,
-            Some(carried) => Some(carried.into_iter().filter(|i| !is_taken(i)).collect()),
-            None => Some(
-                (self.snapshot.offered_positions())
-                    .filter(|i| !is_taken(i))
-                    .collect(),
-            ),
+            _ => Some(travelling.into_iter().filter(|i| !is_taken(i)).collect()),
         };
         let list = namespaced_list(
             self.census(),
             self.definitions(),
             format,
             metas,
+            placements,
             carried.as_deref(),
             &self.snapshot.census_left_out(),
         )?;
