@@ -6,7 +6,7 @@
 //! ([`Request::replay_turn`]) is remembered with that tool, so no later tool set reroutes it;
 //! the state is plain data an app can persist and resume.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::request::Request;
 use super::shared::Shared;
+use crate::census::{Census, Resolution};
 
 /// What loading a tool into a conversation did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +57,56 @@ pub struct ConversationState {
     /// name, its form, its namespaced pair) and the one alias of each, a few per tool called.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history_names: Vec<RecordedName>,
+    /// The aliases of a state saved before the names were recorded with their tool (its
+    /// `aliases`: alias -> the call it stood for), read so that resuming it never drops them
+    /// (a dropped alias would resolve in the census alone, maybe to another tool): resume
+    /// turns each into a record (`ConversationState::upgrade`). Never written.
+    #[serde(default, rename = "aliases", skip_serializing)]
+    old_aliases: BTreeMap<String, OldAlias>,
+}
+
+/// The call an alias stood for, in a state saved before names were recorded with their tool.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+struct OldAlias {
+    called: String,
+    #[serde(default)]
+    namespace: Option<String>,
+}
+
+impl ConversationState {
+    /// Whether the state holds aliases of an old saved state, to upgrade.
+    pub(super) fn has_old_aliases(&self) -> bool {
+        !self.old_aliases.is_empty()
+    }
+
+    /// Turns the aliases of an old saved state into records, as resume does: each alias
+    /// records the tool its call reaches in `census` (the census of the turn that resumes it),
+    /// or, when it reaches none now, the called name as a real name (a call by the alias then
+    /// reaches only a tool of exactly that name, as the call did by hop 5's exact match, or
+    /// none; our caution: the old state did not say which tool it reached). An alias recorded
+    /// already keeps its record.
+    pub(super) fn upgrade(&mut self, census: &Census) {
+        if self.old_aliases.is_empty() {
+            return;
+        }
+        for (alias, call) in std::mem::take(&mut self.old_aliases) {
+            let namespace = call.namespace.as_deref();
+            if self.history_names.iter().any(|r| r.is(namespace, &alias)) {
+                continue;
+            }
+            let tool = match census.resolve_call(namespace, &call.called) {
+                Ok(Resolution::Tool(hit)) => hit.name.to_owned(),
+                // A meta-tool's call recorded nothing, and its name stays the runtime's.
+                Ok(Resolution::Meta(_)) => continue,
+                Err(_) => call.called.clone(),
+            };
+            self.history_names.push(RecordedName {
+                name: alias,
+                namespace: call.namespace,
+                tool,
+            });
+        }
+    }
 }
 
 /// A name in replayed history and the tool the call by it reached: the name the call carries
