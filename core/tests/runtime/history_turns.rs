@@ -18,7 +18,7 @@ use toolwire_core::{ToolRuntime, WireFormat};
 use toolwire_test_support::providers::tools;
 
 /// Adds the provider `provider` of the tools `names`, each answering with its own real name.
-async fn add(runtime: &ToolRuntime, provider: &str, names: &[&str]) {
+pub(super) async fn add(runtime: &ToolRuntime, provider: &str, names: &[&str]) {
     let tools = provider_fn(
         provider,
         tools(names),
@@ -29,7 +29,7 @@ async fn add(runtime: &ToolRuntime, provider: &str, names: &[&str]) {
 }
 
 /// A response of `format` with one call of `name`.
-fn one_call(format: CallFormat, name: &str) -> Value {
+pub(super) fn one_call(format: CallFormat, name: &str) -> Value {
     match format {
         CallFormat::OpenAiChat => {
             json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
@@ -49,7 +49,7 @@ fn one_call(format: CallFormat, name: &str) -> Value {
 
 /// One turn of `conversation` in `format` whose model calls `name`: what the call reached
 /// (the tool's real name, `meta`, or `None`), and the name the replayed turn carries for it.
-async fn turn(
+pub(super) async fn turn(
     conversation: &Conversation,
     format: CallFormat,
     name: &str,
@@ -71,20 +71,20 @@ async fn turn(
 }
 
 /// What a call by `name` reaches in the conversation's next request: the tool, or `None`.
-async fn reaches(conversation: &Conversation, name: &str) -> Option<String> {
+pub(super) async fn reaches(conversation: &Conversation, name: &str) -> Option<String> {
     let request = conversation.request();
     request.dispatch(name, json!({})).await.ok().map(|o| o.tool)
 }
 
 /// Why the conversation's next Chat Completions list leaves `tool` out, if it does.
-fn left_out_why(conversation: &Conversation, tool: &str) -> Option<WhyLeftOut> {
+pub(super) fn left_out_why(conversation: &Conversation, tool: &str) -> Option<WhyLeftOut> {
     let list = conversation.request().tools(WireFormat::OpenAi).unwrap();
     let why = list.left_out().iter().find(|t| t.name == tool);
     why.map(|t| t.reason.clone())
 }
 
 /// The function names of the conversation's next Chat Completions list.
-fn listed(conversation: &Conversation) -> Vec<String> {
+pub(super) fn listed(conversation: &Conversation) -> Vec<String> {
     let list = conversation.request().tools(WireFormat::OpenAi).unwrap();
     let tools = list.as_array().unwrap().iter();
     tools
@@ -124,7 +124,7 @@ async fn a_tool_that_appears_under_a_replayed_form_never_gets_the_historys_calls
 }
 
 /// The reason key of a tool the conversation's next list leaves out.
-fn why_key(conversation: &Conversation, tool: &str) -> &'static str {
+pub(super) fn why_key(conversation: &Conversation, tool: &str) -> &'static str {
     left_out_why(conversation, tool).map_or("carried", |why| why.key())
 }
 
