@@ -6,7 +6,7 @@
 //! ([`Request::replay_turn`]) is remembered with that tool, so no later tool set reroutes it;
 //! the state is plain data an app can persist and resume.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -166,13 +166,47 @@ impl RecordedName {
 #[derive(Clone)]
 pub struct Conversation {
     shared: Arc<Shared>,
-    state: Arc<Mutex<ConversationState>>,
+    state: Arc<Mutex<Held>>,
+}
+
+/// A conversation's state and, beside it, its history records keyed by name: hop 5 looks a
+/// called name up on every call, so a lookup is one hash probe, not a walk of the records
+/// (the records stay a `Vec` in [`ConversationState`], the shape a saved state has).
+struct Held {
+    state: ConversationState,
+    /// Each recorded name, with the positions in `state.history_names` of its records (one
+    /// per Responses API namespace it was recorded in: one or two).
+    by_name: HashMap<String, Vec<usize>>,
+}
+
+impl Held {
+    /// The position of the record of `name` made in `namespace`.
+    fn find(&self, namespace: Option<&str>, name: &str) -> Option<usize> {
+        let at = self.by_name.get(name)?;
+        let names = &self.state.history_names;
+        at.iter()
+            .copied()
+            .find(|&i| names[i].namespace.as_deref() == namespace)
+    }
+
+    /// Records `record` unless its name (in its namespace) is recorded already.
+    fn record(&mut self, record: RecordedName) {
+        if self
+            .find(record.namespace.as_deref(), &record.name)
+            .is_some()
+        {
+            return;
+        }
+        let at = self.state.history_names.len();
+        (self.by_name.entry(record.name.clone()).or_default()).push(at);
+        self.state.history_names.push(record);
+    }
 }
 
 impl fmt::Debug for Conversation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Conversation")
-            .field("loaded", &self.lock().loaded)
+            .field("loaded", &self.lock().state.loaded)
             .finish_non_exhaustive()
     }
 }
@@ -185,14 +219,23 @@ impl Serialize for Conversation {
 
 impl Conversation {
     /// A conversation over `shared` that remembers `state`.
-    pub(super) fn new(shared: Arc<Shared>, state: ConversationState) -> Conversation {
+    pub(super) fn new(shared: Arc<Shared>, mut state: ConversationState) -> Conversation {
+        // Indexed as recorded: a name listed twice (a hand-edited state) keeps its first tool.
+        let records = std::mem::take(&mut state.history_names);
+        let mut held = Held {
+            state,
+            by_name: HashMap::new(),
+        };
+        for record in records {
+            held.record(record);
+        }
         Conversation {
             shared,
-            state: Arc::new(Mutex::new(state)),
+            state: Arc::new(Mutex::new(held)),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, ConversationState> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -205,7 +248,7 @@ impl Conversation {
     /// assert!(conversation.request().conversation().is_some());
     /// ```
     pub fn request(&self) -> Request {
-        let loaded = self.lock().loaded.clone();
+        let loaded = self.lock().state.loaded.clone();
         Request::new(self.shared.clone(), Some((self.clone(), loaded)))
     }
 
@@ -217,7 +260,7 @@ impl Conversation {
     /// assert!(conversation.state().loaded.contains("a/b"));
     /// ```
     pub fn state(&self) -> ConversationState {
-        self.lock().clone()
+        self.lock().state.clone()
     }
 
     /// The real names of the loaded tools, sorted.
@@ -229,7 +272,7 @@ impl Conversation {
     /// assert_eq!(conversation.loaded(), ["a", "b"]);
     /// ```
     pub fn loaded(&self) -> Vec<String> {
-        self.lock().loaded.iter().cloned().collect()
+        self.lock().state.loaded.iter().cloned().collect()
     }
 
     /// Loads the tool whose real name is `tool`: the next request carries it (if it is offered
@@ -242,13 +285,14 @@ impl Conversation {
     /// assert!(!conversation.load("mcp/files/read"));
     /// ```
     pub fn load(&self, tool: &str) -> bool {
-        self.lock().loaded.insert(tool.to_owned())
+        self.lock().state.loaded.insert(tool.to_owned())
     }
 
     /// Loads `tool` unless `most` tools are loaded already; one look under the lock, so two
     /// calls of one turn never load past `most` together.
     pub(super) fn load_within(&self, tool: &str, most: usize) -> Loading {
-        let mut state = self.lock();
+        let mut held = self.lock();
+        let state = &mut held.state;
         if state.loaded.contains(tool) {
             Loading::Already
         } else if state.loaded.len() >= most {
@@ -262,16 +306,17 @@ impl Conversation {
     }
 
     /// The real name of the tool the history name `name` (called in `namespace`) reached,
-    /// when this conversation recorded it.
+    /// when this conversation recorded it: one hash probe.
     pub(super) fn recorded_tool(&self, namespace: Option<&str>, name: &str) -> Option<String> {
-        let state = self.lock();
-        let record = state.history_names.iter().find(|r| r.is(namespace, name))?;
-        Some(record.tool.clone())
+        let held = self.lock();
+        let at = held.find(namespace, name)?;
+        Some(held.state.history_names[at].tool.clone())
     }
 
-    /// The history names recorded, with their tools.
-    pub(super) fn recorded_names(&self) -> Vec<RecordedName> {
-        self.lock().history_names.clone()
+    /// `f` of the history names recorded, with their tools, under the lock (nothing cloned):
+    /// `f` must not call back into the conversation.
+    pub(super) fn with_records<R>(&self, f: impl FnOnce(&[RecordedName]) -> R) -> R {
+        f(&self.lock().state.history_names)
     }
 
     /// Records `names`, each unless its name (in its namespace) is recorded already: a name
@@ -280,13 +325,9 @@ impl Conversation {
         if names.is_empty() {
             return;
         }
-        let mut state = self.lock();
+        let mut held = self.lock();
         for name in names {
-            let known =
-                (state.history_names.iter()).any(|r| r.is(name.namespace.as_deref(), &name.name));
-            if !known {
-                state.history_names.push(name);
-            }
+            held.record(name);
         }
     }
 
@@ -300,6 +341,6 @@ impl Conversation {
     /// assert!(conversation.loaded().is_empty());
     /// ```
     pub fn reset(&self) {
-        self.lock().loaded.clear();
+        self.lock().state.loaded.clear();
     }
 }

@@ -382,7 +382,8 @@ impl Request {
         // Not deferred: every request of this tool set shares one list per format, unless the
         // conversation's history holds the form of one of its tools for another tool.
         let Some(own_lists) = &self.own_lists else {
-            let taken = self.taken_in_flat_list(self.snapshot.offered_positions());
+            let tools = self.census().tools();
+            let taken = self.taken_in_flat_list(|i| tools[i].is_offered());
             if taken.is_empty() {
                 return self.snapshot.full_list(format, meta_tools);
             }
@@ -392,7 +393,7 @@ impl Request {
         own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {
                 let carried = self.carried();
-                let taken = self.taken_in_flat_list(carried.iter().copied());
+                let taken = self.taken_in_flat_list(|i| carried.binary_search(&i).is_ok());
                 self.list_without(format, meta_tools, carried, taken)
             })
             .clone()
@@ -471,7 +472,7 @@ impl Request {
                 .filter(|&i| !matches!(placements[i], NamespacePlacement::LeftOut(_)))
                 .collect(),
         };
-        let taken = self.taken_by_history(travelling.iter().copied(), travels_as);
+        let taken = self.taken_by_history(|i| travelling.binary_search(&i).is_ok(), travels_as);
         let is_taken = |i: &usize| taken.binary_search_by_key(i, |(at, _)| *at).is_ok();
         // A tool the history holds the name of travels in no namespace either; every other
         // tool that travels still does.
@@ -550,7 +551,7 @@ impl Request {
             .map(|m| m.definition());
         let carried = self.carried();
         let offered: Vec<usize> = self.snapshot.offered_positions().collect();
-        let taken = self.taken_in_flat_list(offered.iter().copied());
+        let taken = self.taken_in_flat_list(|i| offered.binary_search(&i).is_ok());
         let is_taken = |i: &usize| taken.binary_search_by_key(i, |(at, _)| *at).is_ok();
         let carried: Vec<usize> = carried.into_iter().filter(|i| !is_taken(i)).collect();
         let deferred: Vec<usize> = offered
