@@ -37,7 +37,7 @@ fn runtime(rt: &tokio::runtime::Runtime) -> ToolRuntime {
 /// `count` records, as a conversation makes them: a tool's form recorded for that tool (half)
 /// and aliases that reach no tool; with `clash`, the first names a tool's form for a gone one.
 fn records(count: usize, clash: bool) -> ConversationState {
-    let history_names = (0..count)
+    let history_names: Vec<RecordedName> = (0..count)
         .map(|i| {
             let (name, tool) = if clash && i == 0 {
                 ("mcp_s_tool_0".to_owned(), "mcp/gone/tool".to_owned())
@@ -59,10 +59,9 @@ fn records(count: usize, clash: bool) -> ConversationState {
             }
         })
         .collect();
-    ConversationState {
-        history_names,
-        ..ConversationState::default()
-    }
+    // As an app resumes one: from its saved JSON.
+    let saved = json!({ "history_names": history_names });
+    serde_json::from_value(saved).unwrap()
 }
 
 fn bench_tools(c: &mut Criterion) {
