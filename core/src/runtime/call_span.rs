@@ -49,6 +49,7 @@ fn route_name(route: Route) -> &'static str {
         Route::Meta => "meta",
         Route::Exact => "exact",
         Route::Form => "form",
+        Route::History => "history",
     }
 }
 

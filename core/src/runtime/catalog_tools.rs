@@ -113,12 +113,19 @@ impl MetaTool {
                         }
                     },
                 };
-                let hits: Vec<Value> = call
-                    .request
-                    .search(&query, limit)
+                let (hits, left_out) = call.request.search_reaching(&query, limit);
+                let hits: Vec<Value> = hits
                     .into_iter()
                     .map(|hit| json!({"name": hit.name, "form": hit.form, "description": hit.description}))
                     .collect();
+                // A match no name of which reaches it in this conversation is said, not hidden.
+                if !left_out.is_empty() {
+                    let left_out: Vec<Value> = left_out
+                        .iter()
+                        .map(|t| json!({"name": t.name, "reason": t.reason.to_string()}))
+                        .collect();
+                    return Ok(json!({ "tools": hits, "left_out": left_out }));
+                }
                 Ok(json!({ "tools": hits }))
             },
         )
@@ -168,7 +175,10 @@ impl MetaTool {
                     return Err(invalid("tool_schema", "name", "a string `name` is required".into()));
                 };
                 let request = &call.request;
-                let index = match request.census().resolve(name) {
+                // Hop 5 as a call by the name resolves in this conversation: a name its
+                // history recorded for a tool describes that tool, never the one whose form
+                // it is now (the model would call it and reach the recorded one).
+                let index = match request.resolve_called(None, name) {
                     Ok(Resolution::Tool(hit)) => hit.index,
                     Ok(Resolution::Meta(meta)) => {
                         return Err(invalid("tool_schema", "name", format!("`{meta}` is one of the runtime's own tools, already in your tool list")))
@@ -176,11 +186,14 @@ impl MetaTool {
                     Err(_) => {
                         // A shared form: the model meant one of the tools sharing it, each
                         // reached exactly by its real name (hop 5).
+                        if let gone @ DispatchError::ToolGone { .. } = request.unknown(None, name) {
+                            return Err(invalid("tool_schema", "name", gone.to_string()));
+                        }
                         let sharing = request.census().sharing(name);
                         if !sharing.is_empty() {
                             return Err(invalid("tool_schema", "name", format!("no one tool answers to `{name}`: {} tools share it; ask for one of them by its real name: {}", sharing.len(), tools_list(&sharing))));
                         }
-                        let closest = request.census().closest_offered(name, 3);
+                        let closest = request.closest_reaching(name, 3);
                         let hint = if closest.is_empty() { "; search with tool_search" } else { "" };
                         return Err(invalid("tool_schema", "name", format!("{}{hint}", unknown_tool_words(name, &closest))));
                     }

@@ -6,7 +6,7 @@
 //! ([`Request::replay_turn`]) is remembered with that tool, so no later tool set reroutes it;
 //! the state is plain data an app can persist and resume.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::request::Request;
 use super::shared::Shared;
+use crate::census::{Census, Resolution};
 
 /// What loading a tool into a conversation did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +57,56 @@ pub struct ConversationState {
     /// name, its form, its namespaced pair) and the one alias of each, a few per tool called.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history_names: Vec<RecordedName>,
+    /// The aliases of a state saved before the names were recorded with their tool (its
+    /// `aliases`: alias -> the call it stood for), read so that resuming it never drops them
+    /// (a dropped alias would resolve in the census alone, maybe to another tool): resume
+    /// turns each into a record (`ConversationState::upgrade`). Never written.
+    #[serde(default, rename = "aliases", skip_serializing)]
+    old_aliases: BTreeMap<String, OldAlias>,
+}
+
+/// The call an alias stood for, in a state saved before names were recorded with their tool.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+struct OldAlias {
+    called: String,
+    #[serde(default)]
+    namespace: Option<String>,
+}
+
+impl ConversationState {
+    /// Whether the state holds aliases of an old saved state, to upgrade.
+    pub(super) fn has_old_aliases(&self) -> bool {
+        !self.old_aliases.is_empty()
+    }
+
+    /// Turns the aliases of an old saved state into records, as resume does: each alias
+    /// records the tool its call reaches in `census` (the census of the turn that resumes it),
+    /// or, when it reaches none now, the called name as a real name (a call by the alias then
+    /// reaches only a tool of exactly that name, as the call did by hop 5's exact match, or
+    /// none; our caution: the old state did not say which tool it reached). An alias recorded
+    /// already keeps its record.
+    pub(super) fn upgrade(&mut self, census: &Census) {
+        if self.old_aliases.is_empty() {
+            return;
+        }
+        for (alias, call) in std::mem::take(&mut self.old_aliases) {
+            let namespace = call.namespace.as_deref();
+            if self.history_names.iter().any(|r| r.is(namespace, &alias)) {
+                continue;
+            }
+            let tool = match census.resolve_call(namespace, &call.called) {
+                Ok(Resolution::Tool(hit)) => hit.name.to_owned(),
+                // A meta-tool's call recorded nothing, and its name stays the runtime's.
+                Ok(Resolution::Meta(_)) => continue,
+                Err(_) => call.called.clone(),
+            };
+            self.history_names.push(RecordedName {
+                name: alias,
+                namespace: call.namespace,
+                tool,
+            });
+        }
+    }
 }
 
 /// A name in replayed history and the tool the call by it reached: the name the call carries
@@ -115,13 +166,47 @@ impl RecordedName {
 #[derive(Clone)]
 pub struct Conversation {
     shared: Arc<Shared>,
-    state: Arc<Mutex<ConversationState>>,
+    state: Arc<Mutex<Held>>,
+}
+
+/// A conversation's state and, beside it, its history records keyed by name: hop 5 looks a
+/// called name up on every call, so a lookup is one hash probe, not a walk of the records
+/// (the records stay a `Vec` in [`ConversationState`], the shape a saved state has).
+struct Held {
+    state: ConversationState,
+    /// Each recorded name, with the positions in `state.history_names` of its records (one
+    /// per Responses API namespace it was recorded in: one or two).
+    by_name: HashMap<String, Vec<usize>>,
+}
+
+impl Held {
+    /// The position of the record of `name` made in `namespace`.
+    fn find(&self, namespace: Option<&str>, name: &str) -> Option<usize> {
+        let at = self.by_name.get(name)?;
+        let names = &self.state.history_names;
+        at.iter()
+            .copied()
+            .find(|&i| names[i].namespace.as_deref() == namespace)
+    }
+
+    /// Records `record` unless its name (in its namespace) is recorded already.
+    fn record(&mut self, record: RecordedName) {
+        if self
+            .find(record.namespace.as_deref(), &record.name)
+            .is_some()
+        {
+            return;
+        }
+        let at = self.state.history_names.len();
+        (self.by_name.entry(record.name.clone()).or_default()).push(at);
+        self.state.history_names.push(record);
+    }
 }
 
 impl fmt::Debug for Conversation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Conversation")
-            .field("loaded", &self.lock().loaded)
+            .field("loaded", &self.lock().state.loaded)
             .finish_non_exhaustive()
     }
 }
@@ -134,14 +219,23 @@ impl Serialize for Conversation {
 
 impl Conversation {
     /// A conversation over `shared` that remembers `state`.
-    pub(super) fn new(shared: Arc<Shared>, state: ConversationState) -> Conversation {
+    pub(super) fn new(shared: Arc<Shared>, mut state: ConversationState) -> Conversation {
+        // Indexed as recorded: a name listed twice (a hand-edited state) keeps its first tool.
+        let records = std::mem::take(&mut state.history_names);
+        let mut held = Held {
+            state,
+            by_name: HashMap::new(),
+        };
+        for record in records {
+            held.record(record);
+        }
         Conversation {
             shared,
-            state: Arc::new(Mutex::new(state)),
+            state: Arc::new(Mutex::new(held)),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, ConversationState> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -154,7 +248,7 @@ impl Conversation {
     /// assert!(conversation.request().conversation().is_some());
     /// ```
     pub fn request(&self) -> Request {
-        let loaded = self.lock().loaded.clone();
+        let loaded = self.lock().state.loaded.clone();
         Request::new(self.shared.clone(), Some((self.clone(), loaded)))
     }
 
@@ -166,7 +260,7 @@ impl Conversation {
     /// assert!(conversation.state().loaded.contains("a/b"));
     /// ```
     pub fn state(&self) -> ConversationState {
-        self.lock().clone()
+        self.lock().state.clone()
     }
 
     /// The real names of the loaded tools, sorted.
@@ -178,7 +272,7 @@ impl Conversation {
     /// assert_eq!(conversation.loaded(), ["a", "b"]);
     /// ```
     pub fn loaded(&self) -> Vec<String> {
-        self.lock().loaded.iter().cloned().collect()
+        self.lock().state.loaded.iter().cloned().collect()
     }
 
     /// Loads the tool whose real name is `tool`: the next request carries it (if it is offered
@@ -191,13 +285,14 @@ impl Conversation {
     /// assert!(!conversation.load("mcp/files/read"));
     /// ```
     pub fn load(&self, tool: &str) -> bool {
-        self.lock().loaded.insert(tool.to_owned())
+        self.lock().state.loaded.insert(tool.to_owned())
     }
 
     /// Loads `tool` unless `most` tools are loaded already; one look under the lock, so two
     /// calls of one turn never load past `most` together.
     pub(super) fn load_within(&self, tool: &str, most: usize) -> Loading {
-        let mut state = self.lock();
+        let mut held = self.lock();
+        let state = &mut held.state;
         if state.loaded.contains(tool) {
             Loading::Already
         } else if state.loaded.len() >= most {
@@ -211,16 +306,17 @@ impl Conversation {
     }
 
     /// The real name of the tool the history name `name` (called in `namespace`) reached,
-    /// when this conversation recorded it.
+    /// when this conversation recorded it: one hash probe.
     pub(super) fn recorded_tool(&self, namespace: Option<&str>, name: &str) -> Option<String> {
-        let state = self.lock();
-        let record = state.history_names.iter().find(|r| r.is(namespace, name))?;
-        Some(record.tool.clone())
+        let held = self.lock();
+        let at = held.find(namespace, name)?;
+        Some(held.state.history_names[at].tool.clone())
     }
 
-    /// The history names recorded, with their tools.
-    pub(super) fn recorded_names(&self) -> Vec<RecordedName> {
-        self.lock().history_names.clone()
+    /// `f` of the history names recorded, with their tools, under the lock (nothing cloned):
+    /// `f` must not call back into the conversation.
+    pub(super) fn with_records<R>(&self, f: impl FnOnce(&[RecordedName]) -> R) -> R {
+        f(&self.lock().state.history_names)
     }
 
     /// Records `names`, each unless its name (in its namespace) is recorded already: a name
@@ -229,13 +325,9 @@ impl Conversation {
         if names.is_empty() {
             return;
         }
-        let mut state = self.lock();
+        let mut held = self.lock();
         for name in names {
-            let known =
-                (state.history_names.iter()).any(|r| r.is(name.namespace.as_deref(), &name.name));
-            if !known {
-                state.history_names.push(name);
-            }
+            held.record(name);
         }
     }
 
@@ -249,6 +341,6 @@ impl Conversation {
     /// assert!(conversation.loaded().is_empty());
     /// ```
     pub fn reset(&self) {
-        self.lock().loaded.clear();
+        self.lock().state.loaded.clear();
     }
 }

@@ -15,7 +15,7 @@ use super::errors::DispatchError;
 use super::meta_tool::MetaCall;
 use super::request::Request;
 use super::route::Route;
-use crate::census::{Resolution, UnknownTool};
+use crate::census::{Resolution, ResolvedTool, UnknownTool};
 use crate::provider::arguments_as_object;
 use crate::schema::restore_arguments;
 use crate::tools::{ToolError, ToolOutput};
@@ -61,7 +61,7 @@ impl Request {
         let Some(meta_tool) = self.shared.meta_tool(meta) else {
             // The census's taken names are the meta-tools' names: this cannot be reached, and
             // is an unknown tool if it ever is.
-            return Err(self.unknown(meta));
+            return Err(self.unknown(None, meta));
         };
         let arguments = Value::Object(arguments_as_object(meta, arguments)?);
         let call = MetaCall {
@@ -110,7 +110,7 @@ impl Request {
                     let tool = match self.resolve_called(None, called) {
                         Ok(Resolution::Tool(hit)) => hit.name.to_owned(),
                         Ok(Resolution::Meta(meta)) => meta.to_owned(),
-                        Err(_) => return Err(self.unknown(called)),
+                        Err(_) => return Err(self.unknown(None, called)),
                     };
                     return Err(ToolError::InvalidArguments {
                         tool,
@@ -124,9 +124,22 @@ impl Request {
         self.dispatch(called, arguments).await
     }
 
-    /// The error for a name no tool answers to: the tools that share it when it is a shared
-    /// form (the model meant one of them), else the closest offered forms.
-    pub(super) fn unknown(&self, called: &str) -> DispatchError {
+    /// The error for a name no tool answers to (called in `namespace`, for a Responses API
+    /// call made in one): a name this conversation's history carries for a tool that is gone
+    /// says so ([`DispatchError::ToolGone`]); else the tools that share it when it is a shared
+    /// form (the model meant one of them); else the closest offered forms. A suggestion always
+    /// reaches the tool it is the form of ([`closest_reaching`](Self::closest_reaching)).
+    pub(super) fn unknown(&self, namespace: Option<&str>, called: &str) -> DispatchError {
+        let recorded = self
+            .conversation()
+            .and_then(|c| c.recorded_tool(namespace, called));
+        if let Some(tool) = recorded {
+            return DispatchError::ToolGone {
+                called: called.to_owned(),
+                closest: self.closest_reaching(called, 3),
+                tool,
+            };
+        }
         let sharing = self.census().sharing(called);
         if !sharing.is_empty() {
             return DispatchError::SharedForm {
@@ -136,12 +149,41 @@ impl Request {
         }
         DispatchError::UnknownTool {
             called: called.to_owned(),
-            closest: self
-                .census()
-                .closest_offered(called, 3)
-                .into_iter()
-                .map(str::to_owned)
-                .collect(),
+            closest: self.closest_reaching(called, 3),
+        }
+    }
+
+    /// The census's closest offered forms to `called`, at most `limit`, but each only when a
+    /// call by it reaches, in this conversation, the tool it is the form of: a form its
+    /// history recorded for another tool is never suggested (the model would call it and
+    /// reach that other tool, or none). `called` itself is never suggested.
+    pub(super) fn closest_reaching(&self, called: &str, limit: usize) -> Vec<String> {
+        let census = self.census();
+        let reaches_own = |form: &str| match (census.resolve(form), self.resolve_called(None, form))
+        {
+            (Ok(Resolution::Tool(own)), Ok(Resolution::Tool(now))) => own.index == now.index,
+            _ => false,
+        };
+        // The census ranks more than `limit` so the filter can drop some and still fill it.
+        let ranked = census.closest_offered(called, limit.saturating_mul(2).max(limit + 2));
+        ranked
+            .into_iter()
+            .filter(|form| *form != called && reaches_own(form))
+            .take(limit)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// How a call of `called` (in `namespace`) reached `hit`: [`Route::History`] when this
+    /// conversation's history recorded the name (and it is not the tool's real name, which
+    /// reaches it exactly anyway), else the census's way.
+    fn route_of(&self, namespace: Option<&str>, called: &str, hit: &ResolvedTool<'_>) -> Route {
+        let recorded = called != hit.name
+            && (self.conversation()).is_some_and(|c| c.recorded_tool(namespace, called).is_some());
+        if recorded {
+            Route::History
+        } else {
+            hit.via.into()
         }
     }
 
@@ -176,26 +218,32 @@ impl Request {
             called,
             resolution,
             None,
-            self.run_call(called, resolution, arguments),
+            self.run_call(None, called, resolution, arguments),
         )
         .await
     }
 
-    /// Hop 5 for a call as it came (its Responses `namespace` when it had one): a name this
-    /// request's conversation recorded in replayed history ([`Request::replay_turn`]) reaches
-    /// the tool it reached then, or none if that tool is gone; any other name resolves in the
-    /// census ([`Census::resolve_call`](crate::census::Census::resolve_call)). The record comes
-    /// first: it means that tool wherever the history travels, even if a later tool takes
-    /// its name.
+    /// Hop 5 for a call as it came (its Responses `namespace` when it had one): a meta-tool's
+    /// name is the runtime's, always (meta-tool names are reserved in every census); then a
+    /// name this request's conversation recorded in replayed history ([`Request::replay_turn`])
+    /// reaches the tool it reached then, or none if that tool is gone; any other name resolves
+    /// in the census ([`Census::resolve_call`](crate::census::Census::resolve_call)). The
+    /// record comes before the census's exact match: it means that tool wherever the history
+    /// travels, even if a later tool takes its name (the conversation rule of hop 5 in
+    /// `docs/spec/tool-name-wire.md`).
     pub(crate) fn resolve_called(
         &self,
         namespace: Option<&str>,
         called: &str,
     ) -> Result<Resolution<'_>, UnknownTool> {
+        let in_census = self.census().resolve_call(namespace, called);
+        if let Ok(Resolution::Meta(_)) = in_census {
+            return in_census;
+        }
         if let Some(recorded) = self.resolve_recorded(namespace, called) {
             return recorded;
         }
-        self.census().resolve_call(namespace, called)
+        in_census
     }
 
     /// The switches, the approval hook and the call, for [`Request::dispatch`] and a turn's
@@ -203,12 +251,13 @@ impl Request {
     /// hop 5 (`None`: no tool answers to it), never looked up again.
     pub(super) async fn run_call(
         &self,
+        namespace: Option<&str>,
         called: &str,
         resolution: Option<Resolution<'_>>,
         arguments: Value,
     ) -> Result<CallOutcome, DispatchError> {
         let hit = match resolution {
-            None => return Err(self.unknown(called)),
+            None => return Err(self.unknown(namespace, called)),
             Some(Resolution::Meta(meta)) => return self.answer_meta(meta, arguments).await,
             Some(Resolution::Tool(hit)) => hit,
         };
@@ -216,6 +265,7 @@ impl Request {
         let tool = hit.name;
         let owner = self.owner(hit.index);
         let provider_name = owner.provider.name();
+        let route = self.route_of(namespace, called, &hit);
         let mut arguments = Value::Object(arguments_as_object(tool, arguments)?);
         // The way back: a `null` OpenAI strict sends for an optional property the tool's own
         // schema refuses as `null` is removed, so the tool gets what its schema accepts.
@@ -257,7 +307,7 @@ impl Request {
                 tool: tool.to_owned(),
                 provider: provider_name.to_owned(),
                 called: called.to_owned(),
-                route: hit.via.into(),
+                route,
                 arguments: arguments.clone(),
                 title: definition.title.clone(),
                 annotations: definition.annotations.clone(),
@@ -282,7 +332,7 @@ impl Request {
             Ok(output) => Ok(CallOutcome {
                 tool: tool.to_owned(),
                 provider: provider_name.to_owned(),
-                route: hit.via.into(),
+                route,
                 output,
             }),
             Err(err) => {

@@ -52,6 +52,34 @@ pub enum DispatchError {
         /// The real names of the tools that share it, sorted.
         tools: Vec<String>,
     },
+    /// The called name is one this conversation's replayed history carries for a tool that is
+    /// gone from the tool set (its provider removed, or no longer listing it): a call by it
+    /// reaches that tool or no tool, never the one that may have the name now
+    /// ([`ConversationState::history_names`](super::ConversationState::history_names)).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use serde_json::json;
+    /// use toolwire_core::{ToolRuntime, runtime::{ConversationState, DispatchError}};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let state: ConversationState = serde_json::from_value(json!({
+    ///     "history_names": [{"name": "mcp_y_fetch", "tool": "mcp/y/fetch"}]})).unwrap();
+    /// let conversation = ToolRuntime::new().resume(state);
+    /// let err = conversation.request().dispatch("mcp_y_fetch", json!({})).await.unwrap_err();
+    /// let gone = DispatchError::ToolGone { called: "mcp_y_fetch".into(), tool: "mcp/y/fetch".into(), closest: vec![] };
+    /// assert_eq!(err, gone);
+    /// assert!(err.to_string().contains("is gone"));
+    /// # });
+    /// ```
+    #[error("`{called}` names tool `{tool}` in this conversation's history, and that tool is gone: no tool answers to `{called}` now{}", closest_list(closest))]
+    ToolGone {
+        /// The name the call used.
+        called: String,
+        /// The real name of the tool the history's call by it reached.
+        tool: String,
+        /// The offered names closest to it, each reaching the tool it names.
+        closest: Vec<String>,
+    },
     /// The user switched the tool off.
     #[error("tool `{tool}` is switched off")]
     Disabled {
@@ -109,7 +137,10 @@ impl DispatchError {
         let mut renamed = self.clone();
         match &mut renamed {
             DispatchError::Tool(err) => return err.for_model(called),
-            DispatchError::UnknownTool { .. } | DispatchError::SharedForm { .. } => {}
+            // The gone tool's real name is what history meant: kept, beside the called name.
+            DispatchError::UnknownTool { .. }
+            | DispatchError::SharedForm { .. }
+            | DispatchError::ToolGone { .. } => {}
             DispatchError::Disabled { tool }
             | DispatchError::Denied { tool, .. }
             | DispatchError::ProviderRemoved { tool, .. }
@@ -121,7 +152,7 @@ impl DispatchError {
 
 impl DispatchError {
     /// A short, stable name of the error's class: the OpenTelemetry `error.type` of the call's
-    /// span (`unknown_tool`, `shared_form`, `disabled`, `denied`, `provider_removed`,
+    /// span (`unknown_tool`, `shared_form`, `tool_gone`, `disabled`, `denied`, `provider_removed`,
     /// `timed_out`; a tool's error by its kind: `invalid_arguments`, `failed`, `missing_state`,
     /// `bad_output`, `bad_schema`, `unavailable`, `tool_timed_out`, `panicked`).
     ///
@@ -135,6 +166,7 @@ impl DispatchError {
         match self {
             DispatchError::UnknownTool { .. } => "unknown_tool",
             DispatchError::SharedForm { .. } => "shared_form",
+            DispatchError::ToolGone { .. } => "tool_gone",
             DispatchError::Disabled { .. } => "disabled",
             DispatchError::Denied { .. } => "denied",
             DispatchError::ProviderRemoved { .. } => "provider_removed",

@@ -22,7 +22,6 @@
 //! state by inventing names (the bound: [`ConversationState::history_names`]).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -189,45 +188,51 @@ impl Request {
         ))
     }
 
-    /// The tools at census `positions` that would travel under a name (in a namespace, in a
-    /// namespaced list) this request's conversation recorded in history for another tool,
-    /// each with why it is left out: a call by that name reaches the recorded tool, so this
-    /// one cannot travel under it. `travels_as` is where the tool at a position travels:
-    /// `(namespace, name)`, or `None` when it does not. Nothing to do, and nothing allocated,
-    /// when the conversation recorded nothing.
+    /// The tools this request carries (`carries`, by census position) that would travel under
+    /// a name (in a namespace, in a namespaced list) this request's conversation recorded in
+    /// history for another tool, each with why it is left out, sorted by position: a call by
+    /// that name reaches the recorded tool, so this one cannot travel under it. `travels_as`
+    /// is where the tool at a position travels: `(namespace, name)`, or `None` when it does
+    /// not. It walks the records (a few per tool called), never the tool set: the one tool
+    /// that can travel under a name is the one hop 5 finds by it in the census
+    /// ([`Census::resolve`](crate::census::Census::resolve),
+    /// [`Census::resolve_in_namespace`](crate::census::Census::resolve_in_namespace)), and it is checked to travel
+    /// there. Nothing allocated when the conversation recorded nothing.
     pub(super) fn taken_by_history<'p>(
         &self,
-        positions: impl Iterator<Item = usize>,
+        carries: impl Fn(usize) -> bool,
         travels_as: impl Fn(usize) -> Option<(Option<&'p str>, &'p str)>,
     ) -> Vec<(usize, LeftOutTool)> {
         let Some(conversation) = self.conversation() else {
             return Vec::new();
         };
-        let records = conversation.recorded_names();
-        if records.is_empty() {
-            return Vec::new();
-        }
-        let by_name: HashMap<(Option<&str>, &str), &str> = (records.iter())
-            .map(|r| ((r.namespace.as_deref(), r.name.as_str()), r.tool.as_str()))
-            .collect();
-        let tools = self.census().tools();
-        let mut taken = Vec::new();
-        for index in positions {
-            let Some(travels) = travels_as(index) else {
-                continue;
-            };
-            let Some(&owner) = by_name.get(&travels) else {
-                continue;
-            };
-            let tool = &tools[index];
-            if owner != tool.name() {
-                let why = WhyLeftOut::HistoryName {
-                    name: travels.1.to_owned(),
-                    tool: owner.to_owned(),
+        let census = self.census();
+        let tools = census.tools();
+        let mut taken: Vec<(usize, LeftOutTool)> = conversation.with_records(|records| {
+            let mut taken = Vec::new();
+            for record in records {
+                let namespace = record.namespace.as_deref();
+                let found = match namespace {
+                    None => census.resolve(&record.name),
+                    Some(namespace) => census.resolve_in_namespace(namespace, &record.name),
                 };
-                taken.push((index, LeftOutTool::new(tool.name(), tool.form(), why)));
+                let Ok(Resolution::Tool(hit)) = found else {
+                    continue;
+                };
+                let tool = &tools[hit.index];
+                let under = travels_as(hit.index) == Some((namespace, record.name.as_str()));
+                if under && tool.name() != record.tool && carries(hit.index) {
+                    let why = WhyLeftOut::HistoryName {
+                        name: record.name.clone(),
+                        tool: record.tool.clone(),
+                    };
+                    taken.push((hit.index, LeftOutTool::new(tool.name(), tool.form(), why)));
+                }
             }
-        }
+            taken
+        });
+        taken.sort_by_key(|(at, _)| *at);
+        taken.dedup_by_key(|(at, _)| *at);
         taken
     }
 
@@ -235,9 +240,9 @@ impl Request {
     /// form.
     pub(super) fn taken_in_flat_list(
         &self,
-        positions: impl Iterator<Item = usize>,
+        carries: impl Fn(usize) -> bool,
     ) -> Vec<(usize, LeftOutTool)> {
         let tools = self.census().tools();
-        self.taken_by_history(positions, |index| Some((None, tools[index].form())))
+        self.taken_by_history(carries, |index| Some((None, tools[index].form())))
     }
 }

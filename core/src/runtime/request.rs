@@ -15,7 +15,9 @@ use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, NamespacePlacement, Resolution};
 use crate::tools::ToolDefinition;
 use crate::wire::namespaces::namespaced_list;
-use crate::wire::{anthropic, LeftOutTool, RequestLimit, ToolList, WireError, WireFormat};
+use crate::wire::{
+    anthropic, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError, WireFormat,
+};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool
@@ -71,7 +73,9 @@ type OwnLists = [OnceLock<Result<ToolList, WireError>>; WireFormat::ALL.len()];
 pub struct CatalogHit {
     /// The real name.
     pub name: String,
-    /// The form it travels as (a call by either reaches it).
+    /// The name to call it by: the form it travels as (a call by it or by the real name
+    /// reaches it), or, in a conversation whose history recorded the form for another tool,
+    /// its real name.
     pub form: String,
     /// What it does.
     pub description: String,
@@ -238,20 +242,54 @@ impl Request {
     /// assert_eq!(runtime.request().search("read", 5)[0].name, "mcp/files/read_file");
     /// # });
     /// ```
+    ///
+    /// In a conversation, a hit's `form` is a name a call by which reaches it: a form the
+    /// conversation's history recorded for another tool is never handed out (the model would
+    /// call it and reach that tool); the hit then carries its real name, or, when that is
+    /// recorded for another tool too, is not a hit ([`Request::tools`] names it as left out,
+    /// [`WhyLeftOut::HistoryName`](crate::wire::WhyLeftOut::HistoryName)).
     pub fn search(&self, query: &str, limit: usize) -> Vec<CatalogHit> {
+        self.search_reaching(query, limit).0
+    }
+
+    /// [`search`](Self::search), and the hits it left out because no name of theirs reaches
+    /// them in this conversation, each with why (what `tool_search` returns beside its hits).
+    pub(super) fn search_reaching(
+        &self,
+        query: &str,
+        limit: usize,
+    ) -> (Vec<CatalogHit>, Vec<LeftOutTool>) {
         let tools = self.census().tools();
-        self.snapshot
-            .tool_set
-            .search_index()
+        let reaches = |name: &str, index: usize| matches!(self.resolve_called(None, name), Ok(Resolution::Tool(hit)) if hit.index == index);
+        let mut left_out = Vec::new();
+        let hits = (self.snapshot.tool_set.search_index())
             .search_offered(self.census(), query, limit)
             .into_iter()
-            .map(|hit| CatalogHit {
-                name: tools[hit.index].name().to_owned(),
-                form: tools[hit.index].form().to_owned(),
-                description: self.definitions()[hit.index].description.clone(),
-                score: hit.score,
+            .filter_map(|hit| {
+                let tool = &tools[hit.index];
+                let call_by = [tool.form(), tool.name()]
+                    .into_iter()
+                    .find(|name| reaches(name, hit.index));
+                let Some(call_by) = call_by else {
+                    let owner = (self.conversation())
+                        .and_then(|c| c.recorded_tool(None, tool.form()))
+                        .unwrap_or_default();
+                    let why = WhyLeftOut::HistoryName {
+                        name: tool.form().to_owned(),
+                        tool: owner,
+                    };
+                    left_out.push(LeftOutTool::new(tool.name(), tool.form(), why));
+                    return None;
+                };
+                Some(CatalogHit {
+                    name: tool.name().to_owned(),
+                    form: call_by.to_owned(),
+                    description: self.definitions()[hit.index].description.clone(),
+                    score: hit.score,
+                })
             })
-            .collect()
+            .collect();
+        (hits, left_out)
     }
 
     /// Who runs the tool at census position `index`.
@@ -344,7 +382,8 @@ impl Request {
         // Not deferred: every request of this tool set shares one list per format, unless the
         // conversation's history holds the form of one of its tools for another tool.
         let Some(own_lists) = &self.own_lists else {
-            let taken = self.taken_in_flat_list(self.snapshot.offered_positions());
+            let tools = self.census().tools();
+            let taken = self.taken_in_flat_list(|i| tools[i].is_offered());
             if taken.is_empty() {
                 return self.snapshot.full_list(format, meta_tools);
             }
@@ -354,7 +393,7 @@ impl Request {
         own_lists[super::tool_set::list_slot(format)]
             .get_or_init(|| {
                 let carried = self.carried();
-                let taken = self.taken_in_flat_list(carried.iter().copied());
+                let taken = self.taken_in_flat_list(|i| carried.binary_search(&i).is_ok());
                 self.list_without(format, meta_tools, carried, taken)
             })
             .clone()
@@ -416,37 +455,37 @@ impl Request {
     pub fn tools_in_namespaces(&self, format: WireFormat) -> Result<ToolList, WireError> {
         let (metas, carried) = self.carried_definitions();
         let carried = self.snapshot.deferred.then_some(carried);
-        // Placed only when the conversation recorded a name to check.
-        let placements = std::cell::OnceCell::new();
-        let travels_as = |index: usize| match &placements
-            .get_or_init(|| self.census().namespace_placements())[index]
-        {
+        // Placed once: the history check and the list read the same placements. A tool not
+        // offered flat may still travel here, lifted by a pair of its own
+        // (`Census::namespace_placements`): it is checked as every tool that travels.
+        let placements = self.census().namespace_placements();
+        let travels_as = |index: usize| match &placements[index] {
             NamespacePlacement::Flat => Some((None, self.census().tools()[index].form())),
             NamespacePlacement::InNamespace { namespace, name } => {
                 Some((Some(namespace.as_ref()), name.as_ref()))
             }
             NamespacePlacement::LeftOut(_) => None,
         };
-        let taken = match &carried {
-            Some(carried) => self.taken_by_history(carried.iter().copied(), travels_as),
-            None => self.taken_by_history(self.snapshot.offered_positions(), travels_as),
+        let travelling: Vec<usize> = match &carried {
+            Some(carried) => carried.clone(),
+            None => (0..placements.len())
+                .filter(|&i| !matches!(placements[i], NamespacePlacement::LeftOut(_)))
+                .collect(),
         };
+        let taken = self.taken_by_history(|i| travelling.binary_search(&i).is_ok(), travels_as);
         let is_taken = |i: &usize| taken.binary_search_by_key(i, |(at, _)| *at).is_ok();
-        // A tool the history holds the name of travels in no namespace either.
+        // A tool the history holds the name of travels in no namespace either; every other
+        // tool that travels still does.
         let carried = match carried {
             _ if taken.is_empty() => carried,
-            Some(carried) => Some(carried.into_iter().filter(|i| !is_taken(i)).collect()),
-            None => Some(
-                (self.snapshot.offered_positions())
-                    .filter(|i| !is_taken(i))
-                    .collect(),
-            ),
+            _ => Some(travelling.into_iter().filter(|i| !is_taken(i)).collect()),
         };
         let list = namespaced_list(
             self.census(),
             self.definitions(),
             format,
             metas,
+            placements,
             carried.as_deref(),
             &self.snapshot.census_left_out(),
         )?;
@@ -512,7 +551,7 @@ impl Request {
             .map(|m| m.definition());
         let carried = self.carried();
         let offered: Vec<usize> = self.snapshot.offered_positions().collect();
-        let taken = self.taken_in_flat_list(offered.iter().copied());
+        let taken = self.taken_in_flat_list(|i| offered.binary_search(&i).is_ok());
         let is_taken = |i: &usize| taken.binary_search_by_key(i, |(at, _)| *at).is_ok();
         let carried: Vec<usize> = carried.into_iter().filter(|i| !is_taken(i)).collect();
         let deferred: Vec<usize> = offered

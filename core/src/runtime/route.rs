@@ -26,6 +26,11 @@ pub enum Route {
     Exact,
     /// The tool's model-safe form.
     Form,
+    /// A name this conversation's replayed history carries for the tool
+    /// ([`ConversationState::history_names`](super::ConversationState::history_names)), not
+    /// the tool's real name: it reaches the tool its call reached then, whatever the census
+    /// says of the name now.
+    History,
 }
 
 impl From<Via> for Route {

@@ -362,7 +362,13 @@ impl ToolRuntime {
     /// let resumed = runtime.resume(serde_json::from_str::<ConversationState>(&saved).unwrap());
     /// assert_eq!(resumed.loaded(), ["mcp/files/read"]);
     /// ```
-    pub fn resume(&self, state: ConversationState) -> Conversation {
+    ///
+    /// A state saved before history names were recorded with their tool (its `aliases`) is
+    /// read too: each alias becomes a record of the tool its call reaches now.
+    pub fn resume(&self, mut state: ConversationState) -> Conversation {
+        if state.has_old_aliases() {
+            state.upgrade(self.request().census());
+        }
         Conversation::new(self.shared.clone(), state)
     }
 }

@@ -279,7 +279,7 @@ impl Request {
             Some(Resolution::Meta(meta)) => meta.to_owned(),
             // An unknown name is the answer even when the arguments are bad too: the model
             // learns which tools there are first.
-            None => return Err(self.unknown(called)),
+            None => return Err(self.unknown(call.namespace.as_deref(), called)),
         };
         let arguments = match &call.arguments {
             Ok(arguments) => Value::Object(arguments.clone()),
@@ -294,7 +294,13 @@ impl Request {
         };
         // A custom provider, or the approval hook, may panic outside the providers' own
         // guards: caught here, so one call never takes the turn down.
-        let run = AssertUnwindSafe(self.run_call(called, resolution, arguments)).catch_unwind();
+        let run = AssertUnwindSafe(self.run_call(
+            call.namespace.as_deref(),
+            called,
+            resolution,
+            arguments,
+        ))
+        .catch_unwind();
         match tokio::time::timeout(options.time_limit, run).await {
             Ok(Ok(result)) => result,
             Ok(Err(panic)) => Err(caught_panic(&tool, &*panic).into()),

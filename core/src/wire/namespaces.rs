@@ -57,7 +57,16 @@ pub fn namespaced_tools(
 ) -> Result<ToolList, WireError> {
     check_namespaced_format(format)?;
     check_census_matches(census, definitions)?;
-    namespaced_list(census, definitions, format, Vec::new(), None, &[])
+    let placements = census.namespace_placements();
+    namespaced_list(
+        census,
+        definitions,
+        format,
+        Vec::new(),
+        placements,
+        None,
+        &[],
+    )
 }
 
 /// [`WireError::NoNamespaces`] unless `format` is one of the Responses API's.
@@ -71,13 +80,16 @@ fn check_namespaced_format(format: WireFormat) -> Result<(), WireError> {
 /// The namespaced list of `census` (whose `definitions` match it), as a request carries it:
 /// `metas` first, flat under their own names; then, of the census, the tools at the sorted
 /// positions `carried` (`None`: every tool the placement puts in the list; a tool not carried
-/// is in the request's catalog, not left out). A tool the census withholds is left out with
+/// is in the request's catalog or left out by the caller, which says why), each where
+/// `placements` (the census's [`Census::namespace_placements`], computed once by the caller,
+/// which checks the same placements) puts it. A tool the census withholds is left out with
 /// the reason `withheld` gives for its name (switched off, unreachable…), when it gives one.
 pub(crate) fn namespaced_list<'a>(
     census: &'a Census,
     definitions: &'a [ToolDefinition],
     format: WireFormat,
     metas: Vec<&'a ToolDefinition>,
+    placements: Vec<NamespacePlacement<'a>>,
     carried: Option<&[usize]>,
     withheld: &[LeftOutTool],
 ) -> Result<ToolList, WireError> {
@@ -92,7 +104,7 @@ pub(crate) fn namespaced_list<'a>(
         .tools()
         .iter()
         .zip(definitions)
-        .zip(census.namespace_placements())
+        .zip(placements)
         .enumerate()
     {
         let travels = !matches!(placement, NamespacePlacement::LeftOut(_));

@@ -18,7 +18,7 @@ use toolwire_core::{ToolRuntime, WireFormat};
 use toolwire_test_support::providers::tools;
 
 /// Adds the provider `provider` of the tools `names`, each answering with its own real name.
-async fn add(runtime: &ToolRuntime, provider: &str, names: &[&str]) {
+pub(super) async fn add(runtime: &ToolRuntime, provider: &str, names: &[&str]) {
     let tools = provider_fn(
         provider,
         tools(names),
@@ -29,7 +29,7 @@ async fn add(runtime: &ToolRuntime, provider: &str, names: &[&str]) {
 }
 
 /// A response of `format` with one call of `name`.
-fn one_call(format: CallFormat, name: &str) -> Value {
+pub(super) fn one_call(format: CallFormat, name: &str) -> Value {
     match format {
         CallFormat::OpenAiChat => {
             json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
@@ -49,7 +49,7 @@ fn one_call(format: CallFormat, name: &str) -> Value {
 
 /// One turn of `conversation` in `format` whose model calls `name`: what the call reached
 /// (the tool's real name, `meta`, or `None`), and the name the replayed turn carries for it.
-async fn turn(
+pub(super) async fn turn(
     conversation: &Conversation,
     format: CallFormat,
     name: &str,
@@ -71,20 +71,20 @@ async fn turn(
 }
 
 /// What a call by `name` reaches in the conversation's next request: the tool, or `None`.
-async fn reaches(conversation: &Conversation, name: &str) -> Option<String> {
+pub(super) async fn reaches(conversation: &Conversation, name: &str) -> Option<String> {
     let request = conversation.request();
     request.dispatch(name, json!({})).await.ok().map(|o| o.tool)
 }
 
 /// Why the conversation's next Chat Completions list leaves `tool` out, if it does.
-fn left_out_why(conversation: &Conversation, tool: &str) -> Option<WhyLeftOut> {
+pub(super) fn left_out_why(conversation: &Conversation, tool: &str) -> Option<WhyLeftOut> {
     let list = conversation.request().tools(WireFormat::OpenAi).unwrap();
     let why = list.left_out().iter().find(|t| t.name == tool);
     why.map(|t| t.reason.clone())
 }
 
 /// The function names of the conversation's next Chat Completions list.
-fn listed(conversation: &Conversation) -> Vec<String> {
+pub(super) fn listed(conversation: &Conversation) -> Vec<String> {
     let list = conversation.request().tools(WireFormat::OpenAi).unwrap();
     let tools = list.as_array().unwrap().iter();
     tools
@@ -124,7 +124,7 @@ async fn a_tool_that_appears_under_a_replayed_form_never_gets_the_historys_calls
 }
 
 /// The reason key of a tool the conversation's next list leaves out.
-fn why_key(conversation: &Conversation, tool: &str) -> &'static str {
+pub(super) fn why_key(conversation: &Conversation, tool: &str) -> &'static str {
     left_out_why(conversation, tool).map_or("carried", |why| why.key())
 }
 
@@ -299,6 +299,63 @@ fn tool_name() -> impl Strategy<Value = String> {
     })
 }
 
+/// The Responses API pair an MCP tool `mcp/<server>/<tool>` travels as inside its server's
+/// namespace, when its name has one (`Census::namespace_placements`).
+fn pair_of(name: &str) -> Option<(String, String)> {
+    let (server, tool) = name.strip_prefix("mcp/")?.split_once('/')?;
+    let namespace = model_safe_name(&format!("mcp/{server}")).into_owned();
+    Some((namespace, model_safe_name(tool).into_owned()))
+}
+
+/// A body of one Responses API call of `name` made inside `namespace`.
+fn namespaced_call(namespace: &str, name: &str) -> Value {
+    json!({"output": [{"type": "function_call", "id": "fc_1", "call_id": "call_1",
+        "namespace": namespace, "name": name, "arguments": "{}"}]})
+}
+
+/// [`turn`] for a Responses API call made inside `namespace`.
+async fn namespaced_turn(
+    conversation: &Conversation,
+    namespace: &str,
+    name: &str,
+) -> (Option<String>, String) {
+    let request = conversation.request();
+    let body = namespaced_call(namespace, name);
+    let calls = parse_calls(CallFormat::OpenAiResponses, &body).unwrap();
+    let reached = match request.answer_calls(&calls).await.remove(0).result {
+        Ok(outcome) if outcome.route == Route::Meta => Some("meta".to_owned()),
+        Ok(outcome) => Some(outcome.tool),
+        Err(_) => None,
+    };
+    let replay = (request.replay_turn(CallFormat::OpenAiResponses, &body, &calls)).unwrap();
+    let replayed = (replay.renamed.first()).map_or_else(|| name.to_owned(), |r| r.replayed.clone());
+    (reached, replayed)
+}
+
+/// [`reaches`] for a call made inside `namespace`, when it is.
+async fn reaches_in(
+    conversation: &Conversation,
+    namespace: Option<&str>,
+    name: &str,
+) -> Option<String> {
+    let Some(namespace) = namespace else {
+        return reaches(conversation, name).await;
+    };
+    let request = conversation.request();
+    let calls = parse_calls(
+        CallFormat::OpenAiResponses,
+        &namespaced_call(namespace, name),
+    )
+    .unwrap();
+    request
+        .answer_calls(&calls)
+        .await
+        .remove(0)
+        .result
+        .ok()
+        .map(|o| o.tool)
+}
+
 /// One turn of the property test: which tools are present (by index into the universe), how
 /// the model names its call, and in which format.
 #[derive(Clone, Debug)]
@@ -313,7 +370,7 @@ fn turns(universe: usize) -> impl Strategy<Value = Vec<Turn>> {
     let one = (
         prop::collection::vec(any::<bool>(), universe),
         any::<prop::sample::Index>(),
-        0..4u8,
+        0..5u8,
         0..FORMATS.len(),
     )
         .prop_map(|(present, pick, how, format)| Turn {
@@ -353,7 +410,8 @@ proptest! {
             let conversation = runtime.conversation();
             let mut on = vec![false; universe.len()];
             // Each history name, with what its call reached.
-            let mut history: BTreeMap<String, Option<String>> = BTreeMap::new();
+            // Keyed by the Responses API namespace a call was made in, if any, and the name.
+            let mut history: BTreeMap<(Option<String>, String), Option<String>> = BTreeMap::new();
             for step in &script {
                 for (i, name) in universe.iter().enumerate() {
                     let provider = format!("p{i}");
@@ -365,19 +423,22 @@ proptest! {
                     on[i] = step.present[i];
                 }
                 // Every earlier history name, in this census.
-                for (name, reached) in &history {
+                for ((namespace, name), reached) in &history {
                     let Some(tool) = reached else { continue };
                     if tool == "meta" {
                         continue;
                     }
-                    let now = reaches(&conversation, name).await;
-                    prop_assert!(
-                        now.is_none() || now.as_ref() == Some(tool),
-                        "`{name}` reached `{tool}`, now {now:?}"
+                    // Its tool there: reached by the name; gone: no tool (nothing else can
+                    // keep a tool of this set from answering: none is switched off or down).
+                    let now = reaches_in(&conversation, namespace.as_deref(), name).await;
+                    let there = universe.iter().zip(&on).any(|(n, on)| *on && n == tool);
+                    prop_assert_eq!(
+                        now.as_ref(), there.then_some(tool),
+                        "`{}` reached `{}` (there now: {})", name, tool, there
                     );
                     let census = conversation.request().census().clone();
                     for other in census.tools().iter().filter(|t| t.is_offered()) {
-                        if other.form() == name && other.name() != tool {
+                        if namespace.is_none() && other.form() == name && other.name() != tool {
                             let why = why_key(&conversation, other.name());
                             prop_assert_eq!(why, "history_name", "`{}` under `{}`", other.name(), name);
                         }
@@ -385,23 +446,34 @@ proptest! {
                 }
                 // This turn's call: a real name, its form, an earlier history name, a stray.
                 let present: Vec<&String> = universe.iter().zip(&on).filter(|(_, on)| **on).map(|(n, _)| n).collect();
-                let earlier: Vec<&String> = history.keys().collect();
-                let called = match step.how {
-                    0 if !present.is_empty() => step.pick.get(&present).to_string(),
-                    1 if !present.is_empty() => model_safe_name(step.pick.get(&present).as_str()).into_owned(),
-                    2 if !earlier.is_empty() => step.pick.get(&earlier).to_string(),
-                    _ => "mcp/none.here".to_owned(),
+                let earlier: Vec<&(Option<String>, String)> = history.keys().collect();
+                let (namespace, called): (Option<String>, String) = match step.how {
+                    0 if !present.is_empty() => (None, step.pick.get(&present).to_string()),
+                    1 if !present.is_empty() => (None, model_safe_name(step.pick.get(&present).as_str()).into_owned()),
+                    2 if !earlier.is_empty() => (*step.pick.get(&earlier)).clone(),
+                    // A Responses API call inside the namespace of an MCP tool, by its pair.
+                    3 if !present.is_empty() => match pair_of(step.pick.get(&present).as_str()) {
+                        Some((namespace, name)) => (Some(namespace), name),
+                        None => (None, "mcp/none.here".to_owned()),
+                    },
+                    _ => (None, "mcp/none.here".to_owned()),
                 };
-                let (reached, replayed) = turn(&conversation, FORMATS[step.format], &called).await;
+                let (reached, replayed) = match &namespace {
+                    None => turn(&conversation, FORMATS[step.format], &called).await,
+                    Some(namespace) => namespaced_turn(&conversation, namespace, &called).await,
+                };
                 // A call by an earlier history name reaches what that name's call reached, or none.
-                if let Some(Some(before)) = history.get(&called) {
-                    prop_assert!(
-                        reached.is_none() || reached.as_ref() == Some(before),
-                        "`{called}` reached `{before}`, now {reached:?}"
-                    );
+                if let Some(Some(before)) = history.get(&(namespace.clone(), called.clone())) {
+                    if before != "meta" {
+                        let there = present.iter().any(|n| *n == before);
+                        prop_assert_eq!(
+                            reached.as_ref(), there.then_some(before),
+                            "`{}` reached `{}` (there now: {})", called, before, there
+                        );
+                    }
                 }
                 // A name keeps the first tool it reached (a name that reached none records none).
-                let kept = history.entry(replayed).or_insert(None);
+                let kept = history.entry((namespace, replayed)).or_insert(None);
                 if kept.is_none() {
                     *kept = reached;
                 }

@@ -5,6 +5,7 @@
 //! One test binary (one link) with a module per concern.
 
 mod catalog_turns;
+mod history_review;
 mod history_turns;
 mod left_out;
 mod search_quality;
