@@ -1060,7 +1060,10 @@ mod tests {
             chat_event(fragment("{\"stock\":\"MSFT\"}")),
             "data: [DONE]\n\n".to_owned(),
         ]);
-        assert!(matches!(calls[0].arguments, Err(ArgumentsError::NotJson { .. })));
+        assert!(matches!(
+            calls[0].arguments,
+            Err(ArgumentsError::NotJson { .. })
+        ));
         assert!(stream.finish().unwrap().is_empty());
         assert!(!stream.ended_by_close(), "[DONE] is a real end");
         // `{}` with a finish_reason is the provider's own end: a tool with no parameters.

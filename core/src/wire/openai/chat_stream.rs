@@ -430,7 +430,10 @@ fn placeholder_at_close(end: End, arguments: &ArgumentsText) -> Option<String> {
         return None;
     }
     if arguments.is_blank() {
-        return Some("the stream closed (no finish_reason, no [DONE]) before any argument text came".to_owned());
+        return Some(
+            "the stream closed (no finish_reason, no [DONE]) before any argument text came"
+                .to_owned(),
+        );
     }
     let empty = matches!(
         serde_json::from_str::<Value>(arguments.text()),
