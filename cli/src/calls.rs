@@ -346,7 +346,20 @@ fn read_stream(
     }
     // Input that is no stream of the format (a body, a page, nothing) is the library's
     // `NotTheFormat`, never a turn without calls.
-    let end = stream.finish();
+    // The calls the end ended come first, a fault after them with the next `finish` (a
+    // JSON-lines last line that ended a call while another stayed open): print, then ask again
+    // until the end is an error or ends nothing more.
+    let end = loop {
+        match stream.finish() {
+            Ok(calls) if calls.is_empty() => break Ok(()),
+            Ok(calls) => {
+                for call in &calls {
+                    out.call(call)?;
+                }
+            }
+            Err(err) => break Err(err),
+        }
+    };
     if record {
         // Read after `finish`: the turn as the end left it (a last line without its newline
         // recorded, Chat Completions calls the end ended).
@@ -356,12 +369,7 @@ fn read_stream(
         }
     }
     match end {
-        Ok(calls) => {
-            for call in &calls {
-                out.call(call)?;
-            }
-            Ok(())
-        }
+        Ok(()) => Ok(()),
         Err(StreamError::Unfinished {
             calls, cut_event, ..
         }) => {

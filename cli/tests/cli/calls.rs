@@ -568,3 +568,98 @@ fn a_config_server_that_cannot_be_listed_is_exit_2_and_the_others_still_resolve(
     );
     assert!(stderr(&output).contains("gone"), "{}", stderr(&output));
 }
+
+#[test]
+fn a_chat_stream_closed_between_events_prints_its_calls_and_a_cut_call_is_exit_1() {
+    let tools = file(TOOLS);
+    let run = |input: &str, text: &str| {
+        let args = [
+            "calls",
+            "--stream",
+            "--format",
+            "openai",
+            "--tools",
+            path(&tools),
+            input,
+        ];
+        toolwire(&args, text)
+    };
+    // stream-closed.sse: the first call's arguments are whole, the second's cut mid-object:
+    // both end at the close; the cut one cannot be run, so exit 1.
+    let output = run(&fixture("openai-chat/stream-closed.sse"), "");
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let got = lines(&output);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0]["id"], "call_A1b2C3d4E5f6G7h8I9j0K1l2");
+    assert_eq!(
+        got[0]["arguments"],
+        json!({"city": "Paris", "unit": "celsius"})
+    );
+    assert_eq!(got[0]["error"], Value::Null);
+    assert_eq!(got[1]["id"], "call_M3n4O5p6Q7r8S9t0U1v2W3x4");
+    assert!(got[1]["arguments"].is_null());
+    assert!(
+        got[1]["error"].as_str().unwrap().contains("not JSON"),
+        "{got:?}"
+    );
+
+    // A whole closed stream (every call whole, no finish_reason, no [DONE]): exit 0.
+    let whole = std::fs::read_to_string(fixture("openai-chat/stream-closed.sse")).unwrap();
+    let first_call_only: String = whole
+        .split("\n\n")
+        .filter(|event| !event.is_empty() && !event.contains("\"index\":1"))
+        .map(|event| format!("{event}\n\n"))
+        .collect();
+    let output = run("-", &first_call_only);
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let got = lines(&output);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        got[0]["arguments"],
+        json!({"city": "Paris", "unit": "celsius"})
+    );
+
+    // The `{}` placeholder closed after its header: bad arguments, never run; exit 1.
+    let output = run(&fixture("openai-chat/stream-closed-placeholder.sse"), "");
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let got = lines(&output);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0]["arguments"].is_null());
+    assert!(
+        got[0]["error"].as_str().unwrap().contains("placeholder"),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn a_converse_last_line_that_ends_a_call_prints_it_before_the_open_one() {
+    let tools = file(TOOLS);
+    let start = |index: u32, id: &str| {
+        format!(
+            r#"{{"contentBlockStart":{{"contentBlockIndex":{index},"start":{{"toolUse":{{"toolUseId":"{id}","name":"get_time"}}}}}}}}"#
+        )
+    };
+    // The last line, without its newline, ends tooluse_1 while tooluse_2 stays open.
+    let text = format!(
+        "{}\n{}\n{}",
+        start(0, "tooluse_1"),
+        start(1, "tooluse_2"),
+        r#"{"contentBlockStop":{"contentBlockIndex":0}}"#
+    );
+    let args = [
+        "calls",
+        "--stream",
+        "--format",
+        "converse",
+        "--tools",
+        path(&tools),
+    ];
+    let output = toolwire(&args, &text);
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let got = lines(&output);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0]["id"], "tooluse_1");
+    assert_eq!(got[0]["arguments"], json!({}));
+    assert_eq!(got[1]["id"], "tooluse_2");
+    assert!(got[1]["arguments"].is_null());
+}

@@ -44,6 +44,13 @@ pub(crate) trait StreamMachine: Debug + Default {
         Ok(())
     }
 
+    /// Whether the stream so far has no end signal of its own, so that its end at an event
+    /// boundary would be inferred from the close (Chat Completions with neither a
+    /// `finish_reason` nor `[DONE]`). No other format infers an end.
+    fn end_inferred(&self) -> bool {
+        false
+    }
+
     /// The server-side calls (a `server_tool_use` block) begun and not ended: not the app's to
     /// answer, but a turn that stops inside one is cut all the same (the provider refuses a
     /// replayed block whose input never finished).
@@ -112,6 +119,10 @@ impl Machine {
 
     pub(crate) fn end(&mut self, calls: &mut Turn) -> Result<(), Fault> {
         each!(self, m => m.end(calls))
+    }
+
+    pub(crate) fn end_inferred(&self) -> bool {
+        each!(self, m => m.end_inferred())
     }
 
     pub(crate) fn open(&self) -> Vec<UnfinishedCall> {

@@ -78,6 +78,8 @@ pub struct CallStream {
     failed: Option<StreamError>,
     /// Whether [`finish`](Self::finish) ended the stream cleanly: nothing more is taken.
     finished: bool,
+    /// Whether that end was inferred from the close ([`ended_by_close`](Self::ended_by_close)).
+    closed: bool,
 }
 
 impl CallStream {
@@ -109,6 +111,7 @@ impl CallStream {
             begins: String::new(),
             failed: None,
             finished: false,
+            closed: false,
         }
     }
 
@@ -306,7 +309,15 @@ impl CallStream {
     /// Completions: every call still open, as `[DONE]` would; no other format ends a call
     /// there), or an error if a call is still open (each named), if an earlier event was a
     /// fault, or if no event was of the format's kinds (no event at all, or another format's:
-    /// [`StreamError::NotTheFormat`]). With an error, no call: the turn is not whole.
+    /// [`StreamError::NotTheFormat`]). As with [`push`](Self::push), calls the end ended
+    /// before a fault come first (`Ok`), the error with the next `finish` or push; a second
+    /// `finish` after `Ok` is needed to see it, and an error means the turn is not whole.
+    /// [`ended_by_close`](Self::ended_by_close) says whether the end was only the close's.
+    ///
+    /// The caller must know the stream ended between events: this stream is fed parsed
+    /// events and cannot see a cut one, so call it only when the last event came whole (the
+    /// text readers [`SseCallStream`] and [`JsonLinesCallStream`] know, and refuse a cut end);
+    /// for a Chat Completions stream, calling it after a cut ends the open calls as if closed.
     ///
     /// Afterwards the stream takes nothing more ([`StreamError::Finished`], or the error
     /// again), and [`turn`](Self::turn) shows the turn as the end left it. A second `finish`
@@ -352,58 +363,102 @@ impl CallStream {
         if self.finished {
             return Ok(Vec::new());
         }
-        let ended = self.end(cut, head);
-        match &ended {
-            Ok(_) => self.finished = true,
-            Err(error) => self.failed = Some(error.clone()),
+        self.recorded.mark_ended();
+        match self.end(cut, head) {
+            Ok(calls) => {
+                self.finished = true;
+                Ok(calls)
+            }
+            // Push's rule: the calls the end ended before its fault now, the fault next.
+            Err((calls, error)) => {
+                self.failed = Some(error.clone());
+                if calls.is_empty() {
+                    Err(error)
+                } else {
+                    Ok(calls)
+                }
+            }
         }
-        ended
     }
 
+    /// The end: the calls it ended, or a fault with the calls it ended before it.
     fn end(
         &mut self,
         cut: Option<&str>,
         head: Option<&[u8]>,
-    ) -> Result<Vec<ToolCall>, StreamError> {
+    ) -> Result<Vec<ToolCall>, (Vec<ToolCall>, StreamError)> {
         let cut_calls = cut.map(|text| self.recorded.machine().cut(text));
         // A cut event that names a call is the format's: that call is what the caller must
         // hear of. Anything else with no event of the format is not its stream.
         if self.known_events == 0 && cut_calls.as_ref().is_none_or(Vec::is_empty) {
-            return Err(StreamError::NotTheFormat {
+            let error = StreamError::NotTheFormat {
                 format: self.format,
                 events: self.events,
                 begins: match head {
                     Some(head) if self.events == 0 => beginning(head),
                     _ => self.begins.clone(),
                 },
-            });
+            };
+            return Err((Vec::new(), error));
         }
         let Some(cut_calls) = cut_calls else {
+            let inferred = self.recorded.machine().end_inferred();
             if let Err(fault) = self.recorded.machine_mut().end(&mut self.turn) {
                 let error = fault.in_stream(self.format, self.events);
                 self.recorded.record_failure(error.to_string());
-                return Err(error);
+                return Err((self.turn.take(), error));
             }
             let calls = self.turn.take();
             let open = self.recorded.machine().open();
             if open.is_empty() {
+                self.closed = inferred;
                 return Ok(calls);
             }
-            return Err(StreamError::Unfinished {
+            let error = StreamError::Unfinished {
                 format: self.format,
                 calls: open,
                 cut_event: false,
-            });
+            };
+            return Err((calls, error));
         };
         // The recorded turn names the calls the cut event held, as this error does.
         self.recorded.set_cut_calls(cut_calls.clone());
         let mut calls = self.recorded.machine().open();
         calls.extend(cut_calls);
-        Err(StreamError::Unfinished {
+        let error = StreamError::Unfinished {
             format: self.format,
             calls,
             cut_event: true,
-        })
+        };
+        Err((Vec::new(), error))
+    }
+
+    /// Whether [`finish`](Self::finish) ended the stream by inference: a Chat Completions
+    /// stream that ended between events with neither a non-empty `finish_reason` nor
+    /// `[DONE]`, whose open calls the close ended (a close is often a truncation: such a call
+    /// whose arguments were blank or `{}` is bad arguments, never run). `false` before
+    /// `finish`, after a failed one, after a real end, and for every other format, whose
+    /// calls end only at their own end events. For a caller that must tell a closed stream
+    /// from a finished one (to retry, or to distrust the turn).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::{CallFormat, CallStream};
+    /// let chunk = |finish| json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+    ///     "id": "call_1", "function": {"name": "get_time", "arguments": "{\"tz\":\"UTC\"}"}}]},
+    ///     "finish_reason": finish}]});
+    /// let mut closed = CallStream::new(CallFormat::OpenAiChat);
+    /// let _ = closed.push(&chunk(json!(null))).unwrap();
+    /// assert_eq!(closed.finish().unwrap().len(), 1);
+    /// assert!(closed.ended_by_close());
+    ///
+    /// let mut finished = CallStream::new(CallFormat::OpenAiChat);
+    /// assert_eq!(finished.push(&chunk(json!("tool_calls"))).unwrap().len(), 1);
+    /// assert!(finished.finish().unwrap().is_empty());
+    /// assert!(!finished.ended_by_close());
+    /// ```
+    pub fn ended_by_close(&self) -> bool {
+        self.closed
     }
 
     /// Why the stream takes no more: an earlier fault, or its clean end.
@@ -561,6 +616,20 @@ impl SseCallStream {
         self.calls.format()
     }
 
+    /// Whether [`finish`](Self::finish) ended the stream by inference from its close, with
+    /// neither a `finish_reason` nor `[DONE]` ([`CallStream::ended_by_close`]).
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, SseCallStream};
+    /// let mut stream = SseCallStream::new(CallFormat::OpenAiChat);
+    /// let _ = stream.push(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n");
+    /// assert!(stream.finish().unwrap().is_empty());
+    /// assert!(stream.ended_by_close());
+    /// ```
+    pub fn ended_by_close(&self) -> bool {
+        self.calls.ended_by_close()
+    }
+
     /// Feeds the next bytes; returns the calls the events they complete ended.
     ///
     /// ```
@@ -612,8 +681,13 @@ impl SseCallStream {
     }
 
     /// Ends the stream: as [`CallStream::finish`], the calls its end ends (Chat Completions:
-    /// every call still open, when the text ended between events), or an error if a call is
-    /// still open, if the text ended inside an event (a Gemini call that event held is named
+    /// every call still open, when the text ended between events; calls first, a fault after
+    /// them with the next `finish`), or an error if a call is still open, if the text ended
+    /// inside an event (the last event without its blank line is cut: WHATWG HTML, "Interpreting an
+    /// event stream": an event is dispatched only at a blank line, and "if the file ends in
+    /// the middle of an event, before the final empty line, the incomplete event is not
+    /// dispatched"; a JSON-lines last line without its newline, by contrast, is
+    /// read as an event, [`JsonLinesCallStream::finish`]) (a Gemini call that event held is named
     /// from its text, in the error and in the recorded turn's [`ReplayError::Cut`]), or if no
     /// event was the format's (an HTML error page, a JSON body, nothing:
     /// [`StreamError::NotTheFormat`] quotes how it begins).
@@ -735,6 +809,21 @@ impl JsonLinesCallStream {
         self.calls.format()
     }
 
+    /// Whether [`finish`](Self::finish) ended the stream by inference from its close
+    /// ([`CallStream::ended_by_close`]): never for Converse, whose calls end at
+    /// `contentBlockStop`.
+    ///
+    /// ```
+    /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream};
+    /// let mut stream = JsonLinesCallStream::new(CallFormat::Converse);
+    /// let _ = stream.push(b"{\"messageStop\":{\"stopReason\":\"end_turn\"}}\n").unwrap();
+    /// assert!(stream.finish().unwrap().is_empty());
+    /// assert!(!stream.ended_by_close());
+    /// ```
+    pub fn ended_by_close(&self) -> bool {
+        self.calls.ended_by_close()
+    }
+
     /// Feeds the next bytes; returns the calls the lines they complete ended.
     ///
     /// ```
@@ -786,7 +875,13 @@ impl JsonLinesCallStream {
     /// Ends the stream: the calls a last line without its newline ended, and those the end
     /// ends (as [`CallStream::finish`]), or an error if a call is still open or the last line
     /// is cut JSON (a Gemini call it held is named from its text, in the error and in the
-    /// recorded turn). With an error, no call: the turn is not whole.
+    /// recorded turn). A last line without its newline is read as an event when it is whole
+    /// JSON, because JSON lines have no end marker (jsonlines.org: the last line separator is
+    /// optional); an SSE event without its blank line is a cut instead
+    /// ([`SseCallStream::finish`]: WHATWG SSE dispatches only at a blank line). If that last
+    /// line ended calls and the end then fails (another call still open), the calls come now
+    /// (`Ok`) and the error is kept: the next `finish` or `push` returns it, so call `finish`
+    /// until it returns an error or no call. An error means the turn is not whole.
     ///
     /// ```
     /// use toolwire_core::wire::calls::{CallFormat, JsonLinesCallStream, StreamError};
@@ -810,8 +905,20 @@ impl JsonLinesCallStream {
         // The last line is whole JSON: the turn is no longer inside it.
         self.calls.recorded.set_inside_event(false);
         let mut calls = self.calls.push_slice(&rest)?;
-        calls.extend(self.calls.finish_cut(None, Some(&head))?);
-        Ok(calls)
+        if self.calls.failed.is_some() {
+            // The line ended calls and was a fault after them: the calls now, the fault next.
+            return Ok(calls);
+        }
+        match self.calls.finish_cut(None, Some(&head)) {
+            Ok(more) => {
+                calls.extend(more);
+                Ok(calls)
+            }
+            Err(error) if calls.is_empty() => Err(error),
+            // The end failed (a call still open) after the last line ended calls: the calls
+            // now, the error (kept) with the next `finish` or `push`.
+            Err(_) => Ok(calls),
+        }
     }
 }
 
@@ -854,13 +961,16 @@ mod tests {
             chat_event(fragment("{\"city\":")),
             chat_event(fragment("\"Paris\"}")),
             chat_event(json!([{"index": 1, "id": "call_2", "type": "function",
-                "function": {"name": "get_time", "arguments": "{}"}}])),
+                "function": {"name": "get_time", "arguments": "{\"tz\":\"UTC\"}"}}])),
         ]);
         assert!(calls.is_empty(), "no end signal came yet: {calls:?}");
+        assert!(!stream.ended_by_close(), "not ended yet");
         let calls = stream.finish().unwrap();
+        assert!(stream.ended_by_close());
         assert_eq!(calls.len(), 2, "{calls:?}");
         assert_eq!(calls[0].arguments.as_ref().unwrap()["city"], "Paris");
         assert_eq!(calls[1].name, "get_time");
+        assert_eq!(calls[1].arguments.as_ref().unwrap()["tz"], "UTC");
         let turn = stream.turn().unwrap();
         turn.whole().unwrap();
         let body = turn.body();
@@ -919,6 +1029,88 @@ mod tests {
             stream.push(&chunk).unwrap()[0].arguments,
             Ok(Arguments::new())
         );
+    }
+
+    #[test]
+    fn a_chat_placeholder_object_closed_after_its_header_is_bad_arguments_never_run() {
+        // Gemini sends `{}` in the header chunk, then the real arguments (microsoft/autogen
+        // PR #7549); closed after the header, `{}` parses but is not the model's arguments.
+        for placeholder in ["{}", " { } "] {
+            let (mut stream, _) =
+                chat_stream(&[chat_event(header("call_1", "get_stock", placeholder))]);
+            let calls = stream.finish().unwrap();
+            assert!(stream.ended_by_close());
+            assert!(
+                matches!(&calls[0].arguments, Err(ArgumentsError::NotJson { message }) if message.contains("placeholder")),
+                "{calls:?}"
+            );
+            let body = stream.turn().unwrap().body();
+            let recorded = &body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"];
+            assert_eq!(recorded, NO_ARGUMENTS);
+            assert_eq!(parse_calls(CallFormat::OpenAiChat, &body).unwrap().len(), 1);
+            assert!(parse_calls(CallFormat::OpenAiChat, &body).unwrap()[0]
+                .arguments
+                .is_err());
+            let replay = stream.turn().unwrap().replay(&calls).unwrap();
+            assert_eq!(replay.turn["tool_calls"][0]["function"]["arguments"], "{}");
+        }
+        // The placeholder then the real arguments, with a real end: not JSON, never `{}`.
+        let (mut stream, calls) = chat_stream(&[
+            chat_event(header("call_1", "get_stock", "{}")),
+            chat_event(fragment("{\"stock\":\"MSFT\"}")),
+            "data: [DONE]\n\n".to_owned(),
+        ]);
+        assert!(matches!(
+            calls[0].arguments,
+            Err(ArgumentsError::NotJson { .. })
+        ));
+        assert!(stream.finish().unwrap().is_empty());
+        assert!(!stream.ended_by_close(), "[DONE] is a real end");
+        // `{}` with a finish_reason is the provider's own end: a tool with no parameters.
+        let mut stream = CallStream::new(CallFormat::OpenAiChat);
+        let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": header("call_1", "f", "{}")},
+            "finish_reason": "tool_calls"}]});
+        assert_eq!(
+            stream.push(&chunk).unwrap()[0].arguments,
+            Ok(Arguments::new())
+        );
+        assert!(stream.finish().unwrap().is_empty());
+        assert!(!stream.ended_by_close());
+    }
+
+    #[test]
+    fn a_json_lines_last_line_that_ends_a_call_keeps_it_when_the_end_then_fails() {
+        let start = |index: u32, id: &str| {
+            format!(
+                r#"{{"contentBlockStart":{{"contentBlockIndex":{index},"start":{{"toolUse":{{"toolUseId":"{id}","name":"get_time"}}}}}}}}"#
+            )
+        };
+        let text = format!(
+            "{}\n{}\n{}",
+            start(0, "tooluse_1"),
+            start(1, "tooluse_2"),
+            r#"{"contentBlockStop":{"contentBlockIndex":0}}"#
+        );
+        let mut stream = JsonLinesCallStream::new(CallFormat::Converse).recording_turn();
+        assert!(stream.push(text.as_bytes()).unwrap().is_empty());
+        // The last line (no newline) ended tooluse_1: it comes now, the error next.
+        let calls = stream.finish().unwrap();
+        assert_eq!(calls.len(), 1, "{calls:?}");
+        assert_eq!(calls[0].id.as_deref(), Some("tooluse_1"));
+        let Err(StreamError::Unfinished {
+            calls: open,
+            cut_event: false,
+            ..
+        }) = stream.finish()
+        else {
+            panic!("the end's error was lost")
+        };
+        assert_eq!(open[0].id.as_deref(), Some("tooluse_2"));
+        assert!(matches!(
+            stream.push(b"{}\n"),
+            Err(StreamError::Unfinished { .. })
+        ));
+        assert!(stream.turn().unwrap().whole().is_err());
     }
 
     #[test]

@@ -45,14 +45,22 @@
 //! The end of the stream (our rule, issue 26 §1: many OpenAI-compatible servers end a stream
 //! by closing it, with neither a `finish_reason` nor `[DONE]`): when the stream ends at an
 //! event boundary, every call still open ends (`StreamMachine::end`), and the recorded turn
-//! is whole. Why that is safe: the arguments are the one part of a call that could be cut,
-//! and a JSON object's text parses only once its closing brace came, so arguments that are an
-//! object when the stream ends are the whole object the model wrote; arguments cut mid-object
-//! are not JSON, so the call is answered as bad arguments (`ArgumentsError::NotJson`), never
-//! run with part of them, and replayed with `{}` (the replay's repair). A call whose
-//! arguments never began (blank text, which a real end reads as `{}`) is answered so too, its
-//! message recording [`NO_ARGUMENTS`]: the stream may have been cut right after its header,
-//! with its name still in pieces. A stream cut inside an event is not an end: its calls stay
+//! is whole; the stream says its end was inferred (`CallStream::ended_by_close`). Arguments
+//! cut mid-object are not JSON, so such a call is answered as bad arguments
+//! (`ArgumentsError::NotJson`), never run with part of them, and replayed with `{}` (the
+//! replay's repair). But a close is often a truncation, and a JSON object that parses is not
+//! always the whole of what the model wrote: servers send a placeholder object in a call's
+//! header chunk before its real arguments (microsoft/autogen PR #7549: Gemini sends `{}`
+//! then `{"stock":"MSFT"}`; weave-os/router PR #1075, "named chunks with missing args emit
+//! `{}`"; ogx-ai/ogx PR #5462: vLLM-fed proxies start arguments at `"{}"`). With a real end
+//! `{}{"stock":"MSFT"}` is not JSON; closed right after the header, `{}` parses. So at the
+//! inferred end (our caution): blank arguments, or arguments that are an empty object, are
+//! not runnable (`ArgumentsError::NotJson`, the message recording [`NO_ARGUMENTS`]), even for
+//! a tool with no parameters, which gets an error and a retry, never a wrong run (nor, the
+//! name streamed in pieces, a run of another tool). We chose this over "runnable only when
+//! the arguments came in fragments after the header": every placeholder reported is `{}`,
+//! and a server that sends a whole call in one chunk (Gemini's endpoint, above) still has its
+//! non-empty arguments run. A stream cut inside an event is not an end: its calls stay
 //! unfinished (`StreamError::Unfinished`, `cut_event`).
 //!
 //! Our own rules (where no source decides):
@@ -99,8 +107,9 @@ struct Entry {
     extra: Map<String, Value>,
     /// Whether its end signal has not come yet.
     open: bool,
-    /// Whether the stream ended (with no end signal) before any argument text came: the call
-    /// is answered as bad arguments, and the message records [`NO_ARGUMENTS`] for them.
+    /// Whether the stream ended (with no end signal) with its arguments blank or `{}` (a
+    /// placeholder, the module doc says why): the call is answered as bad arguments, and the
+    /// message records [`NO_ARGUMENTS`] for them.
     arguments_never_came: bool,
 }
 
@@ -202,6 +211,8 @@ pub(crate) struct ChatMachine {
     message: Map<String, Value>,
     calls: Vec<Entry>,
     finish_reason: Option<String>,
+    /// Whether `data: [DONE]` came.
+    done: bool,
 }
 
 impl ChatMachine {
@@ -386,16 +397,14 @@ impl ChatMachine {
             call.open = false;
             if call.is_function() {
                 let pointer = format!("/choices/0/message/tool_calls/{position}");
-                let arguments = if end == End::StreamEnd && call.arguments.is_blank() {
-                    // Blank text is `{}` only where the provider said the call is done: a
-                    // stream cut after a call's header must not run the tool without its
-                    // arguments (nor, the name streamed in pieces, another tool).
-                    call.arguments_never_came = true;
-                    Err(ArgumentsError::NotJson {
-                        message: "the stream ended before any argument text came".to_owned(),
-                    })
-                } else {
-                    call.arguments.finish(limit)
+                let arguments = match placeholder_at_close(end, &call.arguments) {
+                    // Blank text or `{}` is the call's arguments only where the provider said
+                    // the call is done (the module doc, "The end of the stream").
+                    Some(message) => {
+                        call.arguments_never_came = true;
+                        Err(ArgumentsError::NotJson { message })
+                    }
+                    None => call.arguments.finish(limit),
                 };
                 ended.push(ToolCall::new(
                     call.id.clone(),
@@ -410,6 +419,31 @@ impl ChatMachine {
         }
         Ok(())
     }
+}
+
+/// Why arguments at the stream's inferred end are not runnable: blank (the stream closed
+/// after the header), or an empty object (the placeholder servers send before the real
+/// arguments: autogen PR #7549, weave-os/router PR #1075, ogx-ai/ogx PR #5462). `None` at a
+/// real end, or for any other arguments.
+fn placeholder_at_close(end: End, arguments: &ArgumentsText) -> Option<String> {
+    if end != End::StreamEnd {
+        return None;
+    }
+    if arguments.is_blank() {
+        return Some(
+            "the stream closed (no finish_reason, no [DONE]) before any argument text came"
+                .to_owned(),
+        );
+    }
+    let empty = matches!(
+        serde_json::from_str::<Value>(arguments.text()),
+        Ok(Value::Object(object)) if object.is_empty()
+    );
+    empty.then(|| {
+        "the stream closed (no finish_reason, no [DONE]) after arguments `{}`, which servers send \
+         as a placeholder before the real arguments: not run"
+            .to_owned()
+    })
 }
 
 /// What ended the open calls.
@@ -547,7 +581,13 @@ impl StreamMachine for ChatMachine {
 
     /// `data: [DONE]` ends the stream, and so every call still open.
     fn done(&mut self, calls: &mut Turn) -> Result<(), Fault> {
+        self.done = true;
         self.end_all(calls, End::Signal)
+    }
+
+    /// Neither a real `finish_reason` nor `[DONE]` came: the end would be the close's.
+    fn end_inferred(&self) -> bool {
+        self.finish_reason.is_none() && !self.done
     }
 
     /// The end of the stream at an event boundary ends every call still open (the module

@@ -76,6 +76,9 @@ pub struct StreamedTurn {
     failed: Option<String>,
     /// The events fed on their own so far (a fault names its event).
     events: usize,
+    /// Whether [`end`](Self::end) (or the call stream's `finish`) ended it: an event after
+    /// that is a failure, never recorded, so the turn and its call stream cannot diverge.
+    ended: bool,
 }
 
 impl StreamedTurn {
@@ -95,6 +98,7 @@ impl StreamedTurn {
             cut_calls: Vec::new(),
             failed: None,
             events: 0,
+            ended: false,
         }
     }
 
@@ -121,6 +125,9 @@ impl StreamedTurn {
     /// assert_eq!(turn.body()["output"]["message"]["content"], json!([{"text": "Hi"}]));
     /// ```
     pub fn push(&mut self, event: &Value) {
+        if self.refuse_after_end() {
+            return;
+        }
         // Record, never judge: the call stream fed the same events reports their faults; the
         // turn only keeps that it is not whole.
         if let Err(fault) = self.machine.push(event, &mut self.calls) {
@@ -143,6 +150,9 @@ impl StreamedTurn {
     /// assert_eq!(turn.body()["choices"][0]["message"]["content"], "Hi");
     /// ```
     pub fn push_slice(&mut self, event: &[u8]) {
+        if self.refuse_after_end() {
+            return;
+        }
         if is_openai(self.format) && event.starts_with(b"[DONE]") {
             if let Err(fault) = self.machine.done(&mut self.calls) {
                 self.record_failure(fault.in_stream(self.format, self.events).to_string());
@@ -161,7 +171,12 @@ impl StreamedTurn {
     /// [`CallStream::finish`](crate::wire::calls::CallStream::finish) fed the same events
     /// ends them; no other format ends a call there). For a turn fed on its own; the call
     /// streams' `finish` does it for the turn they record. Not for a stream cut inside an
-    /// event, whose calls stay cut.
+    /// event, whose calls stay cut. A second `end` does nothing; an event pushed after it is
+    /// not recorded, and the turn is then not whole ([`ReplayError::Failed`]), as the call
+    /// stream fed it refuses it ([`StreamError::Finished`]).
+    ///
+    /// [`ReplayError::Failed`]: super::ReplayError::Failed
+    /// [`StreamError::Finished`]: crate::wire::calls::StreamError::Finished
     ///
     /// ```
     /// use serde_json::json;
@@ -172,8 +187,14 @@ impl StreamedTurn {
     /// assert!(matches!(turn.whole(), Err(ReplayError::Cut { .. })));
     /// turn.end();
     /// turn.whole().unwrap();
+    /// turn.push(&json!({"choices": []}));
+    /// assert!(matches!(turn.whole(), Err(ReplayError::Failed { .. })));
     /// ```
     pub fn end(&mut self) {
+        if self.ended {
+            return;
+        }
+        self.ended = true;
         if let Err(fault) = self.machine.end(&mut self.calls) {
             self.record_failure(fault.in_stream(self.format, self.events).to_string());
         }
@@ -261,6 +282,23 @@ impl StreamedTurn {
         if self.failed.is_none() {
             self.failed = Some(message);
         }
+    }
+
+    /// An event came after the end: recorded as the turn's failure, and refused.
+    fn refuse_after_end(&mut self) -> bool {
+        if self.ended {
+            self.record_failure(format!(
+                "the {} stream was already ended: event {} came after its end",
+                self.format, self.events
+            ));
+            self.events += 1;
+        }
+        self.ended
+    }
+
+    /// The call stream that runs this machine ended it (its `finish`).
+    pub(crate) fn mark_ended(&mut self) {
+        self.ended = true;
     }
 
     /// Says whether the byte stream feeding this turn is inside an event.
