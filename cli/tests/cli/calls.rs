@@ -568,3 +568,40 @@ fn a_config_server_that_cannot_be_listed_is_exit_2_and_the_others_still_resolve(
     );
     assert!(stderr(&output).contains("gone"), "{}", stderr(&output));
 }
+
+/// Issue 28, point 5: a saved `tools/list` with a tool that requires MCP tasks is judged as a
+/// live listing is (the same reader as `census` and `wire`): a call to it resolves, and is
+/// refused, exit 1.
+#[test]
+fn a_call_to_a_tool_a_saved_listing_withholds_is_refused() {
+    let saved = file(
+        r#"{"tools": [
+        {"name": "echo", "inputSchema": {"type": "object"}},
+        {"name": "research", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}}
+    ]}"#,
+    );
+    let body = |name: &str| {
+        json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c1",
+            "type": "function", "function": {"name": name, "arguments": "{}"}}]}}]})
+        .to_string()
+    };
+    let run = |name: &str| {
+        toolwire(
+            &["calls", "--format", "openai", "--tools", path(&saved)],
+            &body(name),
+        )
+    };
+    let output = run("research");
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    assert_eq!(lines(&output)[0]["to"], "research");
+    assert!(
+        stderr(&output).contains(
+            "toolwire cannot run `research`: it requires MCP tasks (execution.taskSupport: \
+             required)"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    let output = run("echo");
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+}
