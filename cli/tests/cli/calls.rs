@@ -593,14 +593,13 @@ fn a_call_to_a_tool_a_saved_listing_withholds_is_refused() {
     };
     let output = run("research");
     assert_eq!(status(&output), 1, "{}", stderr(&output));
-    assert_eq!(lines(&output)[0]["to"], "research");
-    assert!(
-        stderr(&output).contains(
-            "toolwire cannot run `research`: it requires MCP tasks (execution.taskSupport: \
-             required)"
-        ),
-        "{}",
-        stderr(&output)
+    let line = &lines(&output)[0];
+    assert_eq!(line["to"], "research", "{line}");
+    assert_eq!(
+        line["error"],
+        "toolwire cannot run `research`: it requires MCP tasks (execution.taskSupport: \
+         required), which toolwire does not run",
+        "{line}"
     );
     let output = run("echo");
     assert_eq!(status(&output), 0, "{}", stderr(&output));
