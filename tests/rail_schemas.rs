@@ -155,6 +155,27 @@ fn a_tools_guarded_losses_pass_and_the_exact_mode_fails_them() {
     assert!(check_tool_schemas_exact(&[Dialect::OpenAi]).is_ok());
 }
 
+/// Issue 28, review point 7: findings only listed, then judged by `passes(true)`, say what each
+/// mode does with a guarded loss, never that it does not fail.
+#[test]
+fn listed_findings_say_a_guarded_loss_fails_the_exact_mode() {
+    let label = toolwire::registered_tools()
+        .into_iter()
+        .find(|t| t.name == "label")
+        .expect("registered");
+    let findings = toolwire::rail::schema_findings([label], &[Dialect::AnthropicStrict]);
+    assert!(findings.passes(false) && !findings.passes(true));
+    let text = findings.to_string();
+    assert!(
+        text.contains("listed, failing only the exact mode"),
+        "{text}"
+    );
+    assert!(!text.contains("not failing"), "{text}");
+    // Judged by a `check_*`, the text follows the mode it judged.
+    let exact = check_schemas_exact([label], &[Dialect::AnthropicStrict]).unwrap_err();
+    assert!(exact.to_string().contains("fail the rail"), "{exact}");
+}
+
 /// A tool as an MCP server lists it (`tools/list`: a name, a description, an `inputSchema`):
 /// nothing on our side validates its arguments, so what a dialect drops is unguarded.
 fn mcp_tool(schema: serde_json::Value) -> ToolDefinition {

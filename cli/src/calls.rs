@@ -204,20 +204,28 @@ struct ToolSet {
 fn read_census(args: &CallsArgs) -> Result<(ToolSet, Origins), UnusableInput> {
     let server = args.names.server.as_deref();
     let taken = args.names.taken();
-    let Some(listed) = args.source.read_mcp(server) else {
-        let names = input::read_names(args.source.file(), server)?;
-        let tools = ToolSet {
-            census: Census::build(&names, &taken),
-            unsupported: Vec::new(),
-        };
-        return Ok((tools, Origins::default()));
+    let (names, unsupported, origins) = match args.source.read_mcp(server) {
+        Some(listed) => {
+            let (definitions, origins) = listed?;
+            let unsupported = definitions
+                .iter()
+                .map(|d| unsupported_reason(d).map(str::to_owned))
+                .collect();
+            let names = definitions.into_iter().map(|d| d.name).collect();
+            (names, unsupported, origins)
+        }
+        None => {
+            // A saved `tools/list` is judged by the reader `census` and `wire` use, which asks
+            // core's one judge of a listed tool: it withholds what a live listing withholds.
+            let found = input::read_listed(args.source.file(), server)?;
+            let mut unsupported = vec![None; found.names.len()];
+            for (index, why) in found.withheld {
+                unsupported[index] = Some(why);
+            }
+            (found.names, unsupported, Origins::default())
+        }
     };
-    let (definitions, origins) = listed?;
-    let mut census = Census::build(definitions.iter().map(|d| &d.name), &taken);
-    let unsupported: Vec<Option<String>> = definitions
-        .iter()
-        .map(|d| unsupported_reason(d).map(str::to_owned))
-        .collect();
+    let mut census = Census::build(&names, &taken);
     for (index, _) in unsupported
         .iter()
         .enumerate()

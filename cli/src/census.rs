@@ -78,8 +78,9 @@ keyword, note}], reason (null unless refused), standing \"refused\"|\"unguarded\
 (null unless lossy or refused), over_restricts (a loss forbids arguments the tool
 accepts)}: how each distinct tool's parameter schema travels in each dialect, as
 `toolwire wire` sends it). A loss of a tool read from a file or an MCP server is
-unguarded: nothing on our side enforces what the provider does not see. Guarded is a
-#[tool]'s, which refuses such arguments itself.
+unguarded: nothing on our side enforces what the provider does not see. (Guarded, a
+#[tool]'s loss, never comes from a file or an MCP server: it is in the key for the
+library's reports, which share this shape.)
 
 A tool object's schema is read from function.parameters (OpenAI), input_schema (Messages
 API), inputSchema (MCP), parameters (OpenAI Responses) or toolSpec.inputSchema.json

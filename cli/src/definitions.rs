@@ -9,7 +9,8 @@
 //! description; no arguments). Anything else is refused with the entry's path, never guessed:
 //! a schema quietly replaced by an empty one would hand the model a tool it cannot call. A tool
 //! the runtime withholds (`execution.taskSupport: required`) is marked unsupported by the same
-//! judge a live listing uses (`toolwire_core::mcp::withheld_by_listing`).
+//! judge a live listing uses (`toolwire_core::mcp::withheld_for_task_support`), as the names
+//! reader (`input/names.rs`) found it.
 //!
 //! Speed: `census` without `--json` or `--provider` never comes here; it keeps the names-only
 //! reader. Descriptions and schemas are moved out of the parsed value, not copied.
@@ -40,7 +41,14 @@ pub fn definitions_from_json(
     server: Option<&str>,
 ) -> Result<Vec<ToolDefinition>, UnusableInput> {
     // First the names: this checks the layout and every name, with the messages `census` gives.
-    let names = input::names_from_json(label, bytes, server)?;
+    // They also say which tools the runtime withholds: the one reader of a listed tool's
+    // `execution.taskSupport` here, which asks core's judge (`withheld_for_task_support`).
+    let found = input::listed_from_json(label, bytes, server)?;
+    let names = found.names;
+    let mut withheld: Vec<Option<String>> = vec![None; names.len()];
+    for (index, why) in found.withheld {
+        withheld[index] = Some(why);
+    }
     let mut value: Value = serde_json::from_slice(input::without_bom(bytes))
         .map_err(|err| input::syntax_error(label, &err))?;
     let entries = tool_entries(&mut value);
@@ -55,9 +63,9 @@ pub fn definitions_from_json(
     names
         .into_iter()
         .zip(entries)
-        .map(|(name, (at, entry))| {
+        .zip(withheld)
+        .map(|((name, (at, entry)), withheld)| {
             // The live listing's judge: a saved `tools/list` leaves out what a live one does.
-            let withheld = toolwire_core::mcp::withheld_by_listing(entry);
             let (description, parameters) =
                 described(entry, &at).map_err(|why| UnusableInput(format!("{label}: {why}")))?;
             let definition = ToolDefinition::new(name, description, parameters);

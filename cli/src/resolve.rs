@@ -32,6 +32,10 @@ pub struct ResolveArgs {
 
 /// `toolwire resolve`: reads the tool set, prints one line per call, returns the exit status.
 pub fn run(args: &ResolveArgs) -> Result<u8, Failure> {
+    // Names only, on purpose: a tool the runtime withholds (its listing requires MCP tasks)
+    // keeps its place in the census, so every call resolves to the same tool withheld or not
+    // (`Census::withhold`: "a call by its real name or by a form only it has still resolves to
+    // it"). Which tool a name reaches is all this prints; `toolwire calls` says it is refused.
     let names = input::read_names(Some(&args.tools), args.names.server.as_deref())?;
     let census = Census::build(&names, &args.names.taken());
     let mut out = BufWriter::new(io::stdout().lock());

@@ -31,9 +31,14 @@ pub struct SchemaVerdicts<'a> {
 /// rail fails on, revised 2026-12": refused, unguarded or over-restricting).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Troubles {
+    /// Tools whose schema travels with a loss in this dialect.
     pub lossy: usize,
+    /// Of the lossy ones, those whose every loss is guarded (their own validation refuses
+    /// what the provider does not see).
     pub guarded: usize,
+    /// Tools whose schema this dialect refuses: they do not travel there.
     pub refused: usize,
+    /// Tools whose schema fails the rail here: refused, unguarded or over-restricting.
     pub failing: usize,
 }
 
@@ -59,7 +64,6 @@ impl<'a> SchemaVerdicts<'a> {
                     .iter()
                     .map(|d| {
                         SchemaReport::of_preparation(
-                            *d,
                             &prepare_definition_cached(*d, definition),
                             definition.validates_arguments(),
                         )
@@ -151,10 +155,77 @@ impl Serialize for SchemaVerdicts<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::{json, Value};
     use toolwire_core::names::DEFAULT_META_TOOLS;
+    use toolwire_core::tools::{ToolFuture, ToolInput, ToolRegistration};
+    use toolwire_core::ToolError;
+
+    /// What `#[tool] fn count(n: u8)` registers, with a handler that does by hand what the
+    /// generated one does with `jsonschema` (this crate does not depend on the macro): it
+    /// refuses, naming the rule, every argument its schema refuses, so it says it validates.
+    pub(crate) static COUNT: ToolRegistration = ToolRegistration {
+        name: "count",
+        form: "count",
+        description: "Counts.",
+        schema: || {
+            json!({"type": "object", "additionalProperties": false, "required": ["n"],
+            "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 255}}})
+        },
+        handler: count_checked,
+        module_path: "demo",
+        file: "demo.rs",
+        line: 1,
+        validates_arguments: true,
+    };
+
+    /// `COUNT`'s handler: `n` alone, an integer in `0..=255`, or a refusal naming the rule.
+    fn count_checked(input: ToolInput) -> ToolFuture {
+        Box::pin(async move {
+            let refuse = |argument: Option<&str>, reason: &str| ToolError::InvalidArguments {
+                tool: "count".to_owned(),
+                argument: argument.map(str::to_owned),
+                reason: reason.to_owned(),
+            };
+            let object = input
+                .arguments
+                .as_object()
+                .ok_or_else(|| refuse(None, "type: the arguments must be an object"))?;
+            if let Some(extra) = object.keys().find(|k| *k != "n") {
+                return Err(refuse(Some(extra), "additionalProperties: false"));
+            }
+            match object.get("n").map(|n| (n.as_u64(), n)) {
+                Some((Some(n), _)) if n <= 255 => Ok(json!(n)),
+                Some((_, n)) => Err(refuse(
+                    Some("n"),
+                    &format!("{n} is not an integer in 0..=255 (minimum, maximum)"),
+                )),
+                None => Err(refuse(Some("n"), "required")),
+            }
+        })
+    }
+
+    #[test]
+    fn the_count_registration_refuses_what_its_schema_refuses() {
+        let call = |arguments| {
+            futures::executor::block_on(COUNT.call(arguments, toolwire_core::AppState::new()))
+        };
+        assert_eq!(call(json!({"n": 255})), Ok(json!(255)));
+        for bad in [
+            json!({"n": 256}),
+            json!({"n": -1}),
+            json!({"n": 1.5}),
+            json!({}),
+            json!({"n": 1, "m": 2}),
+            json!([1]),
+        ] {
+            assert!(
+                matches!(call(bad.clone()), Err(ToolError::InvalidArguments { .. })),
+                "{bad}"
+            );
+        }
+    }
 
     /// Definitions of `tools` (name, schema), and their census.
     fn census_of(tools: &[(&str, Value)]) -> (Vec<ToolDefinition>, Census) {
@@ -227,21 +298,7 @@ mod tests {
 
     #[test]
     fn a_tool_that_validates_its_arguments_has_guarded_losses_that_do_not_fail() {
-        // What `#[tool] fn count(n: u8)` registers: its handler validates against this schema.
-        static COUNT: toolwire_core::tools::ToolRegistration =
-            toolwire_core::tools::ToolRegistration {
-                name: "count",
-                form: "count",
-                description: "Counts.",
-                schema: || {
-                    json!({"type": "object", "additionalProperties": false, "required": ["n"],
-                    "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 255}}})
-                },
-                handler: |input| Box::pin(async move { Ok(input.arguments) }),
-                module_path: "demo",
-                file: "demo.rs",
-                line: 1,
-            };
+        // A registration whose handler refuses what its schema refuses: its losses are guarded.
         let defs = vec![COUNT.definition()];
         let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
         let report = SchemaVerdicts::new(&census, &defs, &[Dialect::AnthropicStrict]);

@@ -77,12 +77,12 @@ Stderr, one line per tool that does not travel exactly:
   lossy (STANDING): tool \"NAME\", DIALECT, at POINTER, KEYWORD: NOTE   (one line per loss)
   refused: tool \"NAME\", DIALECT, at POINTER, KEYWORD: WHY
 POINTER is a JSON pointer into the tool's own schema, (root) for the root. STANDING is
-unguarded (nothing on our side enforces the rule the provider does not see: every tool
-read from a file or an MCP server) or guarded (a #[tool], which refuses such arguments
-itself), followed by \", over-restricted\" when the loss forbids arguments the tool accepts.
+unguarded here, always: nothing on our side enforces the rule the provider does not see
+for a tool read from a file or an MCP server, the only tools this command reads (a
+#[tool]'s loss is guarded, and only the app's own rail sees those). It is followed by
+\", over-restricted\" when the loss forbids arguments the tool accepts.
 
-Exit status: 0 every offered tool travels without a loss that fails (a guarded loss is
-listed and does not); 1 a tool is left out, or its schema is refused, unguarded-lossy or
+Exit status: 0 every offered tool travels without a loss that fails; 1 a tool is left out, or its schema is refused, unguarded-lossy or
 over-restricting; 2 the input is unusable (an MCP server cannot be listed: the
 others' tools are still printed), or the list is over one of the
 provider's per-request limits (OpenAI: 128 tools; strict Messages API and Converse: 20
@@ -197,9 +197,10 @@ fn findings(
             continue;
         }
         if let Ok(prepared) = &*prepare_definition_cached(dialect, definition) {
-            let standing = Standing::of_widening(definition.validates_arguments());
+            let validates = definition.validates_arguments();
             for loss in &prepared.losses {
-                let narrows = loss.narrows(dialect);
+                let narrows = loss.narrows;
+                let standing = Standing::of_widening(validates && loss.checked_by_validators());
                 let over = if narrows { ", over-restricted" } else { "" };
                 lines.push(Finding {
                     text: one_line(&format!(
@@ -302,21 +303,8 @@ mod tests {
 
     #[test]
     fn each_loss_says_its_standing_and_only_what_fails_counts() {
-        // What `#[tool] fn count(n: u8)` registers: its handler validates against this schema.
-        static COUNT: toolwire_core::tools::ToolRegistration =
-            toolwire_core::tools::ToolRegistration {
-                name: "count",
-                form: "count",
-                description: "Counts.",
-                schema: || {
-                    json!({"type": "object", "additionalProperties": false, "required": ["n"],
-                    "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 255}}})
-                },
-                handler: |input| Box::pin(async move { Ok(input.arguments) }),
-                module_path: "demo",
-                file: "demo.rs",
-                line: 1,
-            };
+        // A registration whose handler refuses what its schema refuses: its losses are guarded.
+        use crate::schemas::tests::COUNT;
         let defs = vec![COUNT.definition()];
         let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
         let format = WireFormat::AnthropicStrict;

@@ -453,6 +453,9 @@ fn common_items(
                 module_path: ::core::module_path!(),
                 file: ::core::file!(),
                 line: ::core::line!(),
+                // The handler above checks every call against `__toolwire_schema` before the
+                // function runs (`__private::validated_arguments`): the promise this makes.
+                validates_arguments: true,
             }
         }
     }

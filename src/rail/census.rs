@@ -58,7 +58,7 @@ pub fn check_tool_census() -> Result<(), SharedForms> {
 /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
 /// let tool = |name: &'static str| ToolRegistration {
 ///     name, form: "", description: "d", schema, handler,
-///     module_path: "demo", file: "demo.rs", line: 1,
+///     module_path: "demo", file: "demo.rs", line: 1, validates_arguments: false,
 /// };
 /// let (a, b) = (tool("search.web"), tool("search_web"));
 /// let shared = check_forms([&a, &b], &["tool_search"]).unwrap_err();
@@ -200,7 +200,7 @@ impl fmt::Display for FormHolder {
 /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
 /// let tool = ToolRegistration {
 ///     name: "tool/search", form: "tool_search", description: "d", schema, handler,
-///     module_path: "demo", file: "demo.rs", line: 7,
+///     module_path: "demo", file: "demo.rs", line: 7, validates_arguments: false,
 /// };
 /// let shared = check_forms([&tool], &["tool_search"]).unwrap_err();
 /// assert!(shared.to_string().contains("`tool_search`: the meta-tool `tool_search`, `tool/search` (demo, demo.rs:7)"));
@@ -222,7 +222,7 @@ impl SharedForms {
     /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
     /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// let tool = |name| ToolRegistration {
-    ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1,
+    ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1, validates_arguments: false,
     /// };
     /// let (a, b) = (tool("a.b"), tool("a/b"));
     /// assert!(!check_forms([&a, &b], &[]).unwrap_err().saw_no_tools());
@@ -239,7 +239,7 @@ impl SharedForms {
     /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
     /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// let tool = |name| ToolRegistration {
-    ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1,
+    ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1, validates_arguments: false,
     /// };
     /// let (a, b) = (tool("a.b"), tool("a/b"));
     /// let shared = check_forms([&a, &b], &[]).unwrap_err();
@@ -259,7 +259,7 @@ impl SharedForms {
     /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
     /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// let tool = |name| ToolRegistration {
-    ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1,
+    ///     name, form: "", description: "d", schema, handler, module_path: "m", file: "f.rs", line: 1, validates_arguments: false,
     /// };
     /// let (owner, other) = (tool("a_b"), tool("a/b"));
     /// let shared = check_forms([&owner, &other], &[]).unwrap_err();
@@ -279,7 +279,7 @@ impl SharedForms {
     /// # fn schema() -> serde_json::Value { serde_json::json!({}) }
     /// # fn handler(_: toolwire::tools::ToolInput) -> toolwire::tools::ToolFuture { unimplemented!() }
     /// let tool = |module_path, file| ToolRegistration {
-    ///     name: "echo", form: "", description: "d", schema, handler, module_path, file, line: 3,
+    ///     name: "echo", form: "", description: "d", schema, handler, module_path, file, line: 3, validates_arguments: false,
     /// };
     /// let (a, b) = (tool("crate_a", "a/src/lib.rs"), tool("crate_b", "b/src/lib.rs"));
     /// let shared = check_forms([&a, &b], &[]).unwrap_err();

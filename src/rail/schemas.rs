@@ -117,7 +117,7 @@ pub fn tool_schema_findings(dialects: &[Dialect]) -> SchemaFindings {
     if tools.is_empty() {
         return SchemaFindings {
             saw_no_tools: true,
-            exact: false,
+            exact: None,
             findings: Vec::new(),
         };
     }
@@ -196,14 +196,17 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
         for &dialect in dialects {
             match prepare_definition_cached(dialect, &definition).as_ref() {
                 Ok(prepared) if prepared.status == SchemaStatus::Lossy => {
-                    let standing = Standing::of_widening(definition.validates_arguments());
+                    let validates = definition.validates_arguments();
                     findings.extend(prepared.losses.iter().map(|loss| {
+                        // Guarded only where the tool's validation checks the rule lost.
+                        let standing =
+                            Standing::of_widening(validates && loss.checked_by_validators());
                         finding(
                             dialect,
                             loss.pointer.clone(),
                             format!("`{}` is lost: {}", loss.keyword, loss.note),
                             standing,
-                            loss.narrows(dialect),
+                            loss.narrows,
                             None,
                         )
                     }));
@@ -222,7 +225,7 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
     }
     SchemaFindings {
         saw_no_tools: false,
-        exact: false,
+        exact: None,
         findings,
     }
 }
@@ -314,7 +317,9 @@ impl fmt::Display for SchemaFinding {
 #[derive(Clone, PartialEq, Eq)]
 pub struct SchemaFindings {
     saw_no_tools: bool,
-    exact: bool,
+    /// The mode a `check_*` judged them in; `None` when only listed ([`schema_findings`]), so
+    /// the text says what fails in each mode rather than assume one.
+    exact: Option<bool>,
     findings: Vec<SchemaFinding>,
 }
 
@@ -360,7 +365,7 @@ impl SchemaFindings {
 
     /// `Ok` when the rail passes in the mode `exact` names, else these findings as the error.
     fn into_result(mut self, exact: bool) -> Result<(), SchemaFindings> {
-        self.exact = exact;
+        self.exact = Some(exact);
         if self.passes(exact) {
             Ok(())
         } else {
@@ -374,10 +379,13 @@ impl fmt::Display for SchemaFindings {
         if self.saw_no_tools {
             return writeln!(f, "{}", super::NO_REGISTERED_TOOLS);
         }
+        // Not judged in a mode: what fails in either, and the guarded ones as failing only the
+        // exact mode.
+        let exact = self.exact.unwrap_or(false);
         let (failing, listed): (Vec<&SchemaFinding>, Vec<&SchemaFinding>) =
-            self.findings.iter().partition(|x| x.fails(self.exact));
+            self.findings.iter().partition(|x| x.fails(exact));
         if !failing.is_empty() {
-            let why = if self.exact {
+            let why = if exact {
                 "a provider would refuse these tools or not see a rule (the exact mode)"
             } else {
                 "a provider would refuse these tools, or they lose a rule nothing on our side \
@@ -394,10 +402,15 @@ impl fmt::Display for SchemaFindings {
             }
         }
         if !listed.is_empty() {
+            let standing = if self.exact.is_some() {
+                "listed, not failing"
+            } else {
+                "listed, failing only the exact mode"
+            };
             writeln!(
                 f,
-                "{} guarded finding(s), listed, not failing: the provider does not see the rule, \
-                 and the tool's own validation refuses what breaks it, naming the rule:",
+                "{} guarded finding(s), {standing}: the provider does not see the rule, and the \
+                 tool's own validation refuses what breaks it, naming the rule:",
                 listed.len()
             )?;
             for finding in listed {

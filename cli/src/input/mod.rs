@@ -24,7 +24,7 @@ mod sparse_json;
 use std::fmt;
 
 pub use names::names_from_json;
-pub(crate) use names::{read_listed_or_piped, read_names, Found};
+pub(crate) use names::{listed_from_json, read_listed, read_listed_or_piped, read_names, Found};
 pub(crate) use source::{read_source_or_piped, syntax_error, without_bom};
 
 /// Input the command cannot use (exit status 2): the message names the source and the place.

@@ -46,6 +46,15 @@ pub(crate) struct Found {
     pub(crate) withheld: Vec<(usize, String)>,
 }
 
+/// [`read_names`] with what the listing withholds.
+pub(crate) fn read_listed(
+    path: Option<&Path>,
+    server: Option<&str>,
+) -> Result<Found, UnusableInput> {
+    let (label, bytes) = read_source(path)?;
+    listed_from_json(&label, &bytes, server)
+}
+
 /// [`read_names`] through [`read_source_or_piped`], with what the listing withholds.
 pub(crate) fn read_listed_or_piped(
     path: Option<&Path>,

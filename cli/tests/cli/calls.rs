@@ -662,4 +662,39 @@ fn a_converse_last_line_that_ends_a_call_prints_it_before_the_open_one() {
     assert_eq!(got[0]["arguments"], json!({}));
     assert_eq!(got[1]["id"], "tooluse_2");
     assert!(got[1]["arguments"].is_null());
+
+/// Issue 28, point 5: a saved `tools/list` with a tool that requires MCP tasks is judged as a
+/// live listing is (the same reader as `census` and `wire`): a call to it resolves, and is
+/// refused, exit 1.
+#[test]
+fn a_call_to_a_tool_a_saved_listing_withholds_is_refused() {
+    let saved = file(
+        r#"{"tools": [
+        {"name": "echo", "inputSchema": {"type": "object"}},
+        {"name": "research", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}}
+    ]}"#,
+    );
+    let body = |name: &str| {
+        json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c1",
+            "type": "function", "function": {"name": name, "arguments": "{}"}}]}}]})
+        .to_string()
+    };
+    let run = |name: &str| {
+        toolwire(
+            &["calls", "--format", "openai", "--tools", path(&saved)],
+            &body(name),
+        )
+    };
+    let output = run("research");
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let line = &lines(&output)[0];
+    assert_eq!(line["to"], "research", "{line}");
+    assert_eq!(
+        line["error"],
+        "toolwire cannot run `research`: it requires MCP tasks (execution.taskSupport: \
+         required), which toolwire does not run",
+        "{line}"
+    );
+    let output = run("echo");
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
 }

@@ -22,7 +22,7 @@ fn verdicts_of(schema: &Value) -> Value {
             Ok(prepared) => json!({"status": prepared.status.key(), "losses": prepared.losses,
                 "reason": null,
                 "standing": (!prepared.losses.is_empty()).then_some("unguarded"),
-                "over_restricts": prepared.losses.iter().any(|l| l.narrows(dialect))}),
+                "over_restricts": prepared.losses.iter().any(|l| l.narrows)}),
             Err(refusal) => json!({"status": "refused", "losses": [],
                 "reason": refusal.to_string(), "standing": "refused", "over_restricts": false}),
         };
@@ -82,6 +82,41 @@ fn census_json_says_how_each_schema_travels_in_each_dialect() {
         .unwrap()
         .iter()
         .any(|l| l["pointer"] == "/properties/limit" && l["keyword"] == "required"));
+}
+
+/// Issue 28, review point 3: each loss says whether it narrows, a fact recorded where the
+/// rewrite made it, not guessed from its keyword.
+#[test]
+fn census_json_says_per_loss_whether_it_narrows() {
+    let open = r#"[{"name": "find", "input_schema": {"type": "object", "properties": {
+        "q": {"type": "string", "minLength": 3},
+        "o": {"properties": {"a": {"type": "string"}}}}}}]"#;
+    let (_, object) = census_json(open, &[]);
+    let losses = object["schemas"]["find"]["anthropic-strict"]["losses"]
+        .as_array()
+        .unwrap();
+    let of = |pointer: &str, keyword: &str| {
+        losses
+            .iter()
+            .find(|l| l["pointer"] == pointer && l["keyword"] == keyword)
+            .unwrap_or_else(|| panic!("no {keyword} loss at {pointer}: {losses:?}"))["narrows"]
+            .clone()
+    };
+    assert_eq!(
+        of("/properties/q", "minLength"),
+        false,
+        "a dropped bound widens"
+    );
+    assert_eq!(
+        of("", "additionalProperties"),
+        true,
+        "closing the root narrows"
+    );
+    assert_eq!(
+        of("/properties/o", "type"),
+        true,
+        "typing `o` as an object narrows"
+    );
 }
 
 #[test]

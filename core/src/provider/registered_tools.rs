@@ -43,7 +43,7 @@ impl RegisteredTools {
     ///         handler: |input| Box::pin(async move {
     ///             Ok(json!(*input.state.get::<u32>().expect("the app state holds a u32")))
     ///         }),
-    ///         module_path: module_path!(), file: file!(), line: line!(),
+    ///         module_path: module_path!(), file: file!(), line: line!(), validates_arguments: false,
     ///     }
     /// }
     ///
@@ -83,6 +83,12 @@ impl ToolProvider for RegisteredTools {
 
     fn kind(&self) -> ProviderKind {
         ProviderKind::Static
+    }
+
+    /// It calls each registration's own handler, which validates when the registration says
+    /// so (`ToolRegistration::validates_arguments`, set by `#[tool]`).
+    fn validates_arguments(&self) -> bool {
+        true
     }
 
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<ToolDefinition>, ProviderError>> {

@@ -20,7 +20,7 @@ use super::report::{ProviderReport, ToolReport, ToolsReport};
 use super::request::Request;
 use super::shared::Shared;
 use crate::provider::ToolProvider;
-use crate::schema::{Dialect, SchemaReport};
+use crate::schema::{prepare_definition_cached, Dialect, SchemaReport};
 
 /// Holds tool providers and dispatches calls. Cheap to clone; clones share everything.
 ///
@@ -412,6 +412,9 @@ impl ToolRuntime {
                 let def = &tool_set.definitions[index];
                 let entry = &snapshot.census.tools()[index];
                 let (status, reason) = snapshot.tool_status(&state, index);
+                // Guarded only when the code that runs the tool checks the schema its
+                // definition reports: the definition says so, and so does its provider.
+                let validated = def.validates_arguments() && slot.provider.validates_arguments();
                 tools.push(ToolReport {
                     name: def.name.clone(),
                     provider: slot.provider.name().to_owned(),
@@ -422,7 +425,13 @@ impl ToolRuntime {
                     reason,
                     schemas: Dialect::ALL
                         .into_iter()
-                        .map(|d| (d.key(), SchemaReport::of_definition(d, def)))
+                        .map(|d| {
+                            let preparation = prepare_definition_cached(d, def);
+                            (
+                                d.key(),
+                                SchemaReport::of_preparation(&preparation, validated),
+                            )
+                        })
                         .collect(),
                 });
             }

@@ -87,6 +87,63 @@ pub(crate) fn is_validation(keyword: &str) -> bool {
     !is_annotation(keyword) && keyword != "nullable"
 }
 
+/// The JSON Schema 2020-12 keywords a validator checks (the Core applicators and the
+/// Validation vocabulary's assertions, <https://json-schema.org/draft/2020-12/json-schema-core>
+/// § 10-11 and <https://json-schema.org/draft/2020-12/json-schema-validation> § 6), with
+/// draft 7's array `items` and `additionalItems` and `$ref`. Anything else (an extension
+/// keyword, `contentMediaType`, an annotation) is one a standard validator such as the
+/// `#[tool]`'s `jsonschema` never checks, so its loss is not guarded by it. `format` is here
+/// because the `#[tool]`'s validator refuses a format it does not know
+/// (`should_ignore_unknown_formats(false)`, `src/__private.rs`).
+const CHECKED_RULES: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "format",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "prefixItems",
+    "items",
+    "additionalItems",
+    "contains",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "$ref",
+    "dependencies",
+];
+
+/// Whether a JSON Schema validator checks `keyword` ([`CHECKED_RULES`]).
+pub(crate) fn is_checked_rule(keyword: &str) -> bool {
+    CHECKED_RULES.contains(&keyword)
+}
+
 /// Writes a walker over the direct subschemas of a node, once for shared and once for mutable
 /// access (`iter`/`iter_mut`), from one body: the two cannot drift apart.
 macro_rules! subschema_walker {

@@ -58,6 +58,33 @@ pub struct Loss {
     pub keyword: String,
     /// What was lost, in words the model reads (also written into the node's description).
     pub note: String,
+    /// Whether the loss forbids arguments the tool's own schema accepts (an over-restriction,
+    /// which fails the rail whatever guards the tool) rather than only widening the set. Set
+    /// where the loss is made (`schema/rewrite/`): only strict's own changes narrow (closing
+    /// an object the tool leaves open, required-or-null where `null` and absence may differ,
+    /// typing an untyped node as an object, in `rewrite/strict.rs`); "A non-strict dialect
+    /// never forbids what the tool accepts" (`tool-schema-wire.md`, "Where each part lives").
+    pub narrows: bool,
+}
+
+impl Loss {
+    /// Whether a JSON Schema validator checks the rule lost, so a tool that validates its own
+    /// arguments (every `#[tool]`) refuses what breaks it: an extension keyword or an
+    /// annotation is never checked, and its loss is unguarded whoever runs the tool.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::schema::{prepare_schema, Dialect};
+    /// let schema = json!({"type": "object", "properties": {"q": {"type": "string",
+    ///     "pattern": "^a", "x-rule": "lower case"}}});
+    /// let prepared = prepare_schema(Dialect::Gemini, &schema).unwrap();
+    /// let checked: Vec<(&str, bool)> = prepared.losses.iter()
+    ///     .map(|l| (l.keyword.as_str(), l.checked_by_validators())).collect();
+    /// assert!(checked.contains(&("x-rule", false)), "{checked:?}");
+    /// ```
+    pub fn checked_by_validators(&self) -> bool {
+        crate::schema::keywords::is_checked_rule(&self.keyword)
+    }
 }
 
 impl fmt::Display for Loss {
@@ -298,44 +325,6 @@ impl fmt::Display for Standing {
     }
 }
 
-impl Loss {
-    /// Whether this loss, made for `dialect`, forbids arguments the tool's own schema accepts
-    /// (an over-restriction, which fails the rail whatever guards the tool) rather than only
-    /// widening the set. Only a strict dialect's own changes narrow ("A non-strict dialect
-    /// never forbids what the tool accepts: every rewrite there [...] only widens"): closing an
-    /// object the tool leaves open, making a property whose `null` and absence differ
-    /// required-or-null, and typing an untyped node as an object. Every dropped keyword widens.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolwire_core::schema::{prepare_schema, Dialect};
-    /// let open = json!({"type": "object", "properties": {"q": {"type": "string", "pattern": "^a"}}});
-    /// let prepared = prepare_schema(Dialect::AnthropicStrict, &open).unwrap();
-    /// let narrows: Vec<(&str, bool)> = prepared.losses.iter()
-    ///     .map(|l| (l.keyword.as_str(), l.narrows(Dialect::AnthropicStrict))).collect();
-    /// assert!(narrows.contains(&("additionalProperties", true)), "{narrows:?}");
-    /// let gemini = prepare_schema(Dialect::Gemini, &open).unwrap();
-    /// assert!(gemini.losses.iter().all(|l| !l.narrows(Dialect::Gemini)));
-    /// ```
-    pub fn narrows(&self, dialect: crate::schema::Dialect) -> bool {
-        let rules = dialect.rules();
-        match self.keyword.as_str() {
-            // The strict close (`rewrite.rs`, `closed`): `additionalProperties: false` written
-            // where the tool's own schema took more.
-            "additionalProperties" => rules.closed_objects,
-            // Strict's required-or-null, recorded only where `null` and absence may differ.
-            "required" => rules.all_required,
-            // A node that said nothing of its type, typed `object` (`rewrite.rs`, `typed` and
-            // the optional properties' untyped objects): every other type is refused now.
-            "type" => rules.typed_nodes && self.note == TYPED_AS_OBJECT,
-            _ => false,
-        }
-    }
-}
-
-/// The note of a loss that typed an untyped node as an object (`rewrite.rs` writes it).
-const TYPED_AS_OBJECT: &str = "Must be an object.";
-
 /// How one tool's schema travels in one dialect, for reports: the status, the losses, the
 /// reason when refused, and where it stands for the rail.
 ///
@@ -377,7 +366,6 @@ impl SchemaReport {
     /// ```
     pub fn of(dialect: crate::schema::Dialect, schema: &serde_json::Value) -> SchemaReport {
         SchemaReport::of_preparation(
-            dialect,
             &crate::schema::prepare_schema_cached(dialect, schema),
             false,
         )
@@ -404,13 +392,12 @@ impl SchemaReport {
         definition: &crate::tools::ToolDefinition,
     ) -> SchemaReport {
         SchemaReport::of_preparation(
-            dialect,
             &crate::schema::prepare_definition_cached(dialect, definition),
             definition.validates_arguments(),
         )
     }
 
-    /// The report of a preparation already made for `dialect` (a refusal is `refused`, with
+    /// The report of a preparation already made (a refusal is `refused`, with
     /// its message as the reason), for a tool that does or does not validate its own arguments.
     ///
     /// ```
@@ -418,21 +405,25 @@ impl SchemaReport {
     /// use toolwire_core::schema::{prepare_schema_cached, Dialect, SchemaReport, SchemaStatus, Standing};
     /// let schema = json!({"type": "object", "properties": {"s": {"type": "string", "format": "uri"}}});
     /// let preparation = prepare_schema_cached(Dialect::Gemini, &schema);
-    /// let guarded = SchemaReport::of_preparation(Dialect::Gemini, &preparation, true);
+    /// let guarded = SchemaReport::of_preparation(&preparation, true);
     /// assert_eq!((guarded.status, guarded.standing), (SchemaStatus::Lossy, Some(Standing::Guarded)));
     /// assert!(!guarded.fails(false) && guarded.fails(true));
     /// ```
     pub fn of_preparation(
-        dialect: crate::schema::Dialect,
         preparation: &crate::schema::Preparation,
         validates_arguments: bool,
     ) -> SchemaReport {
         match preparation {
             Ok(prepared) => SchemaReport {
                 status: prepared.status,
-                standing: (prepared.status == SchemaStatus::Lossy)
-                    .then(|| Standing::of_widening(validates_arguments)),
-                over_restricts: prepared.losses.iter().any(|loss| loss.narrows(dialect)),
+                // Guarded only if the tool's validation checks every rule lost.
+                standing: (prepared.status == SchemaStatus::Lossy).then(|| {
+                    Standing::of_widening(
+                        validates_arguments
+                            && prepared.losses.iter().all(Loss::checked_by_validators),
+                    )
+                }),
+                over_restricts: prepared.losses.iter().any(|loss| loss.narrows),
                 losses: prepared.losses.clone(),
                 reason: None,
             },
@@ -457,5 +448,55 @@ impl SchemaReport {
     /// ```
     pub fn fails(&self, exact: bool) -> bool {
         self.over_restricts || self.standing.is_some_and(|s| s.fails(exact))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::schema::{prepare_schema, Dialect};
+
+    /// The `(keyword, narrows)` of each loss `schema` makes in `dialect`.
+    fn narrowing(dialect: Dialect, schema: &serde_json::Value) -> Vec<(String, bool)> {
+        let prepared = prepare_schema(dialect, schema).unwrap();
+        prepared
+            .losses
+            .into_iter()
+            .map(|l| (l.keyword, l.narrows))
+            .collect()
+    }
+
+    #[test]
+    fn typing_an_untyped_node_as_an_object_narrows_and_a_dropped_type_union_widens() {
+        // Strict types a node that declares properties but no type: an array, which the tool
+        // took there, is refused on the wire.
+        let untyped = json!({"type": "object", "additionalProperties": false, "required": ["o"],
+            "properties": {"o": {"properties": {"a": {"type": "string"}}, "additionalProperties": false, "required": ["a"]}}});
+        let losses = narrowing(Dialect::AnthropicStrict, &untyped);
+        assert!(losses.contains(&("type".to_owned(), true)), "{losses:?}");
+        // A union of types beside an `anyOf`, dropped: only widens, the same keyword.
+        let union = json!({"type": "object", "properties": {"v": {"type": ["string", "integer"],
+            "anyOf": [{"minLength": 1}, {"minimum": 0}]}}});
+        let losses = narrowing(Dialect::Gemini, &union);
+        assert!(losses.contains(&("type".to_owned(), false)), "{losses:?}");
+        assert!(losses.iter().all(|(_, narrows)| !narrows), "{losses:?}");
+    }
+
+    #[test]
+    fn a_guarded_report_that_over_restricts_fails() {
+        // An open object: anthropic-strict closes it, forbidding what the tool accepts.
+        let open = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let preparation = crate::schema::prepare_schema_cached(Dialect::AnthropicStrict, &open);
+        let report = SchemaReport::of_preparation(&preparation, true);
+        assert_eq!(report.standing, Some(Standing::Guarded));
+        assert!(report.over_restricts);
+        assert!(
+            report.fails(false),
+            "an over-restriction fails whatever guards it"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["losses"][0]["narrows"], true, "{json}");
     }
 }

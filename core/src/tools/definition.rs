@@ -4,6 +4,8 @@
 //! Policy: the name is the identity and travels only as its form; title and annotations are for
 //! the app and its approval hook, never for the wire.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -16,7 +18,7 @@ use serde_json::{json, Map, Value};
 /// }));
 /// assert_eq!(def.name, "mcp/server/echo");
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ToolDefinition {
     /// The real name: the tool's identity.
@@ -52,17 +54,42 @@ pub struct ToolDefinition {
     /// (<https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema>).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Value>,
-    /// Whether the tool refuses every argument its own [`parameters`](Self::parameters) refuse
-    /// before it runs, with an answer that names the rule: true only for a definition made by
-    /// [`ToolRegistration::definition`](crate::tools::ToolRegistration::definition), because
-    /// a `#[tool]`'s handler checks each call with `jsonschema` against that same schema
-    /// (`toolwire::__private::validated_arguments`) before it deserializes anything. Not set
-    /// by hand and not read from JSON (`serde(skip)`): a definition from a file or an MCP
-    /// server says nothing about what checks its arguments. Read it with
-    /// [`ToolDefinition::validates_arguments`]; it makes a widening loss *guarded*
-    /// (`tool-schema-wire.md`, "What the rail fails on, revised 2026-12").
+    /// The schema the code that runs the tool checks every call against before it runs, when
+    /// that code says it does: set only by
+    /// [`ToolRegistration::definition`](crate::tools::ToolRegistration::definition) of a
+    /// registration that validates (every `#[tool]`, whose handler checks each call with
+    /// `jsonschema`: `toolwire::__private::validated_arguments`). Not read from JSON
+    /// (`serde(skip)`): a definition from a file or an MCP server says nothing about what checks
+    /// its arguments. Kept as the schema itself, so [`ToolDefinition::validates_arguments`]
+    /// holds only while `parameters` is still that schema; ignored by `==`.
     #[serde(skip)]
-    pub(crate) validates_arguments: bool,
+    pub(crate) validated_against: Option<Arc<Value>>,
+}
+
+/// Equal when every field a definition shows is equal: `validated_against` is what the code
+/// that runs the tool checks, not part of the definition (a serde round trip drops it).
+impl PartialEq for ToolDefinition {
+    fn eq(&self, other: &ToolDefinition) -> bool {
+        let ToolDefinition {
+            name,
+            description,
+            parameters,
+            title,
+            annotations,
+            unsupported,
+            null_is_absent,
+            output_schema,
+            validated_against: _,
+        } = self;
+        *name == other.name
+            && *description == other.description
+            && *parameters == other.parameters
+            && *title == other.title
+            && *annotations == other.annotations
+            && *unsupported == other.unsupported
+            && *null_is_absent == other.null_is_absent
+            && *output_schema == other.output_schema
+    }
 }
 
 impl ToolDefinition {
@@ -86,7 +113,7 @@ impl ToolDefinition {
             unsupported: None,
             null_is_absent: false,
             output_schema: None,
-            validates_arguments: false,
+            validated_against: None,
         }
     }
 
@@ -140,9 +167,12 @@ impl ToolDefinition {
         self
     }
 
-    /// Whether the tool's own validation refuses every argument outside its own schema before
-    /// it runs (every `#[tool]`; see the field's docs): what makes a loss on the way to a
-    /// provider *guarded* rather than *unguarded*.
+    /// Whether the code that runs the tool refuses every argument outside its own
+    /// [`parameters`](Self::parameters) before it runs: true only for the definition of a
+    /// registration that validates (every `#[tool]`), and only while `parameters` is still the
+    /// schema it validates against. What makes a loss on the way to a provider *guarded* rather
+    /// than *unguarded*; the runtime also asks the provider that runs the tool
+    /// ([`crate::provider::ToolProvider::validates_arguments`]).
     ///
     /// ```
     /// use toolwire_core::ToolDefinition;
@@ -150,12 +180,13 @@ impl ToolDefinition {
     /// assert!(!ToolDefinition::new("t", "d", serde_json::json!({})).validates_arguments());
     /// ```
     pub fn validates_arguments(&self) -> bool {
-        self.validates_arguments
+        self.validated_against.as_deref() == Some(&self.parameters)
     }
 
-    /// Marks the definition of a `#[tool]`, whose handler validates against `parameters`.
-    pub(crate) fn validated_by_its_tool(mut self) -> ToolDefinition {
-        self.validates_arguments = true;
+    /// Marks the definition of a registration whose handler validates against `parameters`
+    /// as they are now.
+    pub(crate) fn validated_against_its_parameters(mut self) -> ToolDefinition {
+        self.validated_against = Some(Arc::new(self.parameters.clone()));
         self
     }
 

@@ -58,7 +58,7 @@ pub type ToolFuture = BoxFuture<'static, Result<Value, ToolError>>;
 ///         handler: |input| Box::pin(async move { Ok(input.arguments) }),
 ///         module_path: module_path!(),
 ///         file: file!(),
-///         line: line!(),
+///         line: line!(), validates_arguments: false,
 ///     }
 /// }
 ///
@@ -85,6 +85,13 @@ pub struct ToolRegistration {
     pub file: &'static str,
     /// Where the function is: `line!()`.
     pub line: u32,
+    /// Whether `handler` refuses every argument `schema` refuses before the tool runs, with
+    /// an answer naming the rule: `true` in what `#[tool]` generates (its handler validates
+    /// with `jsonschema` against this `schema`). A registration written by hand says `false`
+    /// unless its handler does the same, because this is what makes a loss on the way to a
+    /// provider *guarded* (`tool-schema-wire.md`, "What the rail fails on, revised 2026-12"):
+    /// the rail lets a guarded loss pass.
+    pub validates_arguments: bool,
 }
 
 impl ToolRegistration {
@@ -95,7 +102,10 @@ impl ToolRegistration {
     /// [`validates_arguments`](ToolDefinition::validates_arguments): the handler `#[tool]`
     /// generates checks every call against `schema` before the function runs
     /// (`toolwire::__private::validated_arguments`), so a loss on the way to a provider is
-    /// guarded. A registration written by hand stands for the same promise.
+    /// guarded. That holds only when the registration says so
+    /// ([`validates_arguments`](ToolRegistration::validates_arguments), set by `#[tool]`), and
+    /// only for the schema `schema` builds: a definition whose `parameters` are changed later
+    /// no longer validates what it says.
     ///
     /// ```
     /// # use serde_json::json;
@@ -104,17 +114,28 @@ impl ToolRegistration {
     /// #     name: "echo", form: "echo", description: "Echoes.",
     /// #     schema: || json!({"type": "object"}),
     /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
-    /// #     module_path: "demo", file: "demo.rs", line: 1,
+    /// #     module_path: "demo", file: "demo.rs", line: 1, validates_arguments: false,
     /// # };
     /// let definition = ECHO.definition();
     /// let expected = ToolDefinition::new("echo", "Echoes.", json!({"type": "object"}));
-    /// assert_eq!(definition.parameters, expected.parameters);
-    /// assert!(definition.null_is_absent && definition.validates_arguments());
+    /// assert_eq!(definition, expected.with_null_is_absent(true));
+    /// // Its handler echoes unchecked arguments, and it says so: its losses are unguarded.
+    /// assert!(!definition.validates_arguments());
+    /// let promised = ToolRegistration { validates_arguments: true, ..ECHO }.definition();
+    /// assert!(promised.validates_arguments());
+    /// // Changed after the fact, it no longer is the schema the handler checks.
+    /// let mut changed = promised.clone();
+    /// changed.parameters = json!({"type": "object", "properties": {"x": {"type": "string"}}});
+    /// assert!(!changed.validates_arguments());
     /// ```
     pub fn definition(&self) -> ToolDefinition {
-        ToolDefinition::new(self.name, self.description, (self.schema)())
-            .with_null_is_absent(true)
-            .validated_by_its_tool()
+        let definition = ToolDefinition::new(self.name, self.description, (self.schema)())
+            .with_null_is_absent(true);
+        if self.validates_arguments {
+            definition.validated_against_its_parameters()
+        } else {
+            definition
+        }
     }
 
     /// Runs the tool with `arguments` and `state`.
@@ -125,7 +146,7 @@ impl ToolRegistration {
     /// # static ECHO: ToolRegistration = ToolRegistration {
     /// #     name: "echo", form: "echo", description: "Echoes.", schema: || json!({}),
     /// #     handler: |input| Box::pin(async move { Ok(input.arguments) }),
-    /// #     module_path: "demo", file: "demo.rs", line: 1,
+    /// #     module_path: "demo", file: "demo.rs", line: 1, validates_arguments: false,
     /// # };
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let out = ECHO.call(json!({"text": "hi"}), AppState::new()).await;
@@ -154,14 +175,14 @@ inventory::collect!(ToolRegistration);
 ///     ToolRegistration {
 ///         name: "weather/today", form: "weather_today", description: "Today's weather.",
 ///         schema: || json!({}), handler: |_| Box::pin(async { Ok(json!("sunny")) }),
-///         module_path: module_path!(), file: file!(), line: line!(),
+///         module_path: module_path!(), file: file!(), line: line!(), validates_arguments: false,
 ///     }
 /// }
 /// inventory::submit! {
 ///     ToolRegistration {
 ///         name: "clock/now", form: "clock_now", description: "The time.",
 ///         schema: || json!({}), handler: |_| Box::pin(async { Ok(json!("12:00")) }),
-///         module_path: module_path!(), file: file!(), line: line!(),
+///         module_path: module_path!(), file: file!(), line: line!(), validates_arguments: false,
 ///     }
 /// }
 ///

@@ -83,13 +83,32 @@ impl Rewriter {
         SchemaRefusal::new(self.dialect, pointer, keyword, reason, why)
     }
 
+    /// Records a loss that widens the set (a keyword the dialect cannot say, dropped).
     fn lose(&mut self, notes: &mut Vec<String>, pointer: &str, keyword: &str, note: String) {
+        self.record(notes, pointer, keyword, note, false);
+    }
+
+    /// Records a loss that narrows the set: the wire forbids what the tool's own schema takes
+    /// (strict's own changes, `strict.rs`), which fails the rail whatever guards the tool.
+    fn narrow(&mut self, notes: &mut Vec<String>, pointer: &str, keyword: &str, note: String) {
+        self.record(notes, pointer, keyword, note, true);
+    }
+
+    fn record(
+        &mut self,
+        notes: &mut Vec<String>,
+        pointer: &str,
+        keyword: &str,
+        note: String,
+        narrows: bool,
+    ) {
         self.changed = true;
         notes.push(note.clone());
         self.losses.push(Loss {
             pointer: pointer.to_owned(),
             keyword: keyword.to_owned(),
             note,
+            narrows,
         });
     }
 

@@ -46,7 +46,8 @@ impl Rewriter {
                 }
                 Some(other) => note_for("additionalProperties", &other),
             };
-            self.lose(notes, pointer, "additionalProperties", note);
+            // Closed where the tool takes more: narrows.
+            self.narrow(notes, pointer, "additionalProperties", note);
         } else if !self.allows("additionalProperties") {
             match map.remove("additionalProperties") {
                 None => {}
@@ -81,7 +82,8 @@ impl Rewriter {
         if !says {
             if map.contains_key("properties") {
                 map.insert("type".to_owned(), Value::from("object"));
-                self.lose(notes, pointer, "type", "Must be an object.".to_owned());
+                // Typed where the tool took any type: every other type is refused now.
+                self.narrow(notes, pointer, "type", "Must be an object.".to_owned());
             } else {
                 return Err(self.refuse(
                     pointer,
@@ -179,6 +181,9 @@ impl Rewriter {
                     pointer: at,
                     keyword: "required".to_owned(),
                     note,
+                    // Required-or-null where `null` and absence may differ: an absent
+                    // property, which the tool takes, is refused on the wire.
+                    narrows: true,
                 });
             }
         }
@@ -187,6 +192,8 @@ impl Rewriter {
                 pointer: at,
                 keyword: "type".to_owned(),
                 note: "Must be an object.".to_owned(),
+                // Typed where the tool took any type (as `typed` does): narrows.
+                narrows: true,
             });
         }
         Ok(())
