@@ -662,6 +662,7 @@ fn a_converse_last_line_that_ends_a_call_prints_it_before_the_open_one() {
     assert_eq!(got[0]["arguments"], json!({}));
     assert_eq!(got[1]["id"], "tooluse_2");
     assert!(got[1]["arguments"].is_null());
+}
 
 /// Issue 28, point 5: a saved `tools/list` with a tool that requires MCP tasks is judged as a
 /// live listing is (the same reader as `census` and `wire`): a call to it resolves, and is
