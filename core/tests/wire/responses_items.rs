@@ -93,7 +93,10 @@ fn agrees(run: &Run) {
     let mut streamed = seen(&run.calls);
     // By the number of the pointer (`/output/10` after `/output/9`), on both sides.
     let place = |call: &(String, String, Value, String)| {
-        call.3.rsplit('/').next().and_then(|n| n.parse::<u64>().ok())
+        call.3
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
     };
     streamed.sort_by_key(place);
     let mut parsed = seen(&parsed);
@@ -335,7 +338,11 @@ fn a_final_call_whose_id_and_call_id_changed_is_not_a_second_call() {
         added(0, "fc_1", "call_1", "get_weather"),
         delta(0, "fc_1", "{\"city\":\"Paris\"}"),
         done(0, "fc_1", "call_1", "get_weather", "{\"city\":\"Paris\"}"),
-        completed(json!([final_call("fc_9", "call_9", "{\"city\":\"Paris\"}")])),
+        completed(json!([final_call(
+            "fc_9",
+            "call_9",
+            "{\"city\":\"Paris\"}"
+        )])),
     ]);
     agrees(&run);
     assert_eq!(run.calls.len(), 1, "{}", run.body);
@@ -383,7 +390,11 @@ fn ids_minted_anew_per_event_are_one_call() {
         json!({"type": "response.output_item.done", "output_index": 0, "item":
             {"id": "enc_4", "type": "function_call", "status": "completed",
              "call_id": "call_1", "name": "get_weather"}}),
-        completed(json!([final_call("enc_5", "call_1", "{\"city\":\"Paris\"}")])),
+        completed(json!([final_call(
+            "enc_5",
+            "call_1",
+            "{\"city\":\"Paris\"}"
+        )])),
     ]);
     agrees(&run);
     assert_eq!(
@@ -405,10 +416,18 @@ fn a_reasoning_item_whose_id_changes_is_one_item() {
         json!({"type": "response.output_item.added", "output_index": 0, "item": reasoning("rs_1")}),
         json!({"type": "response.output_item.done", "output_index": 0, "item": reasoning("rs_2")}),
         done(1, "fc_1", "call_1", "get_weather", "{}"),
-        completed(json!([reasoning("rs_3"), final_call("fc_1", "call_1", "{}")])),
+        completed(json!([
+            reasoning("rs_3"),
+            final_call("fc_1", "call_1", "{}")
+        ])),
     ]);
     agrees(&run);
-    assert_eq!(run.body["output"].as_array().unwrap().len(), 2, "{}", run.body);
+    assert_eq!(
+        run.body["output"].as_array().unwrap().len(),
+        2,
+        "{}",
+        run.body
+    );
     assert_eq!(run.calls[0].pointer, "/output/1");
 }
 
@@ -434,9 +453,18 @@ fn a_call_the_final_response_ends_without_a_done_is_settled() {
     let run = run(&[
         added(0, "fc_1", "call_1", "get_weather"),
         delta(0, "fc_1", "{\"city\":\"Paris\"}"),
-        completed(json!([final_call("fc_other", "call_1", "{\"city\":\"Paris\"}")])),
+        completed(json!([final_call(
+            "fc_other",
+            "call_1",
+            "{\"city\":\"Paris\"}"
+        )])),
     ]);
     agrees(&run);
     assert_eq!(run.calls.len(), 1);
-    assert_eq!(run.body["output"].as_array().unwrap().len(), 1, "{}", run.body);
+    assert_eq!(
+        run.body["output"].as_array().unwrap().len(),
+        1,
+        "{}",
+        run.body
+    );
 }

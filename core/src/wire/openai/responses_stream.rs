@@ -18,20 +18,27 @@
 //!   `response.completed` (and `.incomplete`, `.failed`) the whole response
 //!   (`response_stream_event.py`).
 //!
-//! Items are named by their id, which every event about an item carries: `item_id` on
-//! `response.function_call_arguments.delta` and `.done` (a required `str` in
-//! `response_function_call_arguments_delta_event.py`, `_done_event.py`), and the item's own `id`
-//! on `response.output_item.added` and `.done` (required on a message,
-//! `response_output_message.py`, and a reasoning item, `response_reasoning_item.py`; optional
-//! on a function call, `response_function_tool_call.py`: `id: Optional[str] = None`). The
-//! `output_index` of these events is only a position hint: an item is found by its id, never
-//! by its index, wherever the event carries one. Only an event without an id (a function call
-//! item without one, as the SDK type allows; an arguments event without `item_id`, which the
-//! SDK type does not allow: our caution for servers that copy the API loosely) names its item
-//! by `output_index`, and then only an item that came without an id of its own, or, for an
-//! event without an id, the latest item at that index of its kind. An id no earlier event added
-//! (an arguments event's), or the id of an item of another kind, or of a call done already
-//! otherwise, is refused (`StreamError::UnmatchedItem`): never read into another item.
+//! Items carry an id in every event (`item_id` on the arguments events, a required `str` in
+//! `response_function_call_arguments_delta_event.py`, `_done_event.py`; the item's own `id`
+//! on `response.output_item.added`/`.done`, `Optional[str]` on a function call,
+//! `response_function_tool_call.py`), but real servers do not keep it:
+//! - GitHub Copilot re-encrypts every item id per event; `call_id` is the one stable field
+//!   (opencodex #995/#989, LiteLLM #30071 / PR #30072);
+//! - vLLM PR #47916 changes `id` and `call_id` in `response.completed`; onyx PR #13624,
+//!   LiteLLM PR #36375 and Copilot (opencodex #995) mint a new item id there; vLLM PR #44608
+//!   sent `id: null` on the done item while `response.completed` carries `fc_…`;
+//! - opencode #37159, hermes-agent PR #92767: added and deltas, then `response.completed` with
+//!   no `output_item.done` (opencode PR #46084 matches it by `call_id`).
+//!
+//! So an event names its item by, in order: its id (`""` is no id, our caution), then (a
+//! `function_call`'s) `call_id`, then kind+index: the one item of its type still open at its
+//! `output_index`. Several open there is ambiguous and refused (`StreamError::UnmatchedItem`),
+//! as is a fragment with no open call at its index, or an id of an item of another type: never
+//! read into another item. An `added` with an id no event gave is a new item (two calls may
+//! share an index). A final item is already given when its id or `call_id` is known, or an
+//! item of its type was done at its index; a call still open it names is settled from it.
+//! Cost: O(1) per event where ids are stable (hash lookups); an event whose id is unknown
+//! scans the items still open (a few in practice), and each id an item was given is kept.
 //!
 //! Our own rules: items are kept in the order they first came, each as it came (an item type
 //! we do not know stays whole), so a pointer yielded never moves: a call's pointer is its
@@ -297,13 +304,11 @@ impl ResponsesMachine {
             None => match self.by_index(names, |slot| slot.kind() == names.kind) {
                 ByIndex::One(at) => Some(at),
                 ByIndex::None => None,
-                ByIndex::Several => {
-                    return Err(unmatched(
-                        "/item/id",
-                        names.id,
-                        "an id of one of the items of its type open at its output_index (several are)",
-                    ))
-                }
+                ByIndex::Several => return Err(unmatched(
+                    "/item/id",
+                    names.id,
+                    "an id of one of the items of its type open at its output_index (several are)",
+                )),
             },
         };
         self.settle(found, item, names, turn)
@@ -478,9 +483,9 @@ fn non_empty(id: Option<&str>) -> Option<&str> {
 fn repeats(slot: &Item, names: Names<'_>) -> bool {
     slot.done
         && slot.kind() == Some("function_call")
-        && names
-            .call_id
-            .is_none_or(|call_id| slot.value.get("call_id").and_then(Value::as_str) == Some(call_id))
+        && names.call_id.is_none_or(|call_id| {
+            slot.value.get("call_id").and_then(Value::as_str) == Some(call_id)
+        })
 }
 
 /// The refusal of an event whose id at `pointer` names no item it can be (an event without
