@@ -62,9 +62,10 @@ fn done(output_index: u64, id: &str, call_id: &str, name: &str, arguments: &str)
          "call_id": call_id, "name": name}})
 }
 
-fn completed() -> Value {
+/// `response.completed` whose response holds `output` (servers differ in what it holds).
+fn completed(output: Value) -> Value {
     json!({"type": "response.completed", "response": {"id": "resp_1", "object": "response",
-        "status": "completed", "output": []}})
+        "status": "completed", "output": output}})
 }
 
 /// Each call as (call id, name, arguments, pointer).
@@ -90,8 +91,17 @@ fn agrees(run: &Run) {
     assert_eq!(run.end, Ok(()), "{}", run.body);
     let parsed = parse_calls(CallFormat::OpenAiResponses, &run.body).unwrap();
     let mut streamed = seen(&run.calls);
-    streamed.sort_by_key(|call| call.3.clone());
-    assert_eq!(seen(&parsed), streamed, "{}", run.body);
+    // By the number of the pointer (`/output/10` after `/output/9`), on both sides.
+    let place = |call: &(String, String, Value, String)| {
+        call.3
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
+    };
+    streamed.sort_by_key(place);
+    let mut parsed = seen(&parsed);
+    parsed.sort_by_key(place);
+    assert_eq!(parsed, streamed, "{}", run.body);
 }
 
 #[test]
@@ -109,7 +119,7 @@ fn two_calls_at_one_output_index_are_two_items() {
         json!({"type": "response.output_item.done", "output_index": 0, "item":
             {"id": "fc_a", "type": "function_call", "status": "completed",
              "call_id": "call_a", "name": "get_weather"}}),
-        completed(),
+        completed(json!([])),
     ]);
     agrees(&run);
     assert_eq!(
@@ -140,7 +150,7 @@ fn two_calls_done_at_one_output_index_without_adds_are_two_items() {
     let run = run(&[
         done(0, "fc_a", "call_a", "get_weather", "{\"city\":\"Paris\"}"),
         done(0, "fc_b", "call_b", "get_time", "{}"),
-        completed(),
+        completed(json!([])),
     ]);
     agrees(&run);
     assert_eq!(run.calls.len(), 2);
@@ -166,7 +176,7 @@ fn an_item_whose_index_moves_is_one_item() {
         json!({"type": "response.output_item.done", "output_index": 2, "item":
             {"id": "fc_a", "type": "function_call", "status": "completed",
              "call_id": "call_a", "name": "get_weather"}}),
-        completed(),
+        completed(json!([])),
     ]);
     agrees(&run);
     assert_eq!(
@@ -184,25 +194,39 @@ fn an_item_whose_index_moves_is_one_item() {
 }
 
 #[test]
-fn a_fragment_for_an_item_never_added_is_refused_naming_it() {
-    // Before: a fragment of `fc_x` at the index of `fc_a` was read into `fc_a`'s arguments.
+fn a_fragment_for_an_unknown_id_where_two_calls_are_open_is_refused_naming_it() {
+    // An unknown id falls back to the one call open at its index; with two open there the
+    // event does not say which, and reading it into either would merge two calls.
     let run = run(&[
         added(0, "fc_a", "call_a", "get_weather"),
+        added(0, "fc_b", "call_b", "get_time"),
         delta(0, "fc_a", "{\"city\":"),
         delta(0, "fc_x", "\"Rome\""),
-        delta(0, "fc_a", "\"Paris\"}"),
-        done(0, "fc_a", "call_a", "get_weather", "{\"city\":\"Paris\"}"),
     ]);
     assert!(run.calls.is_empty());
     let error = run.end.unwrap_err();
     assert!(
-        matches!(&error, StreamError::UnmatchedItem { event: 2, pointer, id, .. }
+        matches!(&error, StreamError::UnmatchedItem { event: 3, pointer, id, .. }
             if pointer == "/item_id" && id == "fc_x"),
         "{error:?}"
     );
     assert!(error.to_string().contains("`fc_x`"), "{error}");
-    // What was built stays as the events before it built it: `fc_a` holds only its own.
     assert_eq!(run.body["output"][0]["arguments"], "{\"city\":");
+    assert_eq!(run.body["output"][1]["arguments"], "");
+}
+
+#[test]
+fn a_fragment_for_an_unknown_id_where_no_call_is_open_is_refused_naming_it() {
+    let run = run(&[
+        added(0, "fc_a", "call_a", "get_weather"),
+        delta(1, "fc_x", "{}"),
+    ]);
+    assert!(
+        matches!(&run.end, Err(StreamError::UnmatchedItem { event: 1, id, .. }) if id == "fc_x"),
+        "{:?}",
+        run.end
+    );
+    assert_eq!(run.body["output"][0]["arguments"], "");
 }
 
 #[test]
@@ -267,7 +291,7 @@ fn a_call_item_without_an_id_is_named_by_its_index() {
         delta(0, "fc_a", "\"Paris\"}"),
         json!({"type": "response.output_item.done", "output_index": 0, "item":
             {"type": "function_call", "call_id": "call_a", "name": "get_weather"}}),
-        completed(),
+        completed(json!([])),
     ]);
     agrees(&run);
     assert_eq!(
@@ -298,4 +322,149 @@ fn a_call_only_the_final_response_holds_is_yielded() {
     agrees(&run);
     assert_eq!(run.calls.len(), 2);
     assert_eq!(run.body["output"][1], call);
+}
+
+/// A finished call as the final response holds it.
+fn final_call(id: &str, call_id: &str, arguments: &str) -> Value {
+    json!({"id": id, "type": "function_call", "status": "completed", "arguments": arguments,
+        "call_id": call_id, "name": "get_weather"})
+}
+
+#[test]
+fn a_final_call_whose_id_and_call_id_changed_is_not_a_second_call() {
+    // vLLM PR #47916: `response.completed` names the call `call_9` after the stream named it
+    // `call_1`. Before: it was added again and yielded again, and the tool ran twice.
+    let run = run(&[
+        added(0, "fc_1", "call_1", "get_weather"),
+        delta(0, "fc_1", "{\"city\":\"Paris\"}"),
+        done(0, "fc_1", "call_1", "get_weather", "{\"city\":\"Paris\"}"),
+        completed(json!([final_call(
+            "fc_9",
+            "call_9",
+            "{\"city\":\"Paris\"}"
+        )])),
+    ]);
+    agrees(&run);
+    assert_eq!(run.calls.len(), 1, "{}", run.body);
+    assert_eq!(run.body["output"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_final_call_with_a_new_item_id_is_not_a_second_call() {
+    // onyx PR #13624, LiteLLM PR #36375, Copilot (opencodex #995): a new item id, the same
+    // `call_id`. Before: `DuplicateId` after the call ran.
+    let run = run(&[
+        added(0, "fc_1", "call_1", "get_weather"),
+        done(0, "fc_1", "call_1", "get_weather", "{}"),
+        completed(json!([final_call("fc_new", "call_1", "{}")])),
+    ]);
+    agrees(&run);
+    assert_eq!(run.calls.len(), 1);
+}
+
+#[test]
+fn a_done_call_with_a_null_id_is_the_call_added() {
+    // vLLM PR #44608: the done item says `id: null`; the final response names it `fc_…`.
+    let run = run(&[
+        added(0, "fc_1", "call_1", "get_weather"),
+        delta(0, "fc_1", "{}"),
+        json!({"type": "response.output_item.done", "output_index": 0, "item":
+            {"id": null, "type": "function_call", "status": "completed", "arguments": "{}",
+             "call_id": "call_1", "name": "get_weather"}}),
+        completed(json!([final_call("fc_2", "call_1", "{}")])),
+    ]);
+    agrees(&run);
+    assert_eq!(run.calls.len(), 1);
+    assert_eq!(run.body["output"][0]["id"], "fc_1");
+}
+
+#[test]
+fn ids_minted_anew_per_event_are_one_call() {
+    // GitHub Copilot re-encrypts the item id on every event; `call_id` is the one stable
+    // field (opencodex #995/#989, LiteLLM #30071 / PR #30072). Before: `UnmatchedItem` at the
+    // first fragment.
+    let run = run(&[
+        added(0, "enc_1", "call_1", "get_weather"),
+        delta(0, "enc_2", "{\"city\":"),
+        delta(0, "enc_3", "\"Paris\"}"),
+        json!({"type": "response.output_item.done", "output_index": 0, "item":
+            {"id": "enc_4", "type": "function_call", "status": "completed",
+             "call_id": "call_1", "name": "get_weather"}}),
+        completed(json!([final_call(
+            "enc_5",
+            "call_1",
+            "{\"city\":\"Paris\"}"
+        )])),
+    ]);
+    agrees(&run);
+    assert_eq!(
+        seen(&run.calls),
+        [(
+            "call_1".into(),
+            "get_weather".into(),
+            json!({"city": "Paris"}),
+            "/output/0".into()
+        )]
+    );
+}
+
+#[test]
+fn a_reasoning_item_whose_id_changes_is_one_item() {
+    // The same for items other than calls: added as R1, done as R2, completed as R3.
+    let reasoning = |id: &str| json!({"id": id, "type": "reasoning", "summary": []});
+    let run = run(&[
+        json!({"type": "response.output_item.added", "output_index": 0, "item": reasoning("rs_1")}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": reasoning("rs_2")}),
+        done(1, "fc_1", "call_1", "get_weather", "{}"),
+        completed(json!([
+            reasoning("rs_3"),
+            final_call("fc_1", "call_1", "{}")
+        ])),
+    ]);
+    agrees(&run);
+    assert_eq!(
+        run.body["output"].as_array().unwrap().len(),
+        2,
+        "{}",
+        run.body
+    );
+    assert_eq!(run.calls[0].pointer, "/output/1");
+}
+
+#[test]
+fn an_empty_id_names_no_item() {
+    // Two calls both sent with `id: ""`: before, the second was read as the first added again.
+    let run = run(&[
+        added(0, "", "call_a", "get_weather"),
+        added(1, "", "call_b", "get_time"),
+        delta(0, "", "{}"),
+        done(0, "", "call_a", "get_weather", "{}"),
+        done(1, "", "call_b", "get_time", "{}"),
+        completed(json!([])),
+    ]);
+    agrees(&run);
+    assert_eq!(run.calls.len(), 2, "{}", run.body);
+}
+
+#[test]
+fn a_call_the_final_response_ends_without_a_done_is_settled() {
+    // opencode #37159, hermes-agent PR #92767: added and fragments, then `response.completed`
+    // with no `output_item.done` (opencode PR #46084 matches it by `call_id`).
+    let run = run(&[
+        added(0, "fc_1", "call_1", "get_weather"),
+        delta(0, "fc_1", "{\"city\":\"Paris\"}"),
+        completed(json!([final_call(
+            "fc_other",
+            "call_1",
+            "{\"city\":\"Paris\"}"
+        )])),
+    ]);
+    agrees(&run);
+    assert_eq!(run.calls.len(), 1);
+    assert_eq!(
+        run.body["output"].as_array().unwrap().len(),
+        1,
+        "{}",
+        run.body
+    );
 }

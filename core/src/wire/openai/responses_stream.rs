@@ -18,20 +18,27 @@
 //!   `response.completed` (and `.incomplete`, `.failed`) the whole response
 //!   (`response_stream_event.py`).
 //!
-//! Items are named by their id, which every event about an item carries: `item_id` on
-//! `response.function_call_arguments.delta` and `.done` (a required `str` in
-//! `response_function_call_arguments_delta_event.py`, `_done_event.py`), and the item's own `id`
-//! on `response.output_item.added` and `.done` (required on a message,
-//! `response_output_message.py`, and a reasoning item, `response_reasoning_item.py`; optional
-//! on a function call, `response_function_tool_call.py`: `id: Optional[str] = None`). The
-//! `output_index` of these events is only a position hint: an item is found by its id, never
-//! by its index, wherever the event carries one. Only an event without an id (a function call
-//! item without one, as the SDK type allows; an arguments event without `item_id`, which the
-//! SDK type does not allow: our caution for servers that copy the API loosely) names its item
-//! by `output_index`, and then only an item that came without an id of its own, or, for an
-//! event without an id, the latest item at that index of its kind. An id no earlier event added
-//! (an arguments event's), or the id of an item of another kind, or of a call done already
-//! otherwise, is refused (`StreamError::UnmatchedItem`): never read into another item.
+//! Items carry an id in every event (`item_id` on the arguments events, a required `str` in
+//! `response_function_call_arguments_delta_event.py`, `_done_event.py`; the item's own `id`
+//! on `response.output_item.added`/`.done`, `Optional[str]` on a function call,
+//! `response_function_tool_call.py`), but real servers do not keep it:
+//! - GitHub Copilot re-encrypts every item id per event; `call_id` is the one stable field
+//!   (opencodex #995/#989, LiteLLM #30071 / PR #30072);
+//! - vLLM PR #47916 changes `id` and `call_id` in `response.completed`; onyx PR #13624,
+//!   LiteLLM PR #36375 and Copilot (opencodex #995) mint a new item id there; vLLM PR #44608
+//!   sent `id: null` on the done item while `response.completed` carries `fc_…`;
+//! - opencode #37159, hermes-agent PR #92767: added and deltas, then `response.completed` with
+//!   no `output_item.done` (opencode PR #46084 matches it by `call_id`).
+//!
+//! So an event names its item by, in order: its id (`""` is no id, our caution), then (a
+//! `function_call`'s) `call_id`, then kind+index: the one item of its type still open at its
+//! `output_index`. Several open there is ambiguous and refused (`StreamError::UnmatchedItem`),
+//! as is a fragment with no open call at its index, or an id of an item of another type: never
+//! read into another item. An `added` with an id no event gave is a new item (two calls may
+//! share an index). A final item is already given when its id or `call_id` is known, or an
+//! item of its type was done at its index; a call still open it names is settled from it.
+//! Cost: O(1) per event where ids are stable (hash lookups); an event whose id is unknown
+//! scans the items still open (a few in practice), and each id an item was given is kept.
 //!
 //! Our own rules: items are kept in the order they first came, each as it came (an item type
 //! we do not know stays whole), so a pointer yielded never moves: a call's pointer is its
@@ -40,7 +47,7 @@
 //! items only there). A done call item that leaves out its `call_id`, `name`, `namespace` or
 //! `arguments` takes them from the events before it, in the call and in the output alike.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -54,9 +61,9 @@ use crate::wire::calls::{ArgumentsText, Fault, UnfinishedCall};
 /// One output item as the events built it.
 #[derive(Debug)]
 struct Item {
-    /// The `output_index` the latest event about it gave: how an event without an id names it.
+    /// The `output_index` the latest event about it gave: where the kind+index rule looks.
     output_index: u64,
-    /// Its `id`, once an event gave one: how every event that carries one names it.
+    /// Its `id`, once an event gave one.
     id: Option<String>,
     /// The item as it was added, or as it was done.
     value: Value,
@@ -85,51 +92,86 @@ struct OpenCall {
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesMachine {
     items: Vec<Item>,
-    /// The position of each item with an id (a map, so that a turn of n items costs n, not n²).
+    /// The position of each item by every id an event gave it (a map: a turn of n items costs
+    /// n, not n²). An item whose id changed is here under each of its ids.
     by_id: HashMap<String, usize>,
+    /// The position of each `function_call` item by its `call_id`, the one field every server
+    /// keeps stable (see the module doc).
+    by_call_id: HashMap<String, usize>,
+    /// The positions of the items added and not yet done: the kind+index rule scans only these.
+    open: Vec<usize>,
+    /// Each (`output_index`, type) at which an item was done: a final item there was given.
+    done_at: HashSet<(u64, String)>,
+}
+
+/// Where an event names its item: its id (`""` read as none), its `call_id` (a
+/// `function_call`'s), its type and its `output_index`.
+#[derive(Clone, Copy)]
+struct Names<'e> {
+    id: Option<&'e str>,
+    call_id: Option<&'e str>,
+    kind: Option<&'e str>,
+    output_index: Option<u64>,
+}
+
+/// What the kind+index rule found.
+enum ByIndex {
+    None,
+    One(usize),
+    /// Several open items fit: the event does not say which, so none is chosen.
+    Several,
 }
 
 impl ResponsesMachine {
-    /// The position of the latest item at `output_index`.
-    fn at_index(&self, output_index: u64) -> Option<usize> {
-        self.items
-            .iter()
-            .rposition(|item| item.output_index == output_index)
+    /// The item `names` name by id, else by `call_id`: both are exact, so O(1).
+    fn exact(&self, names: Names<'_>) -> Option<usize> {
+        names
+            .id
+            .and_then(|id| self.by_id.get(id))
+            .or_else(|| names.call_id.and_then(|id| self.by_call_id.get(id)))
+            .copied()
     }
 
-    /// The item an event names: by `id` where the event carries one; else, or when no item
-    /// has that id, the latest item at `output_index` that `fits`, and that has no id of its
-    /// own when the event has one (an id never names another item).
-    fn find(
-        &self,
-        id: Option<&str>,
-        output_index: Option<u64>,
-        fits: impl Fn(&Item) -> bool,
-    ) -> Option<usize> {
-        if let Some(&at) = id.and_then(|id| self.by_id.get(id)) {
-            return Some(at);
+    /// The one open item at `names.output_index` that `fits` (a scan of the open items only:
+    /// the cost of a server whose ids are not stable).
+    fn by_index(&self, names: Names<'_>, fits: impl Fn(&Item) -> bool) -> ByIndex {
+        let Some(output_index) = names.output_index else {
+            return ByIndex::None;
+        };
+        let mut found = ByIndex::None;
+        for &at in &self.open {
+            let item = &self.items[at];
+            if item.output_index == output_index && fits(item) {
+                if let ByIndex::One(_) = found {
+                    return ByIndex::Several;
+                }
+                found = ByIndex::One(at);
+            }
         }
-        let output_index = output_index?;
-        self.items.iter().rposition(|item| {
-            item.output_index == output_index && (id.is_none() || item.id.is_none()) && fits(item)
-        })
+        found
     }
 
-    /// Records what an event that found the item at `at` named it by: its id (for an item
-    /// that had none) and its latest `output_index`.
-    fn named(&mut self, at: usize, id: Option<&str>, output_index: Option<u64>) {
+    /// Records what an event that found the item at `at` named it by: each id it gave (an
+    /// item whose id changes stays found by its old ones and its new), its `call_id`, and its
+    /// latest `output_index`.
+    fn named(&mut self, at: usize, names: Names<'_>) {
         let item = &mut self.items[at];
-        if let (None, Some(id)) = (&item.id, id) {
-            item.id = Some(id.to_owned());
-            self.by_id.insert(id.to_owned(), at);
+        if let Some(id) = names.id {
+            if item.id.is_none() {
+                item.id = Some(id.to_owned());
+            }
+            self.by_id.entry(id.to_owned()).or_insert(at);
         }
-        if let Some(output_index) = output_index {
+        if let Some(call_id) = names.call_id {
+            self.by_call_id.entry(call_id.to_owned()).or_insert(at);
+        }
+        if let Some(output_index) = names.output_index {
             item.output_index = output_index;
         }
     }
 
     /// A new item at the end of the output, within the bound.
-    fn push_item(&mut self, item: Item) -> Result<usize, Fault> {
+    fn push_item(&mut self, item: Item, names: Names<'_>) -> Result<usize, Fault> {
         if self.items.len() >= MAX_BLOCKS {
             return Err(Fault::shape(
                 "/output_index",
@@ -137,25 +179,42 @@ impl ResponsesMachine {
             ));
         }
         let at = self.items.len();
-        if let Some(id) = &item.id {
-            self.by_id.insert(id.clone(), at);
-        }
+        let done = item.done;
         self.items.push(item);
+        self.named(at, names);
+        if done {
+            self.mark_done(at);
+        } else {
+            self.open.push(at);
+        }
         Ok(at)
+    }
+
+    /// The item at `at` is done: it leaves the open items.
+    fn mark_done(&mut self, at: usize) {
+        let item = &mut self.items[at];
+        item.done = true;
+        if let Some(kind) = item.kind() {
+            self.done_at.insert((item.output_index, kind.to_owned()));
+        }
+        if let Some(place) = self.open.iter().position(|&open| open == at) {
+            self.open.swap_remove(place);
+        }
     }
 
     fn added(&mut self, event: &Map<String, Value>, limit: usize) -> Result<(), Fault> {
         let item = item(event)?;
-        let output_index = shape::index(event, "output_index", "")?;
-        let id = shape::opt_str(item, "id", "/item")?;
-        let kind = shape::opt_str(item, "type", "/item")?;
-        let call = if kind == Some("function_call") {
+        let names = Names {
+            output_index: Some(shape::index(event, "output_index", "")?),
+            ..item_names(item)?
+        };
+        let call = if names.kind == Some("function_call") {
             let mut arguments = ArgumentsText::default();
             if let Some(text) = shape::opt_str(item, "arguments", "/item")? {
                 arguments.push(text, limit);
             }
             Some(OpenCall {
-                call_id: shape::opt_id(item, "call_id", "/item")?,
+                call_id: names.call_id.map(str::to_owned),
                 name: shape::opt_str(item, "name", "/item")?.map(str::to_owned),
                 namespace: shape::opt_str(item, "namespace", "/item")?.map(str::to_owned),
                 arguments,
@@ -164,70 +223,112 @@ impl ResponsesMachine {
             None
         };
         // An item added again is the same item and keeps what it has: proxies have been seen
-        // to repeat `added`/`done` events (fawney19/Aether PR #836 de-duplicates them). Without
-        // an id, an index whose item of this kind is not done yet keeps it (our caution: no
+        // to repeat `added`/`done` events (fawney19/Aether PR #836 de-duplicates them). An
+        // added item with an id no event gave is a new item (two calls may share an index);
+        // without an id, the one item of its kind open at its index keeps it (our caution: no
         // source shows a second add at one index).
-        let found = self.find(id, Some(output_index), |slot| {
-            slot.kind() == kind && !slot.done
-        });
+        let found = match self.exact(names) {
+            Some(at) => Some(at),
+            None if names.id.is_none() => {
+                match self.by_index(names, |slot| slot.kind() == names.kind) {
+                    ByIndex::One(at) => Some(at),
+                    _ => None,
+                }
+            }
+            None => None,
+        };
         if let Some(at) = found {
-            if self.items[at].kind() != kind {
+            if self.items[at].kind() != names.kind {
                 return Err(unmatched(
                     "/item/id",
-                    id,
+                    names.id,
                     "an item of the type it came with",
                 ));
             }
-            self.named(at, id, Some(output_index));
+            self.named(at, names);
             return Ok(());
         }
-        self.push_item(Item {
-            output_index,
-            id: id.map(str::to_owned),
-            value: Value::Object(item.clone()),
-            call,
-            done: false,
-        })?;
+        self.push_item(
+            Item {
+                output_index: names.output_index.unwrap_or_default(),
+                id: None,
+                value: Value::Object(item.clone()),
+                call,
+                done: false,
+            },
+            names,
+        )?;
         Ok(())
     }
 
-    /// The open call an arguments event names.
+    /// The open call an arguments event names: by `item_id`, else (Copilot's ids change per
+    /// event, see the module doc) the one call open at its `output_index`.
     fn open_call(&mut self, event: &Map<String, Value>) -> Result<usize, Fault> {
-        let id = shape::opt_str(event, "item_id", "")?;
-        let output_index = shape::opt_index(event, "output_index", "")?;
-        match self.find(id, output_index, |slot| slot.call.is_some()) {
-            Some(at) if self.items[at].call.is_some() => {
-                self.named(at, id, output_index);
+        let names = Names {
+            id: non_empty(shape::opt_str(event, "item_id", "")?),
+            call_id: None,
+            kind: Some("function_call"),
+            output_index: shape::opt_index(event, "output_index", "")?,
+        };
+        let found = match self.exact(names) {
+            Some(at) if self.items[at].call.is_some() => Ok(at),
+            Some(_) => Err("a function_call item added before and not yet done"),
+            None => match self.by_index(names, |slot| slot.call.is_some()) {
+                ByIndex::One(at) => Ok(at),
+                ByIndex::Several => Err(
+                    "an id of one of the function_call items open at its output_index (several are)",
+                ),
+                ByIndex::None => Err("a function_call item added before and not yet done"),
+            },
+        };
+        match found {
+            Ok(at) => {
+                self.named(at, names);
                 Ok(at)
             }
-            _ if id.is_some() => Err(unmatched(
-                "/item_id",
-                id,
-                "a function_call item added before and not yet done",
-            )),
-            _ => Err(Fault::shape(
-                "/output_index",
-                "the index of a function_call item added before and not yet done",
-            )),
+            Err(expected) if names.id.is_some() => Err(unmatched("/item_id", names.id, expected)),
+            Err(expected) => Err(Fault::shape("/output_index", expected)),
         }
     }
 
     fn done(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
         let item = item(event)?;
-        let output_index = shape::index(event, "output_index", "")?;
-        let id = shape::opt_str(item, "id", "/item")?;
-        let kind = shape::opt_str(item, "type", "/item")?;
-        let is_call = kind == Some("function_call");
-        // Without an id: an item of its kind at its index not done yet, or a call it repeats.
-        let found = self.find(id, Some(output_index), |slot| {
-            slot.kind() == kind && (!slot.done || repeats(slot, item))
-        });
+        let names = Names {
+            output_index: Some(shape::index(event, "output_index", "")?),
+            ..item_names(item)?
+        };
+        // By id, else by `call_id`, else the one item of its kind open at its index (an id
+        // that changed, or none: see the module doc); several open there is ambiguous.
+        let found = match self.exact(names) {
+            Some(at) => Some(at),
+            None => match self.by_index(names, |slot| slot.kind() == names.kind) {
+                ByIndex::One(at) => Some(at),
+                ByIndex::None => None,
+                ByIndex::Several => return Err(unmatched(
+                    "/item/id",
+                    names.id,
+                    "an id of one of the items of its type open at its output_index (several are)",
+                )),
+            },
+        };
+        self.settle(found, item, names, turn)
+    }
+
+    /// Records the finished `item` as the item at `found` (or a new one) and yields its call.
+    fn settle(
+        &mut self,
+        found: Option<usize>,
+        item: &Map<String, Value>,
+        names: Names<'_>,
+        turn: &mut Turn,
+    ) -> Result<(), Fault> {
+        let is_call = names.kind == Some("function_call");
         if let Some(at) = found {
             let slot = &self.items[at];
-            if slot.kind() != kind {
+            if slot.kind() != names.kind {
                 return Err(unmatched(
                     "/item/id",
-                    id,
+                    names.id,
                     "an item of the type it came with",
                 ));
             }
@@ -235,12 +336,13 @@ impl ResponsesMachine {
             // is the same call, not a second one with its id; a call done again otherwise
             // would change a call already yielded.
             if is_call && slot.done {
-                if repeats(slot, item) {
+                if repeats(slot, names) {
+                    self.named(at, names);
                     return Ok(());
                 }
                 return Err(unmatched(
                     "/item/id",
-                    id,
+                    names.id,
                     "one function_call done once (a repeated done has its `call_id`)",
                 ));
             }
@@ -257,17 +359,20 @@ impl ResponsesMachine {
             None
         };
         if found.is_none() {
-            self.push_item(Item {
-                output_index,
-                id: id.map(str::to_owned),
-                value: Value::Object(item.clone()),
-                call: None,
-                done: true,
-            })?;
+            self.push_item(
+                Item {
+                    output_index: names.output_index.unwrap_or_default(),
+                    id: None,
+                    value: Value::Object(item.clone()),
+                    call: None,
+                    done: false,
+                },
+                names,
+            )?;
         }
-        self.named(position, id, Some(output_index));
+        self.named(position, names);
+        self.mark_done(position);
         let slot = &mut self.items[position];
-        slot.done = true;
         let open = slot.call.take();
         let mut value = item.clone();
         let Some(mut call) = call else {
@@ -298,13 +403,25 @@ impl ResponsesMachine {
                 value.insert("arguments".into(), arguments_text(&open.arguments));
             }
         }
+        // The item keeps the id it was first given where the done one has none (vLLM PR
+        // #44608's `id: null`), so the body's item is named as the stream named it.
+        if shape::member(item, "id").is_none() {
+            if let Some(id) = &slot.id {
+                value.insert("id".into(), id.as_str().into());
+            }
+        }
         slot.value = Value::Object(value);
+        if let Some(call_id) = &call.id {
+            self.by_call_id.entry(call_id.clone()).or_insert(position);
+        }
         turn.add_with_id(call)
     }
 
-    /// The final response's output: an item no item event gave (none of its id; for an item
-    /// without an id, none at its index) is added after the others, and a call among them is
-    /// yielded, so that the calls are those of the output built.
+    /// The final response's output. A final item was already given when its id is known, or
+    /// (a `function_call`) its `call_id` is, or an item of its type was done at its index; a
+    /// call still open that it names by id or `call_id` is settled from it (servers that send
+    /// no `output_item.done`); any other item is added after the others, and a call among them
+    /// is yielded, so that the calls are those of the output built.
     fn whole(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
         let Some(output) = event
             .get("response")
@@ -317,48 +434,58 @@ impl ResponsesMachine {
             let Some(map) = item.as_object() else {
                 continue;
             };
-            let index = index as u64;
-            let id = map.get("id").and_then(Value::as_str);
-            let given = match id {
-                Some(id) => self.by_id.contains_key(id),
-                None => self.at_index(index).is_some(),
+            let names = Names {
+                output_index: Some(index as u64),
+                ..item_names(map)?
             };
-            if given {
+            if let Some(at) = self.exact(names) {
+                let slot = &self.items[at];
+                if slot.call.is_some() && !slot.done && names.kind == Some("function_call") {
+                    self.settle(Some(at), map, names, turn)?;
+                }
                 continue;
             }
-            let position = self.items.len();
-            let call = if map.get("type").and_then(Value::as_str) == Some("function_call") {
-                Some(function_call(
-                    map,
-                    format!("/output/{position}"),
-                    turn.limit(),
-                )?)
-            } else {
-                None
-            };
-            self.push_item(Item {
-                output_index: index,
-                id: id.map(str::to_owned),
-                value: item.clone(),
-                call: None,
-                done: true,
-            })?;
-            if let Some(call) = call {
-                turn.add_with_id(call)?;
+            let done_here = names
+                .kind
+                .is_some_and(|kind| self.done_at.contains(&(index as u64, kind.to_owned())));
+            if done_here {
+                continue;
             }
+            self.settle(None, map, names, turn)?;
         }
         Ok(())
     }
 }
 
-/// Whether the done `item` repeats the call `slot` was done as: the same `call_id` and `id`
-/// where it carries them.
-fn repeats(slot: &Item, item: &Map<String, Value>) -> bool {
-    let same = |key: &str| {
-        item.get(key)
-            .is_none_or(|value| slot.value.get(key) == Some(value))
+/// How an item names itself: its `id` and (a call's) `call_id`, `""` read as none (a server
+/// that sends `""` names nothing by it: our caution), and its `type`.
+fn item_names(item: &Map<String, Value>) -> Result<Names<'_>, Fault> {
+    let kind = shape::opt_str(item, "type", "/item")?;
+    let call_id = if kind == Some("function_call") {
+        non_empty(shape::opt_str(item, "call_id", "/item")?)
+    } else {
+        None
     };
-    slot.done && slot.kind() == Some("function_call") && same("call_id") && same("id")
+    Ok(Names {
+        id: non_empty(shape::opt_str(item, "id", "/item")?),
+        call_id,
+        kind,
+        output_index: None,
+    })
+}
+
+fn non_empty(id: Option<&str>) -> Option<&str> {
+    id.filter(|id| !id.is_empty())
+}
+
+/// Whether a done item named `names` repeats the call `slot` was done as: the same `call_id`
+/// where it carries one (its `id` may be minted anew per event: see the module doc).
+fn repeats(slot: &Item, names: Names<'_>) -> bool {
+    slot.done
+        && slot.kind() == Some("function_call")
+        && names.call_id.is_none_or(|call_id| {
+            slot.value.get("call_id").and_then(Value::as_str) == Some(call_id)
+        })
 }
 
 /// The refusal of an event whose id at `pointer` names no item it can be (an event without
