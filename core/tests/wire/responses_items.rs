@@ -30,12 +30,12 @@ fn run(events: &[Value]) -> Run {
         text.push_str(&format!("event: {kind}\ndata: {event}\n\n"));
     }
     let mut stream = SseCallStream::new(CallFormat::OpenAiResponses).recording_turn();
-    let (calls, pushed) = match stream.push(text.as_bytes()) {
+    let (mut calls, pushed) = match stream.push(text.as_bytes()) {
         Ok(calls) => (calls, Ok(())),
         Err(error) => (Vec::new(), Err(error)),
     };
     let body = stream.turn().unwrap().body();
-    let end = stream.finish();
+    let end = stream.finish().map(|last| calls.extend(last));
     Run {
         calls,
         body,
