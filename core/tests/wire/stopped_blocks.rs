@@ -130,3 +130,31 @@ fn converse_input_after_a_tool_use_stopped_does_not_change_its_call() {
     );
     assert_calls_are_the_bodys(CallFormat::Converse, &calls, &body);
 }
+
+#[test]
+fn chat_a_type_sent_after_a_calls_end_does_not_change_its_kind() {
+    // A delta with no id, name or arguments after the end joins the ended call (Gemini's
+    // compatible endpoint sends `extra_content` so): its `type` must not turn the function
+    // call the stream yielded into a `custom` entry the body's parse skips.
+    let chunk = |tool_calls: Value, finish: Value| {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": tool_calls},
+            "finish_reason": finish}]})
+    };
+    let (calls, body) = run(
+        CallFormat::OpenAiChat,
+        &[
+            chunk(
+                json!([{"index": 0, "id": "call_1",
+                    "function": {"name": "get_weather", "arguments": "{}"}}]),
+                json!("tool_calls"),
+            ),
+            chunk(json!([{"index": 0, "type": "custom"}]), Value::Null),
+        ],
+    );
+    assert_eq!(calls.len(), 1);
+    assert_eq!(
+        body["choices"][0]["message"]["tool_calls"][0]["type"], "function",
+        "{body}"
+    );
+    assert_calls_are_the_bodys(CallFormat::OpenAiChat, &calls, &body);
+}
