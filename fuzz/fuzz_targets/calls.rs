@@ -289,6 +289,13 @@ fn sse(format: CallFormat, text: &[u8], cuts: &[usize]) {
     let mut fault = None;
     for event in decoder.push(text).unwrap_or_default() {
         if openai && event.data.starts_with("[DONE]") {
+            // The marker ends the open calls as a real end, as the raw stream reads it: fed
+            // as the event it is (`CallStream::push_slice` takes `[DONE]`), not dropped, or
+            // `finish` would end them as a stream cut before their arguments.
+            match events.push_slice(event.data.as_bytes()) {
+                Ok(ended) => calls.extend(ended),
+                Err(error) => fault = Some(error),
+            }
             break;
         }
         let value = match serde_json::from_str::<Value>(&event.data) {

@@ -18,5 +18,6 @@ mod replay;
 mod request_namespaces;
 mod responses_items;
 mod scripted_turns;
+mod stopped_blocks;
 mod streamed_replay;
 mod streams;

@@ -104,18 +104,16 @@ impl AnthropicMachine {
             server_call: !client && block.contains_key("input"),
             stopped: false,
         };
-        match self.position(index) {
-            // A second start for one index replaces the block where it stands (our caution: no
-            // source shows one), so no later pointer moves.
-            Some(position) => self.blocks[position] = started,
-            None if self.blocks.len() >= MAX_BLOCKS => {
-                return Err(Fault::shape(
-                    "/index",
-                    "a block within the first 4096 of the message (our caution)",
-                ));
-            }
-            None => self.blocks.push(started),
+        // A second start for one index begins another block after the others (our caution: no
+        // source shows one): replacing the first in place would move a call it already yielded
+        // to another block. Later events name the latest block of that index.
+        if self.blocks.len() >= MAX_BLOCKS {
+            return Err(Fault::shape(
+                "/index",
+                "a block within the first 4096 of the message (our caution)",
+            ));
         }
+        self.blocks.push(started);
         Ok(())
     }
 
@@ -125,11 +123,16 @@ impl AnthropicMachine {
             .ok_or_else(|| Fault::shape("/delta", "a delta object"))?;
         let kind = shape::opt_str(delta, "type", "/delta")?;
         let text = |key| shape::opt_str(delta, key, "/delta").map(Option::unwrap_or_default);
-        // A delta for a block that never started has nowhere to go (our caution: dropped).
+        // A delta for a block that never started, or that stopped, has nowhere to go (our
+        // caution: dropped): a stopped `tool_use` was yielded as it stood, and its block must
+        // stay the call it was.
         let Some(position) = self.position(index) else {
             return Ok(());
         };
         let block = &mut self.blocks[position];
+        if block.stopped {
+            return Ok(());
+        }
         match kind {
             Some("text_delta") => append(&mut block.value, "text", text("text")?),
             Some("thinking_delta") => append(&mut block.value, "thinking", text("thinking")?),

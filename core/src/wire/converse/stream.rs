@@ -156,11 +156,14 @@ impl ConverseMachine {
         };
         if let Some(tool_use) = shape::opt_object(delta, "toolUse", "/contentBlockDelta/delta")? {
             let fragment = shape::opt_str(tool_use, "input", "/contentBlockDelta/delta/toolUse")?;
-            // Only a block a `toolUse` start began takes input: nothing else becomes a call.
+            // Only a block a `toolUse` start began takes input, and only until it stops (our
+            // caution: a stopped call was yielded as it stood, and its block must stay so).
             if let Some(input) = self
                 .positions
                 .get(&index)
-                .and_then(|&position| self.blocks[position].input.as_mut())
+                .map(|&position| &mut self.blocks[position])
+                .filter(|block| !block.stopped)
+                .and_then(|block| block.input.as_mut())
             {
                 input.push(fragment.unwrap_or_default(), limit);
             }
@@ -168,6 +171,8 @@ impl ConverseMachine {
         }
         // Text, reasoning and citations have no start event: their first delta begins them.
         let (position, fresh) = match self.positions.get(&index) {
+            // A stopped block takes no more (our caution, as for `toolUse` input above).
+            Some(&position) if self.blocks[position].stopped => return Ok(()),
             Some(&position) => (position, false),
             None => {
                 let block = Block {

@@ -304,7 +304,9 @@ impl ChatMachine {
         if call.id.is_none() {
             call.id = delta.id.map(str::to_owned);
         }
-        if call.kind.is_none() {
+        // An ended call was yielded as the kind it was: a `type` sent after its end must not
+        // make the body hold another kind (our caution).
+        if call.kind.is_none() && call.open {
             call.kind = delta.kind.map(str::to_owned);
         }
         if let Some(name) = delta.name {
