@@ -452,6 +452,20 @@ impl McpProvider {
         }
     }
 
+    /// The server said it has no such tool (`answered` is its words): the list it gave is stale,
+    /// so it is marked so (the change signal [`relist_if_stale`](Self::relist_if_stale) sends),
+    /// and the runtime lists again before the next turn rather than offering the tool again.
+    fn no_such_tool(&self, tool: &str, answered: &str) -> ToolError {
+        *self.list_expires.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        self.changed.send_modify(|n| *n = n.wrapping_add(1));
+        self.unavailable(
+            tool,
+            format!(
+                "has no such tool: its server answered `{answered}`; its tool list is marked to be read again"
+            ),
+        )
+    }
+
     fn unavailable(&self, tool: &str, reason: impl Into<String>) -> ToolError {
         ToolError::Unavailable {
             tool: tool.to_owned(),
@@ -493,8 +507,7 @@ fn error_text(result: &CallToolResult) -> String {
 /// (`tools/tool_error.rs`, through `mcp/serve/call_result.rs`): ``bad arguments for tool
 /// `<name>`[, argument `<a>`]: <reason>``.
 fn bad_arguments(text: &str) -> Option<(Option<String>, String)> {
-    const PREFIX: &str = "MCP error -32602: ";
-    let text = text.strip_prefix(PREFIX).unwrap_or(text);
+    let text = text.strip_prefix(SDK_INVALID_PARAMS).unwrap_or(text);
     if let Some(rest) = text.strip_prefix("Input validation error: ") {
         let issues = rest
             .strip_prefix("Invalid arguments for tool ")
@@ -520,21 +533,56 @@ fn bad_arguments(text: &str) -> Option<(Option<String>, String)> {
     }
 }
 
-/// Whether a `-32602` (Invalid params) error's message says the server has no such tool, which
-/// is no fault of the arguments. MCP 2025-11-25, "Tools" → "Error Handling" lists "Unknown
-/// tools" among the protocol errors, with the example `{"code": -32602, "message": "Unknown
-/// tool: invalid_tool_name"}`
-/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling>);
-/// rmcp 3.11's tool router answers `invalid_params("tool not found")`
-/// (`src/handler/server/router/tool.rs`), and the TypeScript SDK's `McpServer` `Tool <name> not
-/// found`. Reading the words is our caution: the code alone cannot tell the two apart.
+/// Whether a server's words for a call say it has no such tool, which is no fault of the
+/// arguments: a `-32602` (Invalid params) error's message, or an `isError` result's text. The
+/// patterns are anchored, so a bad-argument text that happens to say "not found" ("Invalid
+/// arguments for tool read: path not found") stays bad arguments. Reading the words is our
+/// caution: the code alone cannot tell the two apart. The texts, each the whole message after
+/// the TypeScript SDK's optional `MCP error -32602: ` prefix (`McpError`'s constructor,
+/// `dist/esm/types.js`: `MCP error ${code}: ${message}`):
+/// - MCP 2025-11-25, "Tools" → "Error Handling", lists "Unknown tools" among the protocol
+///   errors, with `{"code": -32602, "message": "Unknown tool: invalid_tool_name"}`
+///   (<https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling>);
+///   the Python SDK 2.3's `MCPServer` raises `ToolError(f"Unknown tool: {name}")`
+///   (`mcp/server/mcpserver/tools/tool_manager.py`, `ToolManager.call_tool`), which
+///   `_handle_call_tool` (`mcp/server/mcpserver/server.py`) returns as
+///   `CallToolResult(content=[TextContent(text=str(exc))], is_error=True)`.
+/// - rmcp 3.11's tool router answers `invalid_params("tool not found")`
+///   (`src/handler/server/router/tool.rs`).
+/// - The TypeScript SDK 1.32's `McpServer` (`dist/esm/server/mcp.js`, the `tools/call`
+///   handler) throws `new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`)` inside
+///   its `try`, whose `catch` returns `createToolError(error.message)`: an `isError` result
+///   whose text is `MCP error -32602: Tool <name> not found`.
 fn names_an_unknown_tool(message: &str) -> bool {
-    let message = message.to_lowercase();
-    message.contains("unknown tool")
-        || message.contains("no such tool")
-        || message.starts_with("no tool")
-        || (message.contains("tool") && message.contains("not found"))
+    let message = message.strip_prefix(SDK_INVALID_PARAMS).unwrap_or(message);
+    let message = message.trim().to_lowercase();
+    let named_not_found = message
+        .strip_prefix("tool ")
+        .and_then(|rest| rest.strip_suffix(" not found"))
+        .is_some_and(|name| !name.is_empty() && !name.contains(char::is_whitespace));
+    message.starts_with("unknown tool") || message == "tool not found" || named_not_found
 }
+
+/// The argument at fault and the reason a `-32602` error's message gives, said once like an
+/// `isError` bad-argument text: an SDK's message carries its own `MCP error -32602: ` and
+/// `Invalid arguments for tool <name>: ` words, which `InvalidArguments` says already. The
+/// TypeScript SDK 1.32's `McpServer.validateToolInput` (`dist/esm/server/mcp.js`) also throws
+/// `Invalid arguments for tool ${toolName}: arguments contain more than the maximum of …`
+/// without `Input validation error: ` before it.
+fn invalid_params_reason(message: &str) -> (Option<String>, String) {
+    bad_arguments(message).unwrap_or_else(|| {
+        let reason = message.strip_prefix(SDK_INVALID_PARAMS).unwrap_or(message);
+        let reason = reason
+            .strip_prefix("Invalid arguments for tool ")
+            .and_then(|named| named.split_once(": "))
+            .map_or(reason, |(_, issues)| issues);
+        (None, reason.to_owned())
+    })
+}
+
+/// The prefix the TypeScript SDK's `McpError` puts before its message (`dist/esm/types.js`,
+/// `class McpError`: `super(`MCP error ${code}: ${message}`)`) for `-32602`.
+const SDK_INVALID_PARAMS: &str = "MCP error -32602: ";
 
 impl ToolProvider for McpProvider {
     fn name(&self) -> &str {
@@ -661,6 +709,9 @@ impl ToolProvider for McpProvider {
                             argument,
                             reason,
                         })
+                    } else if names_an_unknown_tool(&text) {
+                        // The TypeScript and Python SDKs answer an unknown tool this way.
+                        Err(self.no_such_tool(tool, &text))
                     } else {
                         Err(ToolError::Failed {
                             tool: tool.to_owned(),
@@ -672,21 +723,14 @@ impl ToolProvider for McpProvider {
                 Err(ServiceError::McpError(e))
                     if e.code == ErrorCode::INVALID_PARAMS && names_an_unknown_tool(&e.message) =>
                 {
-                    Err(self.unavailable(
-                        tool,
-                        format!(
-                            "has no such tool: its server answered `{}` (-32602); its tool list may have changed since it was read",
-                            e.message
-                        ),
-                    ))
+                    Err(self.no_such_tool(tool, &e.message))
                 }
-                Err(ServiceError::McpError(e))
-                    if e.code == ErrorCode::INVALID_PARAMS =>
-                {
+                Err(ServiceError::McpError(e)) if e.code == ErrorCode::INVALID_PARAMS => {
+                    let (argument, reason) = invalid_params_reason(&e.message);
                     Err(ToolError::InvalidArguments {
                         tool: tool.to_owned(),
-                        argument: None,
-                        reason: e.message.to_string(),
+                        argument,
+                        reason,
                     })
                 }
                 Err(ServiceError::McpError(e)) => Err(ToolError::Failed {
@@ -789,21 +833,48 @@ mod tests {
     }
 
     #[test]
-    fn a_32602_that_names_an_unknown_tool_is_not_bad_arguments() {
+    fn a_server_s_words_for_an_unknown_tool_are_read_by_anchored_patterns() {
         for unknown in [
+            // MCP 2025-11-25's example; the Python SDK's `ToolError` isError text.
             "Unknown tool: invalid_tool_name",
+            // rmcp 3.11's tool router.
             "tool not found",
+            // The TypeScript SDK's isError text, and its message bare.
+            "MCP error -32602: Tool files_read not found",
             "Tool files_read not found",
-            "no tool named `files_read`",
         ] {
             assert!(names_an_unknown_tool(unknown), "{unknown}");
         }
         for arguments in [
+            "Invalid arguments for tool read: path not found",
+            "MCP error -32602: Invalid arguments for tool read: path not found",
+            "tool read: file not found",
+            "Tool  not found",
+            "no tool named `files_read`",
+            "the tool failed: unknown tool-chain",
             "invalid params",
             "missing field `path`",
             "Invalid arguments",
         ] {
             assert!(!names_an_unknown_tool(arguments), "{arguments}");
         }
+    }
+
+    #[test]
+    fn a_32602_s_reason_is_said_once() {
+        let ts = "MCP error -32602: Input validation error: Invalid arguments for tool x: \
+                  [{\"path\": [\"path\"]}]";
+        assert_eq!(
+            invalid_params_reason(ts),
+            (None, "[{\"path\": [\"path\"]}]".to_owned())
+        );
+        assert_eq!(
+            invalid_params_reason("MCP error -32602: Invalid arguments for tool x: bad path"),
+            (None, "bad path".to_owned())
+        );
+        assert_eq!(
+            invalid_params_reason("files/read needs a string argument `path`"),
+            (None, "files/read needs a string argument `path`".to_owned())
+        );
     }
 }

@@ -15,7 +15,6 @@
 use serde_json::{json, Value};
 
 use super::conversation::Loading;
-use super::errors::tools_list;
 use super::meta_tool::{MetaCall, MetaTool, Surface};
 use super::DispatchError;
 use crate::census::{unknown_tool_words, Resolution};
@@ -191,7 +190,7 @@ impl MetaTool {
                         }
                         let sharing = request.census().sharing(name);
                         if !sharing.is_empty() {
-                            return Err(invalid("tool_schema", "name", format!("no one tool answers to `{name}`: {} tools share it; ask for one of them by its real name: {}", sharing.len(), tools_list(&sharing))));
+                            return Err(invalid("tool_schema", "name", DispatchError::SharedForm { called: name.to_owned(), tools: sharing.iter().map(|s| (*s).to_owned()).collect() }.to_string()));
                         }
                         let closest = request.closest_reaching(name, 3);
                         let hint = if closest.is_empty() { "; search with tool_search" } else { "" };

@@ -346,11 +346,14 @@ async fn list_server_tools_gives_bare_names() {
 }
 
 #[tokio::test]
-async fn a_32602_for_a_tool_the_server_does_not_know_is_not_bad_arguments() {
+async fn a_32602_for_a_tool_the_server_does_not_know_is_not_bad_arguments_and_marks_its_list_stale()
+{
     // MCP answers an unknown tool with -32602 too (2025-11-25, "Tools" -> "Error Handling"):
-    // the fixture says `no tool named ...` for a name it does not list.
+    // the fixture says the spec's `Unknown tool: NAME` for a name it does not list.
     use toolwire_core::provider::ToolProvider;
     let provider = fixture("fx", &[]).await;
+    let mut changed = provider.tools_changed().unwrap();
+    changed.borrow_and_update();
     let err = provider.call("mcp/fx/gone", json!({})).await.unwrap_err();
     let ToolError::Unavailable { tool, reason, .. } = &err else {
         panic!("{err:?}")
@@ -360,8 +363,27 @@ async fn a_32602_for_a_tool_the_server_does_not_know_is_not_bad_arguments() {
         err.to_string(),
         format!("tool `mcp/fx/gone` is unavailable: provider `mcp/fx` {reason}")
     );
-    assert!(
-        reason.starts_with("has no such tool: its server answered `no tool named `gone`` (-32602)"),
-        "{reason}"
+    assert_eq!(
+        reason,
+        "has no such tool: its server answered `Unknown tool: gone`; its tool list is marked to be read again"
     );
+    // The change signal a runtime re-lists on has fired, by the time the call returned.
+    assert!(changed.has_changed().unwrap(), "the list is marked stale");
+}
+
+#[tokio::test]
+async fn a_32602_for_bad_arguments_is_bad_arguments_and_leaves_the_list_alone() {
+    use toolwire_core::provider::ToolProvider;
+    let provider = fixture("fx", &[]).await;
+    let mut changed = provider.tools_changed().unwrap();
+    changed.borrow_and_update();
+    let err = provider
+        .call("mcp/fx/files/read", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "bad arguments for tool `mcp/fx/files/read`: files/read needs a string argument `path`"
+    );
+    assert!(!changed.has_changed().unwrap());
 }

@@ -602,8 +602,21 @@ async fn tool_schema_for_a_shared_form_names_the_tools_that_share_it() {
     let DispatchError::Tool(ToolError::InvalidArguments { reason, .. }) = &err else {
         panic!("{err:?}")
     };
+    // One wording for a shared form, whether it is called or asked for: the dispatcher's.
+    let called = runtime
+        .request()
+        .dispatch("mcp_files_write_file", json!({}))
+        .await
+        .unwrap_err();
     assert!(
-        reason.contains("by its real name: `mcp/files/write.file`, `mcp/files/write_file`"),
+        matches!(called, DispatchError::SharedForm { .. }),
+        "{called:?}"
+    );
+    assert_eq!(reason, &called.to_string());
+    assert!(
+        reason.contains(
+            "call one of them by its real name: `mcp/files/write.file`, `mcp/files/write_file`"
+        ),
         "{reason}"
     );
 }

@@ -62,7 +62,9 @@ fn ends(format: CallFormat, text: &str) -> Vec<(String, Result<(), StreamError>)
     out
 }
 
-/// The API's name as a message says it, after its article: "an OpenAI", never "a OpenAI".
+/// The API's name as a message says it, after its article: "an OpenAI", never "a OpenAI". The
+/// test keeps its own table, not the crate-private `CallFormat::api_name_with_article`: it is
+/// the oracle the messages are checked against, so a wrong article there fails here.
 fn with_article(format: CallFormat) -> &'static str {
     match format {
         CallFormat::OpenAiChat => "an OpenAI Chat Completions",

@@ -126,7 +126,7 @@ impl CallFormat {
 
     /// [`api_name`](Self::api_name) after its article, for messages: `an OpenAI Responses`,
     /// `a Bedrock Converse`.
-    pub(crate) const fn a_api_name(self) -> &'static str {
+    pub(crate) const fn api_name_with_article(self) -> &'static str {
         match self {
             CallFormat::OpenAiChat => "an OpenAI Chat Completions",
             CallFormat::OpenAiResponses => "an OpenAI Responses",

@@ -162,7 +162,7 @@ pub enum BodyError {
         message: String,
     },
     /// The value at `pointer` is not what the format puts there.
-    #[error("the {format} body is not {} response: at `{pointer}` it needs {expected}", format.a_api_name())]
+    #[error("the {format} body is not {} response: at `{pointer}` it needs {expected}", format.api_name_with_article())]
     Shape {
         /// The format it was read as.
         format: CallFormat,
@@ -253,7 +253,7 @@ pub enum StreamError {
         message: String,
     },
     /// A value of an event is not what the format puts there.
-    #[error("{format} stream event {event} is not {} stream event: at `{pointer}` it needs {expected}", format.a_api_name())]
+    #[error("{format} stream event {event} is not {} stream event: at `{pointer}` it needs {expected}", format.api_name_with_article())]
     Shape {
         /// The stream's format.
         format: CallFormat,
@@ -365,7 +365,7 @@ pub enum StreamError {
     /// assert!(matches!(&err, StreamError::NotTheFormat { events: 0, .. }));
     /// assert!(err.to_string().contains(r#"it has no events; it begins `{"error": {"code": 429"#));
     /// ```
-    #[error("the input is not {} stream: {}{}", format.a_api_name(), if *events == 0 { "it has no events".to_owned() } else { format!("none of its {events} event(s) is one") }, if begins.is_empty() { String::new() } else { format!("; it begins `{begins}`") })]
+    #[error("the input is not {} stream: {}{}", format.api_name_with_article(), if *events == 0 { "it has no events".to_owned() } else { format!("none of its {events} event(s) is one") }, if begins.is_empty() { String::new() } else { format!("; it begins `{begins}`") })]
     NotTheFormat {
         /// The stream's format.
         format: CallFormat,
