@@ -191,11 +191,12 @@ async fn namespaced_turn(
     answer.tool
 }
 
+/// A list's `(namespace, name)` pairs, and each left-out tool with its reason's key.
+type Placed = (Vec<(Option<String>, String)>, Vec<(String, &'static str)>);
+
 /// The `(namespace, name)` pairs of the conversation's next namespaced list (`None` for a
 /// flat tool), and why it leaves out each tool it leaves out.
-fn namespaced(
-    conversation: &toolwire_core::runtime::Conversation,
-) -> (Vec<(Option<String>, String)>, Vec<(String, &'static str)>) {
+fn namespaced(conversation: &toolwire_core::runtime::Conversation) -> Placed {
     let list = (conversation.request())
         .tools_in_namespaces(WireFormat::OpenAiResponses)
         .unwrap();

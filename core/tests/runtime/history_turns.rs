@@ -465,7 +465,7 @@ proptest! {
                 // A call by an earlier history name reaches what that name's call reached, or none.
                 if let Some(Some(before)) = history.get(&(namespace.clone(), called.clone())) {
                     if before != "meta" {
-                        let there = present.iter().any(|n| *n == before);
+                        let there = present.contains(&before);
                         prop_assert_eq!(
                             reached.as_ref(), there.then_some(before),
                             "`{}` reached `{}` (there now: {})", called, before, there
