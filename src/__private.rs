@@ -328,13 +328,13 @@ impl ArgumentsValidator {
             // Draft 2020-12 is what schemars writes (`SchemaSettings::draft2020_12`). Formats
             // are checked too: a `format` schemars writes is a bound like any other. Without
             // the crate's `resolve-*` features nothing is fetched: a `$ref` outside the schema
-            // is an error here, never a request. A `format` the crate does not know is an
-            // error too (it ignores one by default, `ValidationOptions::should_ignore_unknown_formats`):
-            // a format loss on the way to a provider is guarded only if this checks it.
+            // is an error here, never a request. A `format` the crate does not know is ignored
+            // (its default, `ValidationOptions::should_ignore_unknown_formats`): schemars writes
+            // such formats for common types (`"ip"` for `std::net::IpAddr`), and refusing them
+            // would fail every call of those tools.
             jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
                 .should_validate_formats(true)
-                .should_ignore_unknown_formats(false)
                 .build(&schema)
                 .map(|validator| CompiledArguments {
                     validator,

@@ -141,14 +141,12 @@ fn a_lost_rule_no_validator_checks_is_unguarded_even_for_a_tool() {
 }
 
 #[test]
-fn a_format_the_validator_does_not_know_is_refused_not_ignored() {
+fn a_format_the_validator_does_not_know_leaves_the_tool_callable() {
     let shout = registered_tools()
         .into_iter()
         .find(|t| t.name == "shout")
         .expect("`#[tool] fn shout` is registered");
     let answer = futures::executor::block_on(shout.call(json!({"word": "quiet"}), AppState::new()));
-    assert!(
-        matches!(&answer, Err(toolwire::ToolError::BadSchema { reason, .. }) if reason.contains("upper-case-word")),
-        "{answer:?}"
-    );
+    // Refusing an unknown format would fail every call (schemars writes `"ip"` for `IpAddr`).
+    assert!(answer.is_ok(), "{answer:?}");
 }

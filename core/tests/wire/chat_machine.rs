@@ -46,7 +46,26 @@ fn run(file: &str, text: &[u8], cuts: &[usize]) -> (Vec<ToolCall>, serde_json::V
 
 fn check(file: &str, calls: &[ToolCall], body: &serde_json::Value) -> Result<(), String> {
     let parsed = parse_calls(CallFormat::OpenAiChat, body).map_err(|e| format!("{file}: {e}"))?;
-    if parsed != calls {
+    // Unusable arguments agree by kind: the stream words why (a placeholder at a close, a
+    // limit), the body holds a marker whose parse words it as JSON's error.
+    let seen = |calls: &[ToolCall]| -> Vec<_> {
+        calls
+            .iter()
+            .map(|call| {
+                let arguments = match &call.arguments {
+                    Ok(arguments) => Ok(arguments.clone()),
+                    Err(error) => Err(std::mem::discriminant(error)),
+                };
+                (
+                    call.id.clone(),
+                    call.name.clone(),
+                    call.pointer.clone(),
+                    arguments,
+                )
+            })
+            .collect()
+    };
+    if seen(&parsed) != seen(calls) {
         return Err(format!(
             "{file}: the stream's calls {calls:?} are not its body's {parsed:?}"
         ));
