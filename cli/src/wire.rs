@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use toolwire_core::{
     census::LeftOutReason,
-    schema::{prepare_definition_cached, Standing},
+    schema::prepare_definition_cached,
     wire::{
         namespaced_tools, wire_tools, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError,
     },
@@ -200,7 +200,7 @@ fn findings(
             let validates = definition.validates_arguments();
             for loss in &prepared.losses {
                 let narrows = loss.narrows;
-                let standing = Standing::of_widening(validates && loss.checked_by_validators());
+                let standing = loss.standing(validates);
                 let over = if narrows { ", over-restricted" } else { "" };
                 lines.push(Finding {
                     text: one_line(&format!(

@@ -199,8 +199,7 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
                     let validates = definition.validates_arguments();
                     findings.extend(prepared.losses.iter().map(|loss| {
                         // Guarded only where the tool's validation checks the rule lost.
-                        let standing =
-                            Standing::of_widening(validates && loss.checked_by_validators());
+                        let standing = loss.standing(validates);
                         finding(
                             dialect,
                             loss.pointer.clone(),

@@ -55,7 +55,7 @@ pub use namespaces::namespace_parts;
 pub(crate) use namespaces::NamespacePlacement;
 pub use reasons::{LeftOutReason, ToolStatus};
 #[cfg(feature = "runtime")]
-pub(crate) use resolve::unknown_tool_words;
+pub(crate) use resolve::{closest_clause, unknown_tool_words};
 pub use resolve::{Resolution, ResolvedTool, UnknownTool, Via};
 pub use sanitized_index::{build_sanitized_index, SanitizedIndex};
 pub use tool::CensusTool;

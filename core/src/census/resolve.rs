@@ -120,17 +120,20 @@ impl fmt::Display for UnknownTool {
 /// runtime's answers (`DispatchError::UnknownTool`), the census's
 /// own error and `tool_schema` all say it so.
 pub(crate) fn unknown_tool_words<S: AsRef<str>>(called: &str, closest: &[S]) -> String {
+    format!("unknown tool `{called}`{}", closest_clause(closest))
+}
+
+/// `; the closest offered tools are `a`, `b`` after a call that reached no tool, or nothing
+/// when there are none: the one wording of the suggestions.
+pub(crate) fn closest_clause<S: AsRef<str>>(closest: &[S]) -> String {
     if closest.is_empty() {
-        return format!("unknown tool `{called}`");
+        return String::new();
     }
     let names: Vec<String> = closest
         .iter()
         .map(|c| format!("`{}`", c.as_ref()))
         .collect();
-    format!(
-        "unknown tool `{called}`; the closest offered tools are {}",
-        names.join(", ")
-    )
+    format!("; the closest offered tools are {}", names.join(", "))
 }
 
 impl std::error::Error for UnknownTool {}

@@ -4,7 +4,7 @@
 //! answers to it) and says what the caller can do; its `for_model` message names the tool as
 //! the model called it. Both enums grow, so neither is matched exhaustively outside this crate.
 
-use crate::census::unknown_tool_words;
+use crate::census::{closest_clause, unknown_tool_words};
 use crate::tools::ToolError;
 
 /// Why a call was not run or did not complete.
@@ -71,7 +71,7 @@ pub enum DispatchError {
     /// assert!(err.to_string().contains("is gone"));
     /// # });
     /// ```
-    #[error("`{called}` names tool `{tool}` in this conversation's history, and that tool is gone: no tool answers to `{called}` now{}", closest_suffix(closest))]
+    #[error("`{called}` names tool `{tool}` in this conversation's history, and that tool is gone: no tool answers to `{called}` now{}", closest_clause(closest))]
     ToolGone {
         /// The name the call used.
         called: String,
@@ -234,13 +234,4 @@ pub enum RuntimeError {
         /// The tool's real name.
         tool: String,
     },
-}
-
-/// The closest names a `ToolGone` error suggests, as a clause after it (none: nothing).
-fn closest_suffix(closest: &[String]) -> String {
-    if closest.is_empty() {
-        return String::new();
-    }
-    let names: Vec<String> = closest.iter().map(|c| format!("`{c}`")).collect();
-    format!("; the closest offered tools are {}", names.join(", "))
 }

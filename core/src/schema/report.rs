@@ -85,6 +85,23 @@ impl Loss {
     pub fn checked_by_validators(&self) -> bool {
         crate::schema::keywords::is_checked_rule(&self.keyword)
     }
+
+    /// This loss's standing for a tool whose runner does (`validates_arguments`) or does not
+    /// validate its arguments: guarded only if it does and a validator checks the rule lost.
+    /// The one judge the report, the rail and `toolwire wire` share.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::schema::{prepare_schema, Dialect, Standing};
+    /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}});
+    /// let prepared = prepare_schema(Dialect::AnthropicStrict, &schema).unwrap();
+    /// let loss = &prepared.losses[0];
+    /// assert_eq!(loss.standing(true), Standing::Guarded);
+    /// assert_eq!(loss.standing(false), Standing::Unguarded);
+    /// ```
+    pub fn standing(&self, validates_arguments: bool) -> Standing {
+        Standing::of_widening(validates_arguments && self.checked_by_validators())
+    }
 }
 
 impl fmt::Display for Loss {
