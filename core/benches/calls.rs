@@ -25,7 +25,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use serde_json::{json, Value};
 use toolwire_core::runtime::{CallOutcome, Route, ToolAnswer};
 use toolwire_core::tools::ToolOutput;
-use toolwire_core::wire::answers::write_answers;
+use toolwire_core::wire::answers::{write_answers, write_raw_answers, AnswerLimits};
 use toolwire_core::wire::calls::{CallFormat, CallParser, CallStream};
 
 /// Calls per response.
@@ -536,6 +536,26 @@ fn our_turn(
     (answers, request)
 }
 
+/// [`our_turn`] for an app that splices the answers into its request body: written as raw
+/// JSON text (`write_raw_answers`), the request's array of them serialised from those texts.
+#[inline(never)]
+fn our_raw_turn(
+    parser: CallParser,
+    format: CallFormat,
+    text: &str,
+    outcomes: Vec<CallOutcome>,
+) -> (Vec<ToolAnswer>, String) {
+    let calls = parser.parse_str(text).unwrap();
+    let answers: Vec<ToolAnswer> = calls
+        .iter()
+        .zip(outcomes)
+        .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
+        .collect();
+    let raw = write_raw_answers(format, &answers, &AnswerLimits::default());
+    let request = serde_json::to_string(&raw.messages).unwrap();
+    (answers, request)
+}
+
 /// Issue 27 §2: parsing a response and writing its answers against `from_str` of the body plus
 /// `to_string` of the tools' outputs, for 8 calls whose tools return tiny or ~1.5 KB outputs.
 /// Each group's `baseline` and `ours` run in the same process, inputs built outside the clock;
@@ -571,6 +591,12 @@ fn bench_answers(c: &mut Criterion) {
                 .collect();
             let request = serde_json::to_string(&write_answers(format, &answers).messages).unwrap();
             assert!(request.len() > CALLS * 40, "{format}: {request}");
+            let raw = write_raw_answers(format, &answers, &AnswerLimits::default());
+            assert_eq!(
+                serde_json::to_string(&raw.messages).unwrap(),
+                request,
+                "{format}"
+            );
             baseline_turn(&text, outputs.clone());
 
             let mut group = c.benchmark_group(format!("answers_{}_{}", format.key(), size.key()));
@@ -588,8 +614,24 @@ fn bench_answers(c: &mut Criterion) {
                     BatchSize::SmallInput,
                 )
             });
+            group.bench_function("ours_raw", |b| {
+                b.iter_batched(
+                    || outcomes.clone(),
+                    |outcomes| our_raw_turn(parser, format, black_box(&text), outcomes),
+                    BatchSize::SmallInput,
+                )
+            });
             group.bench_function("parse", |b| {
                 b.iter(|| black_box(parser.parse_str(black_box(&text)).unwrap()))
+            });
+            group.bench_function("write_raw", |b| {
+                b.iter(|| {
+                    black_box(write_raw_answers(
+                        format,
+                        black_box(&answers),
+                        &AnswerLimits::default(),
+                    ))
+                })
             });
             group.bench_function("write", |b| {
                 b.iter(|| black_box(write_answers(format, black_box(&answers))))

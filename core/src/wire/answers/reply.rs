@@ -91,11 +91,11 @@ pub(crate) fn reply<'a>(
         }
         Ok(outcome) => match &outcome.output {
             ToolOutput::Json(value) => {
-                let text = json_text(value);
-                if text.len() <= budget.text_left {
+                // Measured, not rendered: the writer renders it once, into the message.
+                if json_text_len(value) <= budget.text_left {
                     Body::Value(value)
                 } else {
-                    let cut = budget.cut(Cow::Owned(text));
+                    let cut = budget.cut(Cow::Owned(json_text(value)));
                     Body::Parts {
                         parts: vec![Part::Text(cut)],
                         is_error: false,
@@ -131,6 +131,33 @@ pub(crate) fn reply<'a>(
         id: answer.id.as_deref(),
         name: &answer.called,
         body,
+    }
+}
+
+/// The length in bytes of `json_text(value)`, counted as `serde_json` writes it: no copy.
+pub(crate) fn json_text_len(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.len(),
+        other => {
+            let mut count = ByteCount(0);
+            // Infallible: `ByteCount` never refuses a write, and a `Value` always serializes.
+            let _ = serde_json::to_writer(&mut count, other);
+            count.0
+        }
+    }
+}
+
+/// An `io::Write` that keeps only how many bytes it was given.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
