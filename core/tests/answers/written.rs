@@ -208,3 +208,32 @@ fn raw_answers_are_the_value_answers_as_text_for_outputs_that_need_escaping() {
         assert!(!raw.notes.is_empty(), "{format}: the long output is cut");
     }
 }
+
+/// A JSON output exactly at the text limit is carried whole, one byte over it is cut, whatever
+/// the shortcut that measures it without rendering it (an output whose escaped bound passes the
+/// limit while its text does not).
+#[test]
+fn a_json_output_at_the_limit_is_whole_and_one_byte_over_is_cut() {
+    let output = json!({"t": "ab\"c".repeat(20), "n": [1.5, 2]});
+    let len = serde_json::to_string(&output).unwrap().len();
+    let c = call(Some("id_0"), "f", json!({}));
+    for format in CallFormat::ALL {
+        let answers = [ran(&c, output.clone().into())];
+        let whole = write_answers_with(
+            format,
+            &answers,
+            &AnswerLimits::default().with_text_bytes(len),
+        );
+        assert!(whole.notes.is_empty(), "{format}: {:?}", whole.notes);
+        let cut = write_answers_with(
+            format,
+            &answers,
+            &AnswerLimits::default().with_text_bytes(len - 1),
+        );
+        assert!(
+            matches!(cut.notes[0].kind, toolwire_core::wire::answers::NoteKind::Cut { bytes, .. } if bytes == len),
+            "{format}: {:?}",
+            cut.notes
+        );
+    }
+}

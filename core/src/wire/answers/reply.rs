@@ -92,7 +92,7 @@ pub(crate) fn reply<'a>(
         Ok(outcome) => match &outcome.output {
             ToolOutput::Json(value) => {
                 // Measured, not rendered: the writer renders it once, into the message.
-                if json_text_len(value) <= budget.text_left {
+                if json_text_fits(value, budget.text_left) {
                     Body::Value(value)
                 } else {
                     let cut = budget.cut(Cow::Owned(json_text(value)));
@@ -134,8 +134,41 @@ pub(crate) fn reply<'a>(
     }
 }
 
+/// Whether `json_text(value)` fits in `left` bytes, without rendering it: a bound of its
+/// length first (a walk that formats nothing), and only where the bound does not fit, the
+/// length counted as `serde_json` writes it.
+pub(crate) fn json_text_fits(value: &Value, left: usize) -> bool {
+    match value {
+        Value::String(text) => text.len() <= left,
+        other => json_len_bound(other) <= left || json_text_len(other) <= left,
+    }
+}
+
+/// An upper bound of the length of `value`'s compact JSON: a string's bytes each escaped at
+/// most to six (`\u001f`), its quotes; a number at most 24 characters (an `f64` as `ryu`
+/// writes it, `-1.7976931348623157e308`, or a 64-bit integer); the punctuation.
+fn json_len_bound(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 24,
+        Value::String(text) => 2 + 6 * text.len(),
+        Value::Array(items) => {
+            2 + items
+                .iter()
+                .map(|item| json_len_bound(item) + 1)
+                .sum::<usize>()
+        }
+        Value::Object(map) => {
+            2 + map
+                .iter()
+                .map(|(key, item)| 2 + 6 * key.len() + 2 + json_len_bound(item))
+                .sum::<usize>()
+        }
+    }
+}
+
 /// The length in bytes of `json_text(value)`, counted as `serde_json` writes it: no copy.
-pub(crate) fn json_text_len(value: &Value) -> usize {
+fn json_text_len(value: &Value) -> usize {
     match value {
         Value::String(text) => text.len(),
         other => {
