@@ -364,11 +364,19 @@ fn write_to(
         CallFormat::Converse => converse::answers::takes_image,
         CallFormat::Gemini => gemini::answers::takes_image,
     };
+    // Chat Completions, the Responses API and the Messages API carry a JSON output as its text
+    // (each writer's source); Converse and Gemini as a JSON value.
+    let renders_json = matches!(
+        format,
+        CallFormat::OpenAiChat | CallFormat::OpenAiResponses | CallFormat::Anthropic
+    );
     let mut notes = Vec::new();
     let replies: Vec<Reply<'_>> = answers
         .iter()
         .enumerate()
-        .map(|(index, answer)| reply::reply(answer, index, takes_image, limits, &mut notes))
+        .map(|(index, answer)| {
+            reply::reply(answer, index, takes_image, renders_json, limits, &mut notes)
+        })
         .collect();
     if replies.is_empty() {
         // No call, no answer: an empty `user` message would be refused.

@@ -36,6 +36,9 @@ pub(crate) enum Body<'a> {
     Error(String),
     /// A JSON output, whole (within the text limit).
     Value(&'a Value),
+    /// A JSON output that is not a string, whole, rendered once as its JSON text: for a format
+    /// that carries a JSON output only as text, so the text measured is the text written.
+    JsonText(String),
     /// Content blocks, as parts; `is_error` when the tool said so (MCP `isError`).
     Parts {
         parts: Vec<Part<'a>>,
@@ -48,7 +51,7 @@ impl Body<'_> {
     pub fn is_error(&self) -> bool {
         match self {
             Body::Error(_) => true,
-            Body::Value(_) => false,
+            Body::Value(_) | Body::JsonText(_) => false,
             Body::Parts { is_error, .. } => *is_error,
         }
     }
@@ -70,10 +73,12 @@ pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
 
 /// Prepares `answer` (the `index`th of the turn) for a format that takes the images
 /// `takes_image` accepts, within `limits`, recording what it could not carry in `notes`.
+/// `renders_json`: the format carries a JSON output only as its text ([`Body::JsonText`]).
 pub(crate) fn reply<'a>(
     answer: &'a ToolAnswer,
     index: usize,
     takes_image: fn(&str) -> bool,
+    renders_json: bool,
     limits: &AnswerLimits,
     notes: &mut Vec<AnswerNote>,
 ) -> Reply<'a> {
@@ -90,8 +95,20 @@ pub(crate) fn reply<'a>(
             Body::Error(budget.cut(Cow::Owned(text)).into_owned())
         }
         Ok(outcome) => match &outcome.output {
+            ToolOutput::Json(value) if renders_json && !value.is_string() => {
+                // Rendered once: measured by its length, written as it is.
+                let text = serde_json::to_string(value).unwrap_or_default();
+                if text.len() <= budget.text_left {
+                    Body::JsonText(text)
+                } else {
+                    Body::Parts {
+                        parts: vec![Part::Text(budget.cut(Cow::Owned(text)))],
+                        is_error: false,
+                    }
+                }
+            }
             ToolOutput::Json(value) => {
-                // Measured, not rendered: the writer renders it once, into the message.
+                // Measured, not rendered: the writer carries it as a JSON value.
                 if json_text_fits(value, budget.text_left) {
                     Body::Value(value)
                 } else {

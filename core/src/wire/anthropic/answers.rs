@@ -72,6 +72,7 @@ impl Serialize for Content<'_> {
         match self.0 {
             Body::Error(text) => [TypedText { text, kind: "text" }].serialize(serializer),
             Body::Value(value) => JsonText(value).serialize(serializer),
+            Body::JsonText(text) => serializer.serialize_str(text),
             Body::Parts { parts, .. } => {
                 Seq(|| parts.iter().map(ContentBlock)).serialize(serializer)
             }

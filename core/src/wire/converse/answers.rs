@@ -149,6 +149,7 @@ fn tool_result<'a>(
         Body::Value(value) if value.is_object() => vec![Block::Json(value)],
         Body::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
         Body::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
+        Body::JsonText(text) => vec![Block::Text(Cow::Borrowed(text))],
         Body::Parts { parts, .. } => parts
             .iter()
             .map(|part| match part {

@@ -174,6 +174,7 @@ impl Serialize for Response<'_> {
             }
             .serialize(serializer),
             Body::Value(value) => Output { output: value }.serialize(serializer),
+            Body::JsonText(text) => Output { output: text }.serialize(serializer),
             Body::Parts { parts, is_error } => {
                 let texts: Vec<&str> = parts
                     .iter()

@@ -47,6 +47,7 @@ impl Serialize for Content<'_> {
         match self.0 {
             Body::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
             Body::Value(value) => JsonText(value).serialize(serializer),
+            Body::JsonText(text) => serializer.serialize_str(text),
             Body::Parts { parts, is_error } => {
                 let error = is_error.then_some(ERROR_PREFIX.trim_end());
                 let texts = parts.iter().filter_map(|part| match part {

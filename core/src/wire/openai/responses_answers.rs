@@ -53,6 +53,7 @@ impl Serialize for Output<'_> {
         match self.0 {
             Body::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
             Body::Value(value) => JsonText(value).serialize(serializer),
+            Body::JsonText(text) => serializer.serialize_str(text),
             Body::Parts { parts, is_error } => {
                 let error = is_error.then_some(Item::Text(ERROR_PREFIX.trim_end()));
                 Seq(|| error.iter().copied().chain(parts.iter().map(Item::of)))
