@@ -21,11 +21,11 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use serde_json::{json, Value};
 use toolwire_core::runtime::{CallOutcome, Route, ToolAnswer};
 use toolwire_core::tools::ToolOutput;
-use toolwire_core::wire::answers::write_answers;
+use toolwire_core::wire::answers::{write_answers, write_raw_answers, AnswerLimits};
 use toolwire_core::wire::calls::{CallFormat, CallParser, CallStream};
 
 /// Calls per response.
@@ -457,5 +457,199 @@ fn bench_many_ids(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_bodies, bench_streams, bench_many_ids);
+/// The size of the tools' outputs in `bench_answers`.
+#[derive(Clone, Copy)]
+enum Size {
+    /// A 4-member object, as a small `#[tool]` returns.
+    Tiny,
+    /// About 1.5 KB of JSON: nested objects, strings with escapes, an array of records.
+    Kilobytes,
+}
+
+impl Size {
+    fn key(self) -> &'static str {
+        match self {
+            Size::Tiny => "tiny",
+            Size::Kilobytes => "1k5",
+        }
+    }
+}
+
+/// The `i`th call's output of `size`.
+fn output(i: usize, size: Size) -> Value {
+    let city = ["Paris", "Zürich", "Tokyo", "Lagos"][i % 4];
+    match size {
+        Size::Tiny => json!({
+            "city": city,
+            "temperature": 21.5,
+            "conditions": "light rain, clearing in the evening",
+            "observed": "2026-12-01T15:00:00Z",
+        }),
+        Size::Kilobytes => json!({
+            "query": {"city": city, "days": i + 1, "unit": "celsius", "source": "met-office"},
+            "total": 57,
+            "next_page": null,
+            "records": (0..5).map(|r| json!({
+                "id": format!("rec-{i}-{r:04}"),
+                "title": format!("Forecast {r} for {city}: \"mostly dry\", winds 12 km/h"),
+                "summary": "Line one of the summary.\nLine two, with a tab\tand a backslash \\ in it.",
+                "score": 0.5 + r as f64 / 16.0,
+                "hourly": [11.5, 12.0, 13.25, 14.0, 13.5, 12.75],
+                "tags": ["rain", "wind", "ünïcödé"],
+                "station": {"name": format!("{city} Central"), "lat": 48.8566, "lon": 2.3522,
+                    "elevation_m": 35, "active": true},
+            })).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+/// What any app does with a response and its tools' outputs: reads the body and renders each
+/// output to text (the baseline of issue 27 §2). Returns all it made, so the drops are not timed
+/// (`iter_batched` drops the routine's output after the clock stops), as in [`our_turn`].
+#[inline(never)]
+fn baseline_turn(text: &str, outputs: Vec<Value>) -> (Value, Vec<String>, Vec<Value>) {
+    let body: Value = serde_json::from_str(text).unwrap();
+    let texts = outputs
+        .iter()
+        .map(|output| serde_json::to_string(output).unwrap())
+        .collect();
+    (body, texts, outputs)
+}
+
+/// Ours: the calls parsed, each paired with its tool's outcome, the answers written and
+/// serialised to the text a request carries.
+#[inline(never)]
+fn our_turn(
+    parser: CallParser,
+    format: CallFormat,
+    text: &str,
+    outcomes: Vec<CallOutcome>,
+) -> (Vec<ToolAnswer>, String) {
+    let calls = parser.parse_str(text).unwrap();
+    let answers: Vec<ToolAnswer> = calls
+        .iter()
+        .zip(outcomes)
+        .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
+        .collect();
+    let wire = write_answers(format, &answers);
+    let request = serde_json::to_string(&wire.messages).unwrap();
+    (answers, request)
+}
+
+/// [`our_turn`] for an app that splices the answers into its request body: written as raw
+/// JSON text (`write_raw_answers`), the request's array of them serialised from those texts.
+#[inline(never)]
+fn our_raw_turn(
+    parser: CallParser,
+    format: CallFormat,
+    text: &str,
+    outcomes: Vec<CallOutcome>,
+) -> (Vec<ToolAnswer>, String) {
+    let calls = parser.parse_str(text).unwrap();
+    let answers: Vec<ToolAnswer> = calls
+        .iter()
+        .zip(outcomes)
+        .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
+        .collect();
+    let raw = write_raw_answers(format, &answers, &AnswerLimits::default());
+    let request = serde_json::to_string(&raw.messages).unwrap();
+    (answers, request)
+}
+
+/// Issue 27 §2: parsing a response and writing its answers against `from_str` of the body plus
+/// `to_string` of the tools' outputs, for 8 calls whose tools return tiny or ~1.5 KB outputs.
+/// Each group's `baseline` and `ours` run in the same process, inputs built outside the clock;
+/// `parse`, `write` and `serialize` are the steps of `ours` alone, to say where its time goes.
+fn bench_answers(c: &mut Criterion) {
+    for size in [Size::Tiny, Size::Kilobytes] {
+        for format in CallFormat::ALL {
+            let text = body(format);
+            let parser = CallParser::new(format);
+            let outputs: Vec<Value> = (0..CALLS).map(|i| output(i, size)).collect();
+            if let Size::Kilobytes = size {
+                let each = serde_json::to_string(&outputs[0]).unwrap().len();
+                assert!((1_024..2_048).contains(&each), "an output of {each} bytes");
+            }
+            let outcomes: Vec<CallOutcome> = outputs
+                .iter()
+                .enumerate()
+                .map(|(i, output)| CallOutcome {
+                    tool: call(i).0,
+                    provider: "app".to_owned(),
+                    route: Route::Exact,
+                    output: ToolOutput::Json(output.clone()),
+                })
+                .collect();
+            // Checked by the steps, not by `our_turn` or `baseline_turn`: the instruction counts
+            // of docs/performance.md count each call of those (one warm `--test` iteration)
+            // under `valgrind --toggle-collect`, so the first call's one-time work stays out.
+            let calls = parser.parse_str(&text).unwrap();
+            let answers: Vec<ToolAnswer> = calls
+                .iter()
+                .zip(outcomes.clone())
+                .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
+                .collect();
+            let request = serde_json::to_string(&write_answers(format, &answers).messages).unwrap();
+            assert!(request.len() > CALLS * 40, "{format}: {request}");
+            let raw = write_raw_answers(format, &answers, &AnswerLimits::default());
+            assert_eq!(
+                serde_json::to_string(&raw.messages).unwrap(),
+                request,
+                "{format}"
+            );
+            let _ = serde_json::from_str::<Value>(&text).unwrap();
+
+            let mut group = c.benchmark_group(format!("answers_{}_{}", format.key(), size.key()));
+            group.bench_function("baseline", |b| {
+                b.iter_batched(
+                    || outputs.clone(),
+                    |outputs| baseline_turn(black_box(&text), outputs),
+                    BatchSize::SmallInput,
+                )
+            });
+            group.bench_function("ours", |b| {
+                b.iter_batched(
+                    || outcomes.clone(),
+                    |outcomes| our_turn(parser, format, black_box(&text), outcomes),
+                    BatchSize::SmallInput,
+                )
+            });
+            group.bench_function("ours_raw", |b| {
+                b.iter_batched(
+                    || outcomes.clone(),
+                    |outcomes| our_raw_turn(parser, format, black_box(&text), outcomes),
+                    BatchSize::SmallInput,
+                )
+            });
+            group.bench_function("parse", |b| {
+                b.iter(|| black_box(parser.parse_str(black_box(&text)).unwrap()))
+            });
+            group.bench_function("write_raw", |b| {
+                b.iter(|| {
+                    black_box(write_raw_answers(
+                        format,
+                        black_box(&answers),
+                        &AnswerLimits::default(),
+                    ))
+                })
+            });
+            group.bench_function("write", |b| {
+                b.iter(|| black_box(write_answers(format, black_box(&answers))))
+            });
+            let wire = write_answers(format, &answers);
+            group.bench_function("serialize", |b| {
+                b.iter(|| black_box(serde_json::to_string(black_box(&wire.messages)).unwrap()))
+            });
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(
+    benches,
+    bench_bodies,
+    bench_streams,
+    bench_many_ids,
+    bench_answers
+);
 criterion_main!(benches);

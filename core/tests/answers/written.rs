@@ -12,7 +12,7 @@ use toolwire_core::runtime::{CallOutcome, DispatchError, Route, ToolAnswer};
 use toolwire_core::tools::{
     ContentBlock, EmbeddedResource, ResourceContents, ResourceLink, ToolContent, ToolOutput,
 };
-use toolwire_core::wire::answers::{write_answers_with, AnswerLimits};
+use toolwire_core::wire::answers::{write_answers_with, write_raw_answers, AnswerLimits};
 use toolwire_core::wire::calls::{CallFormat, ToolCall};
 
 use super::call;
@@ -141,5 +141,99 @@ fn the_written_answers_are_the_committed_sdk_validated_ones() {
         });
         let committed: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(written, committed, "{}", path.display());
+    }
+}
+
+/// The raw answers (`write_raw_answers`, for an app that splices them into its own request
+/// body) are the committed ones too, each message the very text `serde_json` writes of it.
+#[test]
+fn the_raw_answers_are_the_committed_ones_byte_for_byte() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/provider-wire/written");
+    let limits = AnswerLimits::default().with_text_bytes(256);
+    for format in CallFormat::ALL {
+        let answers = answers(format);
+        let raw = write_raw_answers(format, &answers, &limits);
+        let path = dir.join(format!("{}.json", dir_of(format)));
+        let committed: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let committed = committed.as_array().unwrap();
+        assert_eq!(raw.messages.len(), committed.len(), "{format}");
+        for (message, expected) in raw.messages.iter().zip(committed) {
+            assert_eq!(
+                message.get(),
+                serde_json::to_string(expected).unwrap(),
+                "{format}"
+            );
+        }
+        assert_eq!(
+            raw.notes,
+            write_answers_with(format, &answers, &limits).notes,
+            "{format}"
+        );
+    }
+}
+
+/// Outputs whose text needs escaping (quotes, backslashes, control characters, non-ASCII),
+/// nested, as numbers of every kind, as a JSON object and as a string, under a limit that cuts
+/// one: the raw messages are `to_string` of the `Value` messages in every format.
+#[test]
+fn raw_answers_are_the_value_answers_as_text_for_outputs_that_need_escaping() {
+    let tricky = json!({
+        "quote": "a \"quoted\" word, a back\\slash, a tab\t, a newline\n, a bell \u{7}",
+        "unicode": "Zürich – 東京 – 🌧",
+        "numbers": [0, -1, 1.5, 1e300, u64::MAX, i64::MIN],
+        "nested": {"empty": {}, "list": [[], [null, true, false]], "$ref": "#/x"},
+    });
+    for format in CallFormat::ALL {
+        let calls: Vec<ToolCall> = (0..4)
+            .map(|i| call(Some(&format!("id_{i}")), "f\"x", json!({})))
+            .collect();
+        let answers = vec![
+            ran(&calls[0], tricky.clone().into()),
+            ran(&calls[1], json!(tricky.to_string()).into()),
+            ran(&calls[2], json!([tricky.clone(), 2]).into()),
+            ran(&calls[3], json!("x".repeat(300)).into()),
+        ];
+        let limits = AnswerLimits::default().with_text_bytes(200);
+        let raw = write_raw_answers(format, &answers, &limits);
+        let values = write_answers_with(format, &answers, &limits);
+        let texts: Vec<String> = raw.messages.iter().map(|m| m.get().to_owned()).collect();
+        let expected: Vec<String> = values
+            .messages
+            .iter()
+            .map(|m| serde_json::to_string(m).unwrap())
+            .collect();
+        assert_eq!(texts, expected, "{format}");
+        assert_eq!(raw.notes, values.notes, "{format}");
+        assert!(!raw.notes.is_empty(), "{format}: the long output is cut");
+    }
+}
+
+/// A JSON output exactly at the text limit is carried whole, one byte over it is cut, whatever
+/// the shortcut that measures it without rendering it (an output whose escaped bound passes the
+/// limit while its text does not).
+#[test]
+fn a_json_output_at_the_limit_is_whole_and_one_byte_over_is_cut() {
+    let output = json!({"t": "ab\"c".repeat(20), "n": [1.5, 2]});
+    let len = serde_json::to_string(&output).unwrap().len();
+    let c = call(Some("id_0"), "f", json!({}));
+    for format in CallFormat::ALL {
+        let answers = [ran(&c, output.clone().into())];
+        let whole = write_answers_with(
+            format,
+            &answers,
+            &AnswerLimits::default().with_text_bytes(len),
+        );
+        assert!(whole.notes.is_empty(), "{format}: {:?}", whole.notes);
+        let cut = write_answers_with(
+            format,
+            &answers,
+            &AnswerLimits::default().with_text_bytes(len - 1),
+        );
+        assert!(
+            matches!(cut.notes[0].kind, toolwire_core::wire::answers::NoteKind::Cut { bytes, .. } if bytes == len),
+            "{format}: {:?}",
+            cut.notes
+        );
     }
 }

@@ -46,8 +46,10 @@
 //! # });
 //! ```
 
+pub(crate) mod out;
 mod reply;
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::calls::CallFormat;
@@ -289,6 +291,72 @@ pub fn write_answers_with(
     answers: &[ToolAnswer],
     limits: &AnswerLimits,
 ) -> WireAnswers {
+    let mut messages = out::Values(Vec::new());
+    let notes = write_to(format, answers, limits, &mut messages);
+    WireAnswers {
+        messages: messages.0,
+        notes,
+    }
+}
+
+/// A turn's answers on the wire as raw JSON text, for an app that splices them into the
+/// request body it writes itself: the same messages as [`WireAnswers`]'s, each the very text
+/// `serde_json::to_string` writes of its `Value`, byte for byte, written straight from the
+/// answers (no `Value` is built).
+///
+/// ```
+/// # use serde_json::json;
+/// use toolwire_core::{runtime::{CallOutcome, Route, ToolAnswer}, wire::{answers::*, calls::{CallFormat, ToolCall}}};
+/// let call = ToolCall::new(Some("call_1".into()), "get_weather", Ok(Default::default()), "/choices/0/message/tool_calls/0");
+/// let outcome = CallOutcome { tool: "get_weather".into(), provider: "app".into(), route: Route::Exact, output: json!({"c": 18}).into() };
+/// let answers = [ToolAnswer::new(&call, Ok(outcome))];
+/// let raw = write_raw_answers(CallFormat::OpenAiChat, &answers, &AnswerLimits::default());
+/// assert_eq!(raw.messages[0].get(), r#"{"content":"{\"c\":18}","role":"tool","tool_call_id":"call_1"}"#);
+/// // Spliced into a request body of the app's own:
+/// let body = format!(r#"{{"model":"gpt-4o","messages":[{}]}}"#, raw.messages[0]);
+/// let read: serde_json::Value = serde_json::from_str(&body).unwrap();
+/// assert_eq!(read["messages"][0], write_answers(CallFormat::OpenAiChat, &answers).messages[0]);
+/// assert!(raw.notes.is_empty());
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct RawAnswers {
+    /// The messages, as in [`WireAnswers::messages`], each as its JSON text.
+    pub messages: Vec<Box<RawValue>>,
+    /// What was cut, left out or carried otherwise, as in [`WireAnswers::notes`].
+    pub notes: Vec<AnswerNote>,
+}
+
+/// A turn's answers in `format`'s shape, within `limits`, as raw JSON text: [`RawAnswers`].
+///
+/// ```
+/// # use serde_json::json;
+/// use toolwire_core::{runtime::{CallOutcome, Route, ToolAnswer}, wire::{answers::*, calls::{CallFormat, ToolCall}}};
+/// let call = ToolCall::new(None, "weather_get", Ok(Default::default()), "/candidates/0/content/parts/0");
+/// let outcome = CallOutcome { tool: "weather/get".into(), provider: "app".into(), route: Route::Exact, output: json!({"temperature": 18}).into() };
+/// let raw = write_raw_answers(CallFormat::Gemini, &[ToolAnswer::new(&call, Ok(outcome))], &AnswerLimits::default());
+/// assert_eq!(raw.messages[0].get(), r#"{"parts":[{"functionResponse":{"name":"weather_get","response":{"output":{"temperature":18}}}}],"role":"user"}"#);
+/// ```
+pub fn write_raw_answers(
+    format: CallFormat,
+    answers: &[ToolAnswer],
+    limits: &AnswerLimits,
+) -> RawAnswers {
+    let mut messages = out::Raws(Vec::new());
+    let notes = write_to(format, answers, limits, &mut messages);
+    RawAnswers {
+        messages: messages.0,
+        notes,
+    }
+}
+
+/// Writes the answers' messages into `out`; their notes, in call order.
+fn write_to(
+    format: CallFormat,
+    answers: &[ToolAnswer],
+    limits: &AnswerLimits,
+    out: &mut impl out::Out,
+) -> Vec<AnswerNote> {
     let takes_image: fn(&str) -> bool = match format {
         CallFormat::OpenAiChat => openai::chat_answers::takes_image,
         CallFormat::OpenAiResponses => openai::responses_answers::takes_image,
@@ -296,27 +364,32 @@ pub fn write_answers_with(
         CallFormat::Converse => converse::answers::takes_image,
         CallFormat::Gemini => gemini::answers::takes_image,
     };
+    // Chat Completions, the Responses API and the Messages API carry a JSON output as its text
+    // (each writer's source); Converse and Gemini as a JSON value.
+    let renders_json = matches!(
+        format,
+        CallFormat::OpenAiChat | CallFormat::OpenAiResponses | CallFormat::Anthropic
+    );
     let mut notes = Vec::new();
     let replies: Vec<Reply<'_>> = answers
         .iter()
         .enumerate()
-        .map(|(index, answer)| reply::reply(answer, index, takes_image, limits, &mut notes))
+        .map(|(index, answer)| {
+            reply::reply(answer, index, takes_image, renders_json, limits, &mut notes)
+        })
         .collect();
     if replies.is_empty() {
         // No call, no answer: an empty `user` message would be refused.
-        return WireAnswers {
-            messages: Vec::new(),
-            notes,
-        };
+        return notes;
     }
-    let messages = match format {
-        CallFormat::OpenAiChat => openai::chat_answers::messages(&replies),
-        CallFormat::OpenAiResponses => openai::responses_answers::items(&replies),
-        CallFormat::Anthropic => vec![anthropic::answers::message(&replies)],
-        CallFormat::Converse => vec![converse::answers::message(&replies, &mut notes)],
-        CallFormat::Gemini => vec![gemini::answers::content(&replies, &mut notes)],
-    };
+    match format {
+        CallFormat::OpenAiChat => openai::chat_answers::write(&replies, out),
+        CallFormat::OpenAiResponses => openai::responses_answers::write(&replies, out),
+        CallFormat::Anthropic => anthropic::answers::write(&replies, out),
+        CallFormat::Converse => converse::answers::write(&replies, &mut notes, out),
+        CallFormat::Gemini => gemini::answers::write(&replies, &mut notes, out),
+    }
     // A format's own notes come after the shared ones: in call order again.
     notes.sort_by_key(|note| note.call);
-    WireAnswers { messages, notes }
+    notes
 }

@@ -36,6 +36,9 @@ pub(crate) enum Body<'a> {
     Error(String),
     /// A JSON output, whole (within the text limit).
     Value(&'a Value),
+    /// A JSON output that is not a string, whole, rendered once as its JSON text: for a format
+    /// that carries a JSON output only as text, so the text measured is the text written.
+    JsonText(String),
     /// Content blocks, as parts; `is_error` when the tool said so (MCP `isError`).
     Parts {
         parts: Vec<Part<'a>>,
@@ -48,7 +51,7 @@ impl Body<'_> {
     pub fn is_error(&self) -> bool {
         match self {
             Body::Error(_) => true,
-            Body::Value(_) => false,
+            Body::Value(_) | Body::JsonText(_) => false,
             Body::Parts { is_error, .. } => *is_error,
         }
     }
@@ -70,10 +73,12 @@ pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
 
 /// Prepares `answer` (the `index`th of the turn) for a format that takes the images
 /// `takes_image` accepts, within `limits`, recording what it could not carry in `notes`.
+/// `renders_json`: the format carries a JSON output only as its text ([`Body::JsonText`]).
 pub(crate) fn reply<'a>(
     answer: &'a ToolAnswer,
     index: usize,
     takes_image: fn(&str) -> bool,
+    renders_json: bool,
     limits: &AnswerLimits,
     notes: &mut Vec<AnswerNote>,
 ) -> Reply<'a> {
@@ -90,12 +95,24 @@ pub(crate) fn reply<'a>(
             Body::Error(budget.cut(Cow::Owned(text)).into_owned())
         }
         Ok(outcome) => match &outcome.output {
-            ToolOutput::Json(value) => {
-                let text = json_text(value);
+            ToolOutput::Json(value) if renders_json && !value.is_string() => {
+                // Rendered once: measured by its length, written as it is.
+                let text = serde_json::to_string(value).unwrap_or_default();
                 if text.len() <= budget.text_left {
+                    Body::JsonText(text)
+                } else {
+                    Body::Parts {
+                        parts: vec![Part::Text(budget.cut(Cow::Owned(text)))],
+                        is_error: false,
+                    }
+                }
+            }
+            ToolOutput::Json(value) => {
+                // Measured, not rendered: the writer carries it as a JSON value.
+                if json_text_fits(value, budget.text_left) {
                     Body::Value(value)
                 } else {
-                    let cut = budget.cut(Cow::Owned(text));
+                    let cut = budget.cut(Cow::Owned(json_text(value)));
                     Body::Parts {
                         parts: vec![Part::Text(cut)],
                         is_error: false,
@@ -131,6 +148,66 @@ pub(crate) fn reply<'a>(
         id: answer.id.as_deref(),
         name: &answer.called,
         body,
+    }
+}
+
+/// Whether `json_text(value)` fits in `left` bytes, without rendering it: a bound of its
+/// length first (a walk that formats nothing), and only where the bound does not fit, the
+/// length counted as `serde_json` writes it.
+pub(crate) fn json_text_fits(value: &Value, left: usize) -> bool {
+    match value {
+        Value::String(text) => text.len() <= left,
+        other => json_len_bound(other) <= left || json_text_len(other) <= left,
+    }
+}
+
+/// An upper bound of the length of `value`'s compact JSON: a string's bytes each escaped at
+/// most to six (`\u001f`), its quotes; a number at most 24 characters (an `f64` as `ryu`
+/// writes it, `-1.7976931348623157e308`, or a 64-bit integer); the punctuation.
+fn json_len_bound(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 24,
+        Value::String(text) => 2 + 6 * text.len(),
+        Value::Array(items) => {
+            2 + items
+                .iter()
+                .map(|item| json_len_bound(item) + 1)
+                .sum::<usize>()
+        }
+        Value::Object(map) => {
+            2 + map
+                .iter()
+                .map(|(key, item)| 2 + 6 * key.len() + 2 + json_len_bound(item))
+                .sum::<usize>()
+        }
+    }
+}
+
+/// The length in bytes of `json_text(value)`, counted as `serde_json` writes it: no copy.
+fn json_text_len(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.len(),
+        other => {
+            let mut count = ByteCount(0);
+            // Infallible: `ByteCount` never refuses a write, and a `Value` always serializes.
+            let _ = serde_json::to_writer(&mut count, other);
+            count.0
+        }
+    }
+}
+
+/// An `io::Write` that keeps only how many bytes it was given.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -12,9 +12,9 @@
 //! blocks immediately after": anthropics/claude-code #7929). Recorded:
 //! `fixtures/provider-wire/anthropic/answer-*.json`.
 
-use serde_json::{json, Value};
+use serde::{Serialize, Serializer};
 
-use crate::tools::json_text;
+use crate::wire::answers::out::{JsonText, Out, Seq, TypedText};
 use crate::wire::answers::{Body, Part, Reply};
 
 /// `Base64ImageSourceParam.media_type`'s literals.
@@ -25,32 +25,90 @@ pub(crate) fn takes_image(mime_type: &str) -> bool {
     )
 }
 
-pub(crate) fn message(replies: &[Reply<'_>]) -> Value {
-    let blocks: Vec<Value> = replies.iter().map(tool_result).collect();
-    json!({"role": "user", "content": blocks})
+pub(crate) fn write(replies: &[Reply<'_>], out: &mut impl Out) {
+    out.message(&UserMessage {
+        content: Seq(|| replies.iter().map(ToolResult)),
+        role: "user",
+    });
 }
 
-fn tool_result(reply: &Reply<'_>) -> Value {
-    let content = match &reply.body {
-        Body::Error(text) => json!([{"type": "text", "text": text}]),
-        Body::Value(value) => Value::String(json_text(value)),
-        Body::Parts { parts, .. } => Value::Array(
-            parts
-                .iter()
-                .map(|part| match part {
-                    Part::Text(text) => json!({"type": "text", "text": text}),
-                    Part::Image { mime_type, data } => json!({
-                        "type": "image",
-                        "source": {"type": "base64", "media_type": mime_type, "data": data},
-                    }),
-                })
-                .collect(),
-        ),
-    };
-    let mut block =
-        json!({"type": "tool_result", "tool_use_id": reply.id_or_empty(), "content": content});
-    if reply.body.is_error() {
-        block["is_error"] = Value::Bool(true);
+/// `{"role": "user", "content"}`, its keys in sorted order (`answers::out`).
+#[derive(Serialize)]
+struct UserMessage<C> {
+    content: C,
+    role: &'static str,
+}
+
+/// `{"type": "tool_result", "tool_use_id", "content", "is_error"}`, its keys in sorted order.
+struct ToolResult<'a>(&'a Reply<'a>);
+
+impl Serialize for ToolResult<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Block<'a> {
+            content: Content<'a>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            is_error: Option<bool>,
+            tool_use_id: &'a str,
+            #[serde(rename = "type")]
+            kind: &'static str,
+        }
+        let reply = self.0;
+        Block {
+            content: Content(&reply.body),
+            is_error: reply.body.is_error().then_some(true),
+            tool_use_id: reply.id_or_empty(),
+            kind: "tool_result",
+        }
+        .serialize(serializer)
     }
-    block
+}
+
+/// The text of a JSON output, or the content blocks.
+struct Content<'a>(&'a Body<'a>);
+
+impl Serialize for Content<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Body::Error(text) => [TypedText { text, kind: "text" }].serialize(serializer),
+            Body::Value(value) => JsonText(value).serialize(serializer),
+            Body::JsonText(text) => serializer.serialize_str(text),
+            Body::Parts { parts, .. } => {
+                Seq(|| parts.iter().map(ContentBlock)).serialize(serializer)
+            }
+        }
+    }
+}
+
+struct ContentBlock<'a>(&'a Part<'a>);
+
+impl Serialize for ContentBlock<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// `{"type": "image", "source": {"type": "base64", "media_type", "data"}}`, sorted.
+        #[derive(Serialize)]
+        struct Image<'a> {
+            source: Source<'a>,
+            #[serde(rename = "type")]
+            kind: &'static str,
+        }
+        #[derive(Serialize)]
+        struct Source<'a> {
+            data: &'a str,
+            media_type: &'a str,
+            #[serde(rename = "type")]
+            kind: &'static str,
+        }
+        match self.0 {
+            Part::Text(text) => TypedText { text, kind: "text" }.serialize(serializer),
+            Part::Image { mime_type, data } => Image {
+                source: Source {
+                    data,
+                    media_type: mime_type,
+                    kind: "base64",
+                },
+                kind: "image",
+            }
+            .serialize(serializer),
+        }
+    }
 }

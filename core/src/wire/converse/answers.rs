@@ -19,9 +19,13 @@
 //! (docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html) sends all results in one user
 //! message. Recorded: `fixtures/provider-wire/converse/answer-*.json`.
 
-use serde_json::{json, Value};
+use std::borrow::Cow;
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
 
 use crate::tools::json_text;
+use crate::wire::answers::out::{Out, Seq};
 use crate::wire::answers::{AnswerNote, Body, NoteKind, Part, Reply, EMPTY_TEXT};
 
 /// The image MIME type's `ImageFormat`, when Converse has one.
@@ -40,44 +44,127 @@ pub(crate) fn takes_image(mime_type: &str) -> bool {
     image_format(mime_type).is_some()
 }
 
-pub(crate) fn message(replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>) -> Value {
-    let blocks: Vec<Value> = replies
+pub(crate) fn write(replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>, out: &mut impl Out) {
+    let results: Vec<ToolResult<'_>> = replies
         .iter()
         .enumerate()
         .map(|(call, reply)| tool_result(reply, call, notes))
         .collect();
-    json!({"role": "user", "content": blocks})
+    out.message(&UserMessage {
+        content: Seq(|| {
+            results.iter().map(|result| Wrapped {
+                tool_result: result,
+            })
+        }),
+        role: "user",
+    });
 }
 
-/// Whether `block` is a text block whose text is empty or only whitespace.
-fn is_blank_text(block: &Value) -> bool {
-    block
-        .get("text")
-        .and_then(Value::as_str)
-        .is_some_and(|text| text.trim().is_empty())
+/// `{"role": "user", "content"}`, its keys in sorted order (`answers::out`).
+#[derive(Serialize)]
+struct UserMessage<C> {
+    content: C,
+    role: &'static str,
 }
 
-fn tool_result(reply: &Reply<'_>, call: usize, notes: &mut Vec<AnswerNote>) -> Value {
-    let mut content: Vec<Value> = match &reply.body {
-        Body::Error(text) => vec![json!({"text": text})],
+/// `{"toolResult": …}`.
+#[derive(Serialize)]
+struct Wrapped<'a> {
+    #[serde(rename = "toolResult")]
+    tool_result: &'a ToolResult<'a>,
+}
+
+/// `{"toolUseId", "content", "status"}`, its keys in sorted order.
+#[derive(Serialize)]
+struct ToolResult<'a> {
+    content: Vec<Block<'a>>,
+    status: &'static str,
+    #[serde(rename = "toolUseId")]
+    tool_use_id: &'a str,
+}
+
+/// One `ToolResultContentBlock`, borrowing what it carries.
+enum Block<'a> {
+    Text(Cow<'a, str>),
+    /// A JSON object, as a `json` block (a Document).
+    Json(&'a Value),
+    Image {
+        format: &'static str,
+        data: &'a str,
+    },
+}
+
+impl Block<'_> {
+    /// Whether this is a text block whose text is empty or only whitespace.
+    fn is_blank_text(&self) -> bool {
+        matches!(self, Block::Text(text) if text.trim().is_empty())
+    }
+}
+
+impl Serialize for Block<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Text<'a> {
+            text: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Json<'a> {
+            json: &'a Value,
+        }
+        #[derive(Serialize)]
+        struct Image<'a> {
+            image: ImageBlock<'a>,
+        }
+        #[derive(Serialize)]
+        struct ImageBlock<'a> {
+            format: &'static str,
+            source: Source<'a>,
+        }
+        #[derive(Serialize)]
+        struct Source<'a> {
+            bytes: &'a str,
+        }
+        match self {
+            Block::Text(text) => Text { text }.serialize(serializer),
+            Block::Json(json) => Json { json }.serialize(serializer),
+            Block::Image { format, data } => Image {
+                image: ImageBlock {
+                    format,
+                    source: Source { bytes: data },
+                },
+            }
+            .serialize(serializer),
+        }
+    }
+}
+
+fn tool_result<'a>(
+    reply: &'a Reply<'a>,
+    call: usize,
+    notes: &mut Vec<AnswerNote>,
+) -> ToolResult<'a> {
+    let mut content: Vec<Block<'a>> = match &reply.body {
+        Body::Error(text) => vec![Block::Text(Cow::Borrowed(text))],
         // A JSON object travels as a `json` block (a Document); any other value as its text.
-        Body::Value(value) if value.is_object() => vec![json!({"json": value})],
-        Body::Value(value) => vec![json!({"text": json_text(value)})],
+        Body::Value(value) if value.is_object() => vec![Block::Json(value)],
+        Body::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
+        Body::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
+        Body::JsonText(text) => vec![Block::Text(Cow::Borrowed(text))],
         Body::Parts { parts, .. } => parts
             .iter()
             .map(|part| match part {
-                Part::Text(text) => json!({"text": text}),
-                Part::Image { mime_type, data } => json!({"image": {
-                    "format": image_format(mime_type).unwrap_or("png"),
-                    "source": {"bytes": data},
-                }}),
+                Part::Text(text) => Block::Text(Cow::Borrowed(text)),
+                Part::Image { mime_type, data } => Block::Image {
+                    format: image_format(mime_type).unwrap_or("png"),
+                    data,
+                },
             })
             .collect(),
     };
-    if content.iter().any(is_blank_text) {
-        content.retain(|block| !is_blank_text(block));
+    if content.iter().any(Block::is_blank_text) {
+        content.retain(|block| !block.is_blank_text());
         if content.is_empty() {
-            content.push(json!({"text": EMPTY_TEXT}));
+            content.push(Block::Text(Cow::Borrowed(EMPTY_TEXT)));
         }
         notes.push(AnswerNote {
             call,
@@ -89,5 +176,9 @@ fn tool_result(reply: &Reply<'_>, call: usize, notes: &mut Vec<AnswerNote>) -> V
     } else {
         "success"
     };
-    json!({"toolResult": {"toolUseId": reply.id_or_empty(), "content": content, "status": status}})
+    ToolResult {
+        content,
+        status,
+        tool_use_id: reply.id_or_empty(),
+    }
 }

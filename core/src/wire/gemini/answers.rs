@@ -21,9 +21,10 @@
 //! text under `output`, with a [`NoteKind::RefAsText`] in the returned notes: the model reads
 //! the same JSON, and no `$ref` is an object key.
 
-use serde_json::{json, Map, Value};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
 
-use crate::tools::json_text;
+use crate::wire::answers::out::{JsonText, Out, Seq};
 use crate::wire::answers::{AnswerNote, Body, NoteKind, Part, Reply};
 
 /// The image types a multimodal function response takes: "image/png, image/jpeg, image/webp"
@@ -33,13 +34,20 @@ pub(crate) fn takes_image(mime_type: &str) -> bool {
     matches!(mime_type, "image/png" | "image/jpeg" | "image/webp")
 }
 
-pub(crate) fn content(replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>) -> Value {
-    let parts: Vec<Value> = replies
+pub(crate) fn write(replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>, out: &mut impl Out) {
+    let responses: Vec<FunctionResponse<'_>> = replies
         .iter()
         .enumerate()
-        .map(|(call, reply)| json!({"functionResponse": function_response(reply, call, notes)}))
+        .map(|(call, reply)| function_response(reply, call, notes))
         .collect();
-    json!({"role": "user", "parts": parts})
+    out.message(&UserContent {
+        parts: Seq(|| {
+            responses.iter().map(|response| Wrapped {
+                function_response: response,
+            })
+        }),
+        role: "user",
+    });
 }
 
 /// Whether `value` has a `$ref` object key at any depth.
@@ -51,40 +59,137 @@ fn holds_ref(value: &Value) -> bool {
     }
 }
 
-fn function_response(reply: &Reply<'_>, call: usize, notes: &mut Vec<AnswerNote>) -> Value {
-    let mut images = Vec::new();
-    let response = match &reply.body {
-        Body::Error(text) => json!({"error": text}),
-        Body::Value(value) if holds_ref(value) => {
-            notes.push(AnswerNote {
-                call,
-                kind: NoteKind::RefAsText,
-            });
-            json!({"output": json_text(value)})
+/// `{"role": "user", "parts"}`, its keys in sorted order (`answers::out`).
+#[derive(Serialize)]
+struct UserContent<P> {
+    parts: P,
+    role: &'static str,
+}
+
+/// `{"functionResponse": …}`.
+#[derive(Serialize)]
+struct Wrapped<'a> {
+    #[serde(rename = "functionResponse")]
+    function_response: &'a FunctionResponse<'a>,
+}
+
+/// `{"name", "id", "response", "parts"}`, its keys in sorted order; `id` only when the call
+/// had one, `parts` only when there are images.
+struct FunctionResponse<'a> {
+    reply: &'a Reply<'a>,
+    /// A JSON output that holds a `$ref` key: it travels as its JSON text.
+    ref_as_text: bool,
+}
+
+fn function_response<'a>(
+    reply: &'a Reply<'a>,
+    call: usize,
+    notes: &mut Vec<AnswerNote>,
+) -> FunctionResponse<'a> {
+    let ref_as_text = matches!(reply.body, Body::Value(value) if holds_ref(value));
+    if ref_as_text {
+        notes.push(AnswerNote {
+            call,
+            kind: NoteKind::RefAsText,
+        });
+    }
+    FunctionResponse { reply, ref_as_text }
+}
+
+impl Serialize for FunctionResponse<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Fields<'a, P> {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            id: Option<&'a str>,
+            name: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            parts: Option<P>,
+            response: Response<'a>,
         }
-        Body::Value(value) => json!({"output": value}),
-        Body::Parts { parts, is_error } => {
-            let mut texts = Vec::new();
-            for part in parts {
-                match part {
-                    Part::Text(text) => texts.push(text.as_ref()),
-                    Part::Image { mime_type, data } => {
-                        images.push(json!({"inlineData": {"mimeType": mime_type, "data": data}}))
-                    }
+        let reply = self.reply;
+        let images = match &reply.body {
+            Body::Parts { parts, .. } => parts
+                .iter()
+                .any(|part| matches!(part, Part::Image { .. }))
+                .then_some(parts),
+            _ => None,
+        };
+        Fields {
+            id: reply.id,
+            name: reply.name,
+            parts: images.map(|parts| {
+                Seq(move || {
+                    parts.iter().filter_map(|part| match part {
+                        Part::Image { mime_type, data } => Some(InlineData {
+                            inline_data: Blob { data, mime_type },
+                        }),
+                        Part::Text(_) => None,
+                    })
+                })
+            }),
+            response: Response {
+                body: &reply.body,
+                ref_as_text: self.ref_as_text,
+            },
+        }
+        .serialize(serializer)
+    }
+}
+
+/// `{"inlineData": {"mimeType", "data"}}`.
+#[derive(Serialize)]
+struct InlineData<'a> {
+    #[serde(rename = "inlineData")]
+    inline_data: Blob<'a>,
+}
+
+#[derive(Serialize)]
+struct Blob<'a> {
+    data: &'a str,
+    #[serde(rename = "mimeType")]
+    mime_type: &'a str,
+}
+
+/// `{"output": …}` or `{"error": …}`.
+struct Response<'a> {
+    body: &'a Body<'a>,
+    ref_as_text: bool,
+}
+
+impl Serialize for Response<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Output<T> {
+            output: T,
+        }
+        #[derive(Serialize)]
+        struct Error<T> {
+            error: T,
+        }
+        match self.body {
+            Body::Error(text) => Error { error: text }.serialize(serializer),
+            Body::Value(value) if self.ref_as_text => Output {
+                output: JsonText(value),
+            }
+            .serialize(serializer),
+            Body::Value(value) => Output { output: value }.serialize(serializer),
+            Body::JsonText(text) => Output { output: text }.serialize(serializer),
+            Body::Parts { parts, is_error } => {
+                let texts: Vec<&str> = parts
+                    .iter()
+                    .filter_map(|part| match part {
+                        Part::Text(text) => Some(text.as_ref()),
+                        Part::Image { .. } => None,
+                    })
+                    .collect();
+                let text = texts.join("\n");
+                if *is_error {
+                    Error { error: text }.serialize(serializer)
+                } else {
+                    Output { output: text }.serialize(serializer)
                 }
             }
-            let key = if *is_error { "error" } else { "output" };
-            json!({key: texts.join("\n")})
         }
-    };
-    let mut function_response = Map::new();
-    function_response.insert("name".into(), Value::String(reply.name.to_owned()));
-    if let Some(id) = reply.id {
-        function_response.insert("id".into(), Value::String(id.to_owned()));
     }
-    function_response.insert("response".into(), response);
-    if !images.is_empty() {
-        function_response.insert("parts".into(), Value::Array(images));
-    }
-    Value::Object(function_response)
 }

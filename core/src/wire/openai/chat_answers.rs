@@ -7,9 +7,9 @@
 //! (`fixtures/provider-wire/openai-chat/answer-parallel.json`). The function calling guide
 //! (developers.openai.com/api/docs/guides/function-calling) appends one such message per call.
 
-use serde_json::{json, Value};
+use serde::{Serialize, Serializer};
 
-use crate::tools::json_text;
+use crate::wire::answers::out::{JsonText, Out, Seq, TypedText};
 use crate::wire::answers::{Body, Part, Reply};
 
 /// No image travels in a tool message (its content is text parts only).
@@ -21,27 +21,47 @@ pub(crate) fn takes_image(_mime_type: &str) -> bool {
 /// wording).
 pub(crate) const ERROR_PREFIX: &str = "Error: ";
 
-pub(crate) fn messages(replies: &[Reply<'_>]) -> Vec<Value> {
-    replies
-        .iter()
-        .map(|reply| {
-            let content = match &reply.body {
-                Body::Error(text) => Value::String(format!("{ERROR_PREFIX}{text}")),
-                Body::Value(value) => Value::String(json_text(value)),
-                Body::Parts { parts, is_error } => {
-                    let mut texts: Vec<Value> = Vec::new();
-                    if *is_error {
-                        texts.push(json!({"type": "text", "text": ERROR_PREFIX.trim_end()}));
-                    }
-                    for part in parts {
-                        if let Part::Text(text) = part {
-                            texts.push(json!({"type": "text", "text": text}));
-                        }
-                    }
-                    Value::Array(texts)
-                }
-            };
-            json!({"role": "tool", "tool_call_id": reply.id_or_empty(), "content": content})
-        })
-        .collect()
+pub(crate) fn write(replies: &[Reply<'_>], out: &mut impl Out) {
+    for reply in replies {
+        out.message(&ToolMessage {
+            content: Content(&reply.body),
+            role: "tool",
+            tool_call_id: reply.id_or_empty(),
+        });
+    }
+}
+
+/// `{"role": "tool", "tool_call_id", "content"}`, its keys in sorted order (`answers::out`).
+#[derive(Serialize)]
+struct ToolMessage<'a> {
+    content: Content<'a>,
+    role: &'static str,
+    tool_call_id: &'a str,
+}
+
+/// The text, or the text parts (an image is said in words by `answers::reply`).
+struct Content<'a>(&'a Body<'a>);
+
+impl Serialize for Content<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Body::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
+            Body::Value(value) => JsonText(value).serialize(serializer),
+            Body::JsonText(text) => serializer.serialize_str(text),
+            Body::Parts { parts, is_error } => {
+                let error = is_error.then_some(ERROR_PREFIX.trim_end());
+                let texts = parts.iter().filter_map(|part| match part {
+                    Part::Text(text) => Some(text.as_ref()),
+                    Part::Image { .. } => None,
+                });
+                Seq(|| {
+                    error
+                        .into_iter()
+                        .chain(texts.clone())
+                        .map(|text| TypedText { text, kind: "text" })
+                })
+                .serialize(serializer)
+            }
+        }
+    }
 }

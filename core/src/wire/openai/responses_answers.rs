@@ -9,10 +9,10 @@
 //! encoded image in a data URL", `detail`. No error flag: an error is said in the text.
 //! Recorded: `fixtures/provider-wire/openai-responses/answer-*.json`.
 
-use serde_json::{json, Value};
+use serde::{Serialize, Serializer};
 
 use super::chat_answers::ERROR_PREFIX;
-use crate::tools::json_text;
+use crate::wire::answers::out::{JsonText, Out, Seq, TypedText};
 use crate::wire::answers::{Body, Part, Reply};
 
 /// The image types OpenAI's vision input takes: "PNG (.png), JPEG (.jpeg and .jpg), WEBP
@@ -25,32 +25,95 @@ pub(crate) fn takes_image(mime_type: &str) -> bool {
     )
 }
 
-pub(crate) fn items(replies: &[Reply<'_>]) -> Vec<Value> {
-    replies
-        .iter()
-        .map(|reply| {
-            let output = match &reply.body {
-                Body::Error(text) => Value::String(format!("{ERROR_PREFIX}{text}")),
-                Body::Value(value) => Value::String(json_text(value)),
-                Body::Parts { parts, is_error } => {
-                    let mut items: Vec<Value> = Vec::new();
-                    if *is_error {
-                        items.push(json!({"type": "input_text", "text": ERROR_PREFIX.trim_end()}));
-                    }
-                    for part in parts {
-                        items.push(match part {
-                            Part::Text(text) => json!({"type": "input_text", "text": text}),
-                            Part::Image { mime_type, data } => json!({
-                                "type": "input_image",
-                                "image_url": format!("data:{mime_type};base64,{data}"),
-                                "detail": "auto",
-                            }),
-                        });
-                    }
-                    Value::Array(items)
-                }
-            };
-            json!({"type": "function_call_output", "call_id": reply.id_or_empty(), "output": output})
-        })
-        .collect()
+pub(crate) fn write(replies: &[Reply<'_>], out: &mut impl Out) {
+    for reply in replies {
+        out.message(&FunctionCallOutput {
+            call_id: reply.id_or_empty(),
+            output: Output(&reply.body),
+            kind: "function_call_output",
+        });
+    }
+}
+
+/// `{"type": "function_call_output", "call_id", "output"}`, its keys in sorted order
+/// (`answers::out`).
+#[derive(Serialize)]
+struct FunctionCallOutput<'a> {
+    call_id: &'a str,
+    output: Output<'a>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// The text, or the output items.
+struct Output<'a>(&'a Body<'a>);
+
+impl Serialize for Output<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Body::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
+            Body::Value(value) => JsonText(value).serialize(serializer),
+            Body::JsonText(text) => serializer.serialize_str(text),
+            Body::Parts { parts, is_error } => {
+                let error = is_error.then_some(Item::Text(ERROR_PREFIX.trim_end()));
+                Seq(|| error.iter().copied().chain(parts.iter().map(Item::of)))
+                    .serialize(serializer)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Item<'a> {
+    Text(&'a str),
+    Image { mime_type: &'a str, data: &'a str },
+}
+
+impl<'a> Item<'a> {
+    fn of(part: &'a Part<'a>) -> Item<'a> {
+        match part {
+            Part::Text(text) => Item::Text(text),
+            Part::Image { mime_type, data } => Item::Image { mime_type, data },
+        }
+    }
+}
+
+impl Serialize for Item<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Item::Text(text) => TypedText {
+                text,
+                kind: "input_text",
+            }
+            .serialize(serializer),
+            Item::Image { mime_type, data } => InputImage {
+                detail: "auto",
+                image_url: DataUrl { mime_type, data },
+                kind: "input_image",
+            }
+            .serialize(serializer),
+        }
+    }
+}
+
+/// `{"type": "input_image", "image_url", "detail"}`, its keys in sorted order.
+#[derive(Serialize)]
+struct InputImage<'a> {
+    detail: &'static str,
+    image_url: DataUrl<'a>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// `data:{mime_type};base64,{data}`, written as it is serialized.
+struct DataUrl<'a> {
+    mime_type: &'a str,
+    data: &'a str,
+}
+
+impl Serialize for DataUrl<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let DataUrl { mime_type, data } = self;
+        serializer.collect_str(&format_args!("data:{mime_type};base64,{data}"))
+    }
 }
