@@ -150,3 +150,36 @@ fn a_format_the_validator_does_not_know_leaves_the_tool_callable() {
     // Refusing an unknown format would fail every call (schemars writes `"ip"` for `IpAddr`).
     assert!(answer.is_ok(), "{answer:?}");
 }
+
+/// Pings a host.
+#[toolwire::tool]
+fn ping(
+    /// The host's address: schemars writes `"format": "ip"`, a format `jsonschema` ignores.
+    host: std::net::IpAddr,
+) -> String {
+    host.to_string()
+}
+
+#[test]
+fn an_ip_address_s_lost_format_is_unguarded_and_the_tool_still_runs() {
+    let ping = registered_tools()
+        .into_iter()
+        .find(|t| t.name == "ping")
+        .expect("`#[tool] fn ping` is registered");
+    assert_eq!(
+        ping.definition().parameters["properties"]["host"]["format"],
+        "ip"
+    );
+    let findings =
+        toolwire::rail::schema_findings([ping], &[toolwire::schema::Dialect::AnthropicStrict]);
+    let format = findings
+        .findings()
+        .iter()
+        .find(|f| f.problem.starts_with("`format`"))
+        .unwrap_or_else(|| panic!("no `format` finding: {findings}"));
+    // The validator lets "not an address" through to serde: nothing of ours checks `ip`.
+    assert_eq!(format.standing, Standing::Unguarded, "{findings}");
+    assert!(!findings.passes(false), "{findings}");
+    let answer = futures::executor::block_on(ping.call(json!({"host": "::1"}), AppState::new()));
+    assert_eq!(answer, Ok(json!("::1")));
+}

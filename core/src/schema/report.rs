@@ -49,8 +49,10 @@ impl fmt::Display for SchemaProblem {
 /// let loss = &prepared.losses[0];
 /// assert_eq!((loss.pointer.as_str(), loss.keyword.as_str()), ("/properties/id", "format"));
 /// assert_eq!(loss.note, "Format: uri.");
+/// assert_eq!(loss.format.as_deref(), Some("uri"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Loss {
     /// The JSON pointer of the node it stood on, in the tool's own schema.
     pub pointer: String,
@@ -65,12 +67,20 @@ pub struct Loss {
     /// typing an untyped node as an object, in `rewrite/strict.rs`); "A non-strict dialect
     /// never forbids what the tool accepts" (`tool-schema-wire.md`, "Where each part lives").
     pub narrows: bool,
+    /// The format lost, when `keyword` is `format` (and its value a string): whether the loss
+    /// is guarded depends on it, since a validator checks only the formats it knows
+    /// ([`Loss::checked_by_validators`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
 }
 
 impl Loss {
-    /// Whether a JSON Schema validator checks the rule lost, so a tool that validates its own
-    /// arguments (every `#[tool]`) refuses what breaks it: an extension keyword or an
-    /// annotation is never checked, and its loss is unguarded whoever runs the tool.
+    /// Whether the `#[tool]`'s validator (`jsonschema`, draft 2020-12) checks the rule lost, so
+    /// a tool that validates its own arguments refuses what breaks it: an extension keyword,
+    /// `contentMediaType`/`contentEncoding`, or a `format` it does not know (`"ip"`,
+    /// `"upper-case-word"`; it knows `date-time`, `email`, `uri`, `uuid`, `ipv4` and the other
+    /// formats of 2020-12 but the `idn-*` ones) is never checked, and its loss is unguarded
+    /// whoever runs the tool.
     ///
     /// ```
     /// use serde_json::json;
@@ -81,9 +91,21 @@ impl Loss {
     /// let checked: Vec<(&str, bool)> = prepared.losses.iter()
     ///     .map(|l| (l.keyword.as_str(), l.checked_by_validators())).collect();
     /// assert!(checked.contains(&("x-rule", false)), "{checked:?}");
+    /// // A format the validator checks, and one it ignores.
+    /// let formats = json!({"type": "object", "properties": {
+    ///     "at": {"type": "string", "format": "date-time"},
+    ///     "ip": {"type": "string", "format": "ip"}}});
+    /// let prepared = prepare_schema(Dialect::Gemini, &formats).unwrap();
+    /// let checked: Vec<(Option<&str>, bool)> = prepared.losses.iter()
+    ///     .map(|l| (l.format.as_deref(), l.checked_by_validators())).collect();
+    /// assert!(checked.contains(&(Some("ip"), false)), "{checked:?}");
     /// ```
     pub fn checked_by_validators(&self) -> bool {
-        crate::schema::keywords::is_checked_rule(&self.keyword)
+        use crate::schema::keywords::{is_checked_format, is_checked_rule};
+        match self.keyword.as_str() {
+            "format" => self.format.as_deref().is_some_and(is_checked_format),
+            keyword => is_checked_rule(keyword),
+        }
     }
 
     /// This loss's standing for a tool whose runner does (`validates_arguments`) or does not
