@@ -410,10 +410,13 @@ impl SchemaReport {
         )
     }
 
-    /// The report of a tool's definition in `dialect`: what the wire sends for it
+    /// The report of a bare tool definition in `dialect`: what the wire sends for it
     /// ([`crate::schema::prepare_definition_cached`], so a tool that reads `null` as absent
-    /// loses nothing to strict's required-or-null), its losses guarded when the tool validates
-    /// its own arguments ([`crate::ToolDefinition::validates_arguments`]: every `#[tool]`).
+    /// loses nothing to strict's required-or-null), its losses *unguarded*: a definition alone
+    /// does not say what runs the tool (a `#[tool]`'s definition may be handed to a closure
+    /// that checks nothing), so it is judged as the rail judges a bare
+    /// [`ToolDefinition`](crate::ToolDefinition). With the runner,
+    /// [`of_definition_run_by`](Self::of_definition_run_by).
     ///
     /// ```
     /// use serde_json::json;
@@ -422,7 +425,7 @@ impl SchemaReport {
     ///     "properties": {"days": {"type": ["integer", "null"]}}});
     /// let own = ToolDefinition::new("t", "d", schema).with_null_is_absent(true);
     /// assert_eq!(SchemaReport::of_definition(Dialect::OpenAiStrict, &own).status, SchemaStatus::Rewritten);
-    /// // Gemini cannot close the object; nothing checks this (hand-made) tool's arguments.
+    /// // Gemini cannot close the object; nothing said what checks this tool's arguments.
     /// let gemini = SchemaReport::of_definition(Dialect::Gemini, &own);
     /// assert_eq!((gemini.status, gemini.standing), (SchemaStatus::Lossy, Some(Standing::Unguarded)));
     /// ```
@@ -430,9 +433,45 @@ impl SchemaReport {
         dialect: crate::schema::Dialect,
         definition: &crate::tools::ToolDefinition,
     ) -> SchemaReport {
+        SchemaReport::of_definition_run_by(dialect, definition, false)
+    }
+
+    /// The report of a tool's definition in `dialect` when the code that runs it is known:
+    /// `runner_validates` says whether that code checks every call against the schema the
+    /// definition carries before the tool runs (a `#[tool]` registration's
+    /// [`validates_arguments`](crate::tools::ToolRegistration::validates_arguments), or
+    /// [`ToolProvider::validates_arguments`](crate::provider::ToolProvider::validates_arguments)
+    /// of the provider that runs it, as `ToolRuntime::report` asks). Guarded only when it does
+    /// *and* the definition is still the schema it checks
+    /// ([`ToolDefinition::validates_arguments`](crate::ToolDefinition::validates_arguments)):
+    /// the one judge of the report, the runtime and the rail.
+    ///
+    /// ```
+    /// use toolwire_core::schema::{Dialect, SchemaReport, Standing};
+    /// use toolwire_core::tools::ToolRegistration;
+    /// static COUNT: ToolRegistration = ToolRegistration {
+    ///     name: "count", form: "count", description: "Counts.",
+    ///     schema: || serde_json::json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}}),
+    ///     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    ///     module_path: "demo", file: "demo.rs", line: 1,
+    ///     // Its handler would check every call against `schema`, as `#[tool]`'s does.
+    ///     validates_arguments: true,
+    /// };
+    /// let definition = COUNT.definition();
+    /// let run_by = |validates| SchemaReport::of_definition_run_by(Dialect::AnthropicStrict, &definition, validates).standing;
+    /// assert_eq!(run_by(true), Some(Standing::Guarded), "run by its own handler");
+    /// assert_eq!(run_by(false), Some(Standing::Unguarded), "handed to code that checks nothing");
+    /// let bare = SchemaReport::of_definition(Dialect::AnthropicStrict, &definition);
+    /// assert_eq!(bare.standing, Some(Standing::Unguarded), "a bare definition says no runner");
+    /// ```
+    pub fn of_definition_run_by(
+        dialect: crate::schema::Dialect,
+        definition: &crate::tools::ToolDefinition,
+        runner_validates: bool,
+    ) -> SchemaReport {
         SchemaReport::of_preparation(
             &crate::schema::prepare_definition_cached(dialect, definition),
-            definition.validates_arguments(),
+            runner_validates && definition.validates_arguments(),
         )
     }
 
