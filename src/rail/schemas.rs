@@ -257,19 +257,22 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
     }
 }
 
-/// One refused or lossy schema, found by [`schema_findings`], with its standing.
+/// One refused or lossy schema, found by [`schema_findings`], with its standing. Read, never
+/// built: `#[non_exhaustive]`, so a later field breaks no app.
 ///
 /// ```
-/// # use toolwire::{rail::SchemaFinding, schema::{Dialect, Standing}};
-/// let finding = SchemaFinding {
-///     tool: "tag".into(), file: "src/tools.rs".into(), line: 3, dialect: Dialect::Gemini,
-///     pointer: "/properties/tag".into(), problem: "`format` is lost: Format: uri.".into(),
-///     standing: Standing::Guarded, over_restricts: false, refused: None,
-/// };
-/// assert!(finding.to_string().starts_with("`tag` (src/tools.rs:3) in gemini at `/properties/tag`, guarded: "));
+/// use toolwire::{rail::tool_schema_findings, schema::{Dialect, Standing}};
+/// /// Counts.
+/// #[toolwire::tool]
+/// fn count(n: u8) -> u8 { n }
+/// let findings = tool_schema_findings(&[Dialect::AnthropicStrict]);
+/// let finding = &findings.findings()[0];
+/// assert_eq!((finding.tool.as_str(), finding.pointer.as_str()), ("count", "/properties/n"));
+/// assert!(finding.to_string().contains(" in anthropic-strict at `/properties/n`, guarded: "), "{finding}");
 /// assert!(!finding.fails(false) && finding.fails(true));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaFinding {
     /// The tool's real name.
     pub tool: String,
@@ -296,13 +299,19 @@ impl SchemaFinding {
     /// Whether it fails the rail (`exact`: the exact mode, where a guarded loss fails too).
     ///
     /// ```
-    /// # use toolwire::{rail::SchemaFinding, schema::{Dialect, Standing}};
-    /// let finding = SchemaFinding {
-    ///     tool: "mcp/s/t".into(), file: String::new(), line: 0, dialect: Dialect::OpenAiStrict,
-    ///     pointer: String::new(), problem: "`additionalProperties` is lost: Closed.".into(),
-    ///     standing: Standing::Guarded, over_restricts: true, refused: None,
+    /// use serde_json::json;
+    /// use toolwire::{rail::schema_findings, schema::{Dialect, Standing}, tools::ToolRegistration};
+    /// // A registration whose handler validates, with an object it leaves open.
+    /// static OPEN: ToolRegistration = ToolRegistration {
+    ///     name: "open", form: "open", description: "Open.",
+    ///     schema: || json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+    ///     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    ///     module_path: "demo", file: "demo.rs", line: 1, validates_arguments: true,
     /// };
-    /// assert!(finding.fails(false), "an over-restriction fails even when guarded");
+    /// let findings = schema_findings([&OPEN], &[Dialect::OpenAiStrict]);
+    /// let closed = findings.findings().iter().find(|f| f.over_restricts).unwrap();
+    /// assert_eq!(closed.standing, Standing::Guarded);
+    /// assert!(closed.fails(false), "an over-restriction fails even when guarded");
     /// ```
     pub fn fails(&self, exact: bool) -> bool {
         self.over_restricts || self.standing.fails(exact)

@@ -300,6 +300,7 @@ pub(crate) fn shown(pointer: &str) -> &str {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Standing {
     /// "The tool does not travel to that provider."
     Refused,
@@ -377,6 +378,7 @@ impl fmt::Display for Standing {
 /// assert!(report.fails(false));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct SchemaReport {
     /// As is, rewritten, lossy or refused.
     pub status: SchemaStatus,
