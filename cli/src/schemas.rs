@@ -317,7 +317,10 @@ pub(crate) mod tests {
         let preparation = prepare_definition_cached(Dialect::AnthropicStrict, &COUNT.definition());
         let report = SchemaVerdicts {
             dialects: vec![Dialect::AnthropicStrict],
-            tools: vec![("count", vec![SchemaReport::of_preparation(&preparation, true)])],
+            tools: vec![(
+                "count",
+                vec![SchemaReport::of_preparation(&preparation, true)],
+            )],
         };
         let troubles = report.troubles(Dialect::AnthropicStrict);
         assert_eq!(

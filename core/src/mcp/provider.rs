@@ -568,9 +568,10 @@ fn names_an_unknown_tool(message: &str, bare: &str, protocol: bool) -> bool {
     let message = message.strip_prefix(SDK_INVALID_PARAMS).unwrap_or(message);
     let message = message.trim();
     let unknown = strip_prefix_ignoring_case(message, "unknown tool: ") == Some(bare);
-    let named = strip_prefix_ignoring_case(message, "tool ")
-        .and_then(|rest| rest.strip_suffix(" not found").or(rest.strip_suffix(" disabled")))
-        == Some(bare);
+    let named = strip_prefix_ignoring_case(message, "tool ").and_then(|rest| {
+        rest.strip_suffix(" not found")
+            .or(rest.strip_suffix(" disabled"))
+    }) == Some(bare);
     unknown || named || (protocol && message.eq_ignore_ascii_case("tool not found"))
 }
 
@@ -863,20 +864,35 @@ mod tests {
     fn a_server_s_words_for_an_unknown_tool_are_read_by_anchored_patterns() {
         for (unknown, bare, protocol) in [
             // MCP 2025-11-25's example; the Python SDK's `ToolError` isError text.
-            ("Unknown tool: invalid_tool_name", "invalid_tool_name", false),
+            (
+                "Unknown tool: invalid_tool_name",
+                "invalid_tool_name",
+                false,
+            ),
             ("unknown tool: invalid_tool_name", "invalid_tool_name", true),
             // rmcp 3.11's tool router, as a protocol error.
             ("tool not found", "files_read", true),
             // The TypeScript SDK's isError texts, and a message bare.
-            ("MCP error -32602: Tool files_read not found", "files_read", false),
-            ("MCP error -32602: Tool files_read disabled", "files_read", false),
+            (
+                "MCP error -32602: Tool files_read not found",
+                "files_read",
+                false,
+            ),
+            (
+                "MCP error -32602: Tool files_read disabled",
+                "files_read",
+                false,
+            ),
             ("Tool files_read not found", "files_read", true),
         ] {
             assert!(names_an_unknown_tool(unknown, bare, protocol), "{unknown}");
         }
         for (words, protocol) in [
             ("Invalid arguments for tool read: path not found", true),
-            ("MCP error -32602: Invalid arguments for tool read: path not found", false),
+            (
+                "MCP error -32602: Invalid arguments for tool read: path not found",
+                false,
+            ),
             ("tool read: file not found", false),
             ("Tool  not found", true),
             ("no tool named `files_read`", true),
@@ -892,7 +908,10 @@ mod tests {
             ("missing field `path`", true),
             ("Invalid arguments", true),
         ] {
-            assert!(!names_an_unknown_tool(words, "files_read", protocol), "{words}");
+            assert!(
+                !names_an_unknown_tool(words, "files_read", protocol),
+                "{words}"
+            );
         }
     }
 

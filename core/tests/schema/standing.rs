@@ -79,7 +79,12 @@ fn one_unchecked_format_makes_the_whole_report_unguarded() {
     let report = SchemaReport::of_preparation(&prepared, true);
     assert_eq!(report.standing, Some(Standing::Unguarded), "{report:?}");
     let json = serde_json::to_value(&report).unwrap();
-    let formats: Vec<&Value> = json["losses"].as_array().unwrap().iter().map(|l| &l["format"]).collect();
+    let formats: Vec<&Value> = json["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["format"])
+        .collect();
     assert!(formats.contains(&&json!("ip")), "{json}");
 }
 
@@ -87,7 +92,10 @@ fn one_unchecked_format_makes_the_whole_report_unguarded() {
 fn an_extension_keyword_lost_is_unguarded_and_no_validator_refuses_for_it() {
     let node = json!({"type": "string", "x-case": "lower"});
     let loss = loss_of(Dialect::Gemini, node.clone());
-    assert_eq!((loss.keyword.as_str(), loss.format.as_deref()), ("x-case", None));
+    assert_eq!(
+        (loss.keyword.as_str(), loss.format.as_deref()),
+        ("x-case", None)
+    );
     assert_eq!(loss.standing(true), Standing::Unguarded);
     assert!(!refused_by_the_tool(&node, json!("UPPER")));
 }
