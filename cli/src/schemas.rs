@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use toolwire_core::{
-    schema::{prepare_definition_cached, Dialect, SchemaReport, SchemaStatus, Standing},
+    schema::{Dialect, SchemaReport, SchemaStatus, Standing},
     Census, ToolDefinition,
 };
 
@@ -156,6 +156,7 @@ pub(crate) mod tests {
     use super::*;
     use serde_json::{json, Value};
     use toolwire_core::names::DEFAULT_META_TOOLS;
+    use toolwire_core::schema::prepare_definition_cached;
     use toolwire_core::tools::{ToolFuture, ToolInput, ToolRegistration};
     use toolwire_core::ToolError;
 

@@ -395,7 +395,9 @@ async fn a_tool_its_server_does_not_know_makes_the_runtime_list_it_again() {
     use toolwire_core::provider::ToolProvider;
     let provider = fixture("fx", &[]).await;
     let runtime = ToolRuntime::new();
-    runtime.add_provider(provider.clone()).await.unwrap();
+    let status = runtime.add_provider(provider.clone()).await.unwrap();
+    // The fixture's hard names clash (loaded all the same); the list is followed either way.
+    assert_search_clash(&status, "fx");
     let mut changes = runtime.tool_set_changes();
     changes.borrow_and_update();
     let err = provider.call("mcp/fx/gone", json!({})).await.unwrap_err();
