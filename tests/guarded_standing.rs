@@ -150,3 +150,71 @@ fn a_format_the_validator_does_not_know_leaves_the_tool_callable() {
     // Refusing an unknown format would fail every call (schemars writes `"ip"` for `IpAddr`).
     assert!(answer.is_ok(), "{answer:?}");
 }
+
+/// Pings a host.
+#[toolwire::tool]
+fn ping(
+    /// The host's address: schemars writes `"format": "ip"`, a format `jsonschema` ignores.
+    host: std::net::IpAddr,
+) -> String {
+    host.to_string()
+}
+
+#[test]
+fn an_ip_address_s_lost_format_is_unguarded_and_the_tool_still_runs() {
+    let ping = registered_tools()
+        .into_iter()
+        .find(|t| t.name == "ping")
+        .expect("`#[tool] fn ping` is registered");
+    assert_eq!(
+        ping.definition().parameters["properties"]["host"]["format"],
+        "ip"
+    );
+    let findings =
+        toolwire::rail::schema_findings([ping], &[toolwire::schema::Dialect::AnthropicStrict]);
+    let format = findings
+        .findings()
+        .iter()
+        .find(|f| f.problem.starts_with("`format`"))
+        .unwrap_or_else(|| panic!("no `format` finding: {findings}"));
+    // The validator lets "not an address" through to serde: nothing of ours checks `ip`.
+    assert_eq!(format.standing, Standing::Unguarded, "{findings}");
+    assert!(!findings.passes(false), "{findings}");
+    let answer = futures::executor::block_on(ping.call(json!({"host": "::1"}), AppState::new()));
+    assert_eq!(answer, Ok(json!("::1")));
+}
+
+/// One judge on every route (`RailTool`, `SchemaReport::of_definition_run_by`,
+/// `ToolRuntime::report`): guarded only with the runner that validates.
+#[test]
+fn a_tool_s_definition_without_its_registration_is_unguarded_on_the_rail() {
+    use toolwire::schema::{Dialect, SchemaReport};
+    let count = registered_tools()
+        .into_iter()
+        .find(|t| t.name == "count")
+        .expect("`#[tool] fn count` is registered");
+    let strict = [Dialect::AnthropicStrict];
+    // The registration: its handler comes with it and validates.
+    assert!(toolwire::rail::check_schemas([count], &strict).is_ok());
+    // Its definition alone: the same schema, and nothing says what runs it.
+    let definition = count.definition();
+    let findings = toolwire::rail::check_schemas([&definition], &strict).unwrap_err();
+    assert!(
+        findings
+            .findings()
+            .iter()
+            .all(|f| f.standing == Standing::Unguarded),
+        "{findings}"
+    );
+    // The report says the same of each route.
+    let standing = |validates| {
+        SchemaReport::of_definition_run_by(Dialect::AnthropicStrict, &definition, validates)
+            .standing
+    };
+    assert_eq!(standing(true), Some(Standing::Guarded));
+    assert_eq!(standing(false), Some(Standing::Unguarded));
+    assert_eq!(
+        SchemaReport::of_definition(Dialect::AnthropicStrict, &definition).standing,
+        Some(Standing::Unguarded)
+    );
+}

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use toolwire_core::{
-    schema::{prepare_definition_cached, Dialect, SchemaReport, SchemaStatus, Standing},
+    schema::{Dialect, SchemaReport, SchemaStatus, Standing},
     Census, ToolDefinition,
 };
 
@@ -62,12 +62,9 @@ impl<'a> SchemaVerdicts<'a> {
             .map(|(tool, definition)| {
                 let verdicts = dialects
                     .iter()
-                    .map(|d| {
-                        SchemaReport::of_preparation(
-                            &prepare_definition_cached(*d, definition),
-                            definition.validates_arguments(),
-                        )
-                    })
+                    // A bare definition (a file's, an MCP server's): nothing here runs it, so
+                    // the one judge says unguarded (`SchemaReport::of_definition`).
+                    .map(|d| SchemaReport::of_definition(*d, definition))
                     .collect();
                 (tool.name(), verdicts)
             })
@@ -159,6 +156,7 @@ pub(crate) mod tests {
     use super::*;
     use serde_json::{json, Value};
     use toolwire_core::names::DEFAULT_META_TOOLS;
+    use toolwire_core::schema::prepare_definition_cached;
     use toolwire_core::tools::{ToolFuture, ToolInput, ToolRegistration};
     use toolwire_core::ToolError;
 
@@ -297,11 +295,34 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_tool_that_validates_its_arguments_has_guarded_losses_that_do_not_fail() {
-        // A registration whose handler refuses what its schema refuses: its losses are guarded.
+    fn a_validating_registration_s_definition_read_bare_is_unguarded() {
+        // The census reads definitions (a file's, a server's) and runs none of them: even the
+        // definition of a registration whose handler validates is judged bare, as the rail
+        // judges a bare `ToolDefinition`.
         let defs = vec![COUNT.definition()];
+        assert!(defs[0].validates_arguments());
         let census = Census::build(defs.iter().map(|d| &d.name), &DEFAULT_META_TOOLS);
         let report = SchemaVerdicts::new(&census, &defs, &[Dialect::AnthropicStrict]);
+        let troubles = report.troubles(Dialect::AnthropicStrict);
+        assert_eq!(
+            (troubles.lossy, troubles.guarded, troubles.failing),
+            (1, 0, 1)
+        );
+        assert!(!report.all_pass_in(&[Dialect::AnthropicStrict]));
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["count"]["anthropic-strict"]["standing"], "unguarded");
+    }
+
+    #[test]
+    fn guarded_verdicts_are_counted_apart_and_do_not_fail() {
+        let preparation = prepare_definition_cached(Dialect::AnthropicStrict, &COUNT.definition());
+        let report = SchemaVerdicts {
+            dialects: vec![Dialect::AnthropicStrict],
+            tools: vec![(
+                "count",
+                vec![SchemaReport::of_preparation(&preparation, true)],
+            )],
+        };
         let troubles = report.troubles(Dialect::AnthropicStrict);
         assert_eq!(
             (troubles.lossy, troubles.guarded, troubles.failing),
@@ -312,8 +333,6 @@ pub(crate) mod tests {
             report.summary(),
             "; anthropic-strict schemas: 1 lossy (1 guarded), 0 refused"
         );
-        let json = serde_json::to_value(&report).unwrap();
-        assert_eq!(json["count"]["anthropic-strict"]["standing"], "guarded");
     }
 
     #[test]

@@ -17,21 +17,41 @@ use toolwire_core::{
     ToolDefinition,
 };
 
-/// A tool the schema rail can judge: a `#[tool]`'s registration (its losses guarded, since its
-/// handler validates against its own schema), or a definition the app holds (an MCP server's
-/// tool: unguarded, unless it came from a registration).
+/// A tool the schema rail can judge, and how its losses stand (`tool-schema-wire.md`, "What
+/// the rail fails on, revised 2026-12"): guarded only when it comes with the code that runs it
+/// and that code validates the schema reported.
+/// - A [`ToolRegistration`] (every `#[tool]`, what [`check_tool_schemas`] judges) comes with its
+///   handler: guarded when the registration says its handler validates
+///   ([`ToolRegistration::validates_arguments`], set by `#[tool]`).
+/// - A bare [`ToolDefinition`] (an MCP server's tool, one read from a file, or a `#[tool]`'s
+///   definition taken out of its registration) says nothing of what runs it: unguarded, as
+///   [`SchemaReport::of_definition`](toolwire_core::schema::SchemaReport::of_definition) and
+///   `ToolRuntime::report` (for a provider that does not validate) judge it.
 ///
 /// ```
 /// use toolwire::{rail::RailTool, ToolDefinition};
 /// let mcp = ToolDefinition::new("mcp/files/read", "Reads.", serde_json::json!({}));
 /// assert_eq!(mcp.written_at(), None);
-/// assert!(!mcp.rail_definition().validates_arguments());
+/// assert!(!mcp.runner_validates());
+///
+/// /// Counts.
+/// #[toolwire::tool]
+/// fn count(n: u8) -> u8 { n }
+/// let tool = toolwire::registered_tools()[0];
+/// assert!(tool.runner_validates(), "its handler checks every call");
+/// assert!(!tool.definition().runner_validates(), "its definition alone does not say so");
 /// ```
 pub trait RailTool {
     /// The definition the wire sends for it.
     fn rail_definition(&self) -> ToolDefinition;
     /// Where it is written (file, line), when it is a `#[tool]`.
     fn written_at(&self) -> Option<(&str, u32)>;
+    /// Whether the code that runs it comes with it and checks every call against
+    /// [`rail_definition`](Self::rail_definition)'s schema before the tool runs: what makes
+    /// a loss guarded. `false` unless the implementation knows its runner.
+    fn runner_validates(&self) -> bool {
+        false
+    }
 }
 
 impl RailTool for ToolRegistration {
@@ -41,8 +61,12 @@ impl RailTool for ToolRegistration {
     fn written_at(&self) -> Option<(&str, u32)> {
         Some((self.file, self.line))
     }
+    fn runner_validates(&self) -> bool {
+        self.validates_arguments
+    }
 }
 
+/// A bare definition: nothing says what runs it, so its losses are unguarded.
 impl RailTool for ToolDefinition {
     fn rail_definition(&self) -> ToolDefinition {
         self.clone()
@@ -127,7 +151,9 @@ pub fn tool_schema_findings(dialects: &[Dialect]) -> SchemaFindings {
 /// Checks the schemas of `tools` (registrations or definitions: [`RailTool`]) against each of
 /// `dialects`: `Err` lists every finding when one fails: a refused schema, an unguarded loss
 /// (an MCP tool's: nothing on our side enforces what the provider does not see), or an
-/// over-restriction. Guarded losses are listed with them and do not fail it.
+/// over-restriction. Guarded losses are listed with them and do not fail it. A registration's
+/// losses are guarded when its handler validates; a bare [`ToolDefinition`]'s never are, even
+/// a `#[tool]`'s taken out of its registration ([`RailTool`]).
 ///
 /// ```
 /// use serde_json::json;
@@ -196,7 +222,9 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
         for &dialect in dialects {
             match prepare_definition_cached(dialect, &definition).as_ref() {
                 Ok(prepared) if prepared.status == SchemaStatus::Lossy => {
-                    let validates = definition.validates_arguments();
+                    // The one judge (`SchemaReport::of_definition_run_by`): the runner says it
+                    // validates, and the definition is still the schema it validates.
+                    let validates = tool.runner_validates() && definition.validates_arguments();
                     findings.extend(prepared.losses.iter().map(|loss| {
                         // Guarded only where the tool's validation checks the rule lost.
                         let standing = loss.standing(validates);
@@ -229,19 +257,22 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
     }
 }
 
-/// One refused or lossy schema, found by [`schema_findings`], with its standing.
+/// One refused or lossy schema, found by [`schema_findings`], with its standing. Read, never
+/// built: `#[non_exhaustive]`, so a later field breaks no app.
 ///
 /// ```
-/// # use toolwire::{rail::SchemaFinding, schema::{Dialect, Standing}};
-/// let finding = SchemaFinding {
-///     tool: "tag".into(), file: "src/tools.rs".into(), line: 3, dialect: Dialect::Gemini,
-///     pointer: "/properties/tag".into(), problem: "`format` is lost: Format: uri.".into(),
-///     standing: Standing::Guarded, over_restricts: false, refused: None,
-/// };
-/// assert!(finding.to_string().starts_with("`tag` (src/tools.rs:3) in gemini at `/properties/tag`, guarded: "));
+/// use toolwire::{rail::tool_schema_findings, schema::{Dialect, Standing}};
+/// /// Counts.
+/// #[toolwire::tool]
+/// fn count(n: u8) -> u8 { n }
+/// let findings = tool_schema_findings(&[Dialect::AnthropicStrict]);
+/// let finding = &findings.findings()[0];
+/// assert_eq!((finding.tool.as_str(), finding.pointer.as_str()), ("count", "/properties/n"));
+/// assert!(finding.to_string().contains(" in anthropic-strict at `/properties/n`, guarded: "), "{finding}");
 /// assert!(!finding.fails(false) && finding.fails(true));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaFinding {
     /// The tool's real name.
     pub tool: String,
@@ -268,13 +299,19 @@ impl SchemaFinding {
     /// Whether it fails the rail (`exact`: the exact mode, where a guarded loss fails too).
     ///
     /// ```
-    /// # use toolwire::{rail::SchemaFinding, schema::{Dialect, Standing}};
-    /// let finding = SchemaFinding {
-    ///     tool: "mcp/s/t".into(), file: String::new(), line: 0, dialect: Dialect::OpenAiStrict,
-    ///     pointer: String::new(), problem: "`additionalProperties` is lost: Closed.".into(),
-    ///     standing: Standing::Guarded, over_restricts: true, refused: None,
+    /// use serde_json::json;
+    /// use toolwire::{rail::schema_findings, schema::{Dialect, Standing}, tools::ToolRegistration};
+    /// // A registration whose handler validates, with an object it leaves open.
+    /// static OPEN: ToolRegistration = ToolRegistration {
+    ///     name: "open", form: "open", description: "Open.",
+    ///     schema: || json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+    ///     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    ///     module_path: "demo", file: "demo.rs", line: 1, validates_arguments: true,
     /// };
-    /// assert!(finding.fails(false), "an over-restriction fails even when guarded");
+    /// let findings = schema_findings([&OPEN], &[Dialect::OpenAiStrict]);
+    /// let closed = findings.findings().iter().find(|f| f.over_restricts).unwrap();
+    /// assert_eq!(closed.standing, Standing::Guarded);
+    /// assert!(closed.fails(false), "an over-restriction fails even when guarded");
     /// ```
     pub fn fails(&self, exact: bool) -> bool {
         self.over_restricts || self.standing.fails(exact)

@@ -452,18 +452,26 @@ impl McpProvider {
         }
     }
 
-    /// The server said it has no such tool (`answered` is its words): the list it gave is stale,
-    /// so it is marked so (the change signal [`relist_if_stale`](Self::relist_if_stale) sends),
-    /// and the runtime lists again before the next turn rather than offering the tool again.
+    /// The server said it has no such tool (`answered` is its words): the list it gave is stale
+    /// ([`mark_list_stale`](Self::mark_list_stale)).
     fn no_such_tool(&self, tool: &str, answered: &str) -> ToolError {
-        *self.list_expires.lock().unwrap_or_else(|p| p.into_inner()) = None;
-        self.changed.send_modify(|n| *n = n.wrapping_add(1));
+        self.mark_list_stale();
         self.unavailable(
             tool,
             format!(
                 "has no such tool: its server answered `{answered}`; its tool list is marked to be read again"
             ),
         )
+    }
+
+    /// Sends the change signal [`relist_if_stale`](Self::relist_if_stale) sends
+    /// ([`ToolProvider::tools_changed`]). A `ToolRuntime` lists this provider again on it, in a
+    /// task of its own (`runtime/loading.rs`, `watch_tool_list`): a request made once that
+    /// listing is in (`ToolRuntime::tool_set_changes` says when) no longer offers the tool; one
+    /// made before it still does, and its call of the tool gets this error again.
+    fn mark_list_stale(&self) {
+        *self.list_expires.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        self.changed.send_modify(|n| *n = n.wrapping_add(1));
     }
 
     fn unavailable(&self, tool: &str, reason: impl Into<String>) -> ToolError {
@@ -533,34 +541,45 @@ fn bad_arguments(text: &str) -> Option<(Option<String>, String)> {
     }
 }
 
-/// Whether a server's words for a call say it has no such tool, which is no fault of the
-/// arguments: a `-32602` (Invalid params) error's message, or an `isError` result's text. The
-/// patterns are anchored, so a bad-argument text that happens to say "not found" ("Invalid
-/// arguments for tool read: path not found") stays bad arguments. Reading the words is our
-/// caution: the code alone cannot tell the two apart. The texts, each the whole message after
-/// the TypeScript SDK's optional `MCP error -32602: ` prefix (`McpError`'s constructor,
-/// `dist/esm/types.js`: `MCP error ${code}: ${message}`):
+/// Whether a server's words for a call of its tool `bare` say it has no such tool, which is no
+/// fault of the arguments: a `-32602` (Invalid params) error's message (`protocol`), or an
+/// `isError` result's text. Reading the words is our caution: the code alone cannot tell the
+/// two apart. The patterns are anchored and must name `bare`, the tool called: a bad-argument
+/// text that happens to say "not found" ("Invalid arguments for tool read: path not found")
+/// stays bad arguments, and a tool whose own answer names another tool ("Unknown tool: x" from
+/// a tool that runs tools) is that tool's failure, not a stale list. The texts, each the whole
+/// message after the TypeScript SDK's optional `MCP error -32602: ` prefix (`McpError`'s
+/// constructor, `dist/esm/types.js`: `MCP error ${code}: ${message}`):
 /// - MCP 2025-11-25, "Tools" → "Error Handling", lists "Unknown tools" among the protocol
 ///   errors, with `{"code": -32602, "message": "Unknown tool: invalid_tool_name"}`
 ///   (<https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling>);
-///   the Python SDK 2.3's `MCPServer` raises `ToolError(f"Unknown tool: {name}")`
-///   (`mcp/server/mcpserver/tools/tool_manager.py`, `ToolManager.call_tool`), which
-///   `_handle_call_tool` (`mcp/server/mcpserver/server.py`) returns as
-///   `CallToolResult(content=[TextContent(text=str(exc))], is_error=True)`.
+///   the Python SDK's `MCPServer` (main branch, `src/mcp/server/mcpserver/tools/tool_manager.py`,
+///   `ToolManager.call_tool`) raises `ToolError(f"Unknown tool: {name}")`, which its server
+///   returns as an `isError` result of that text.
 /// - rmcp 3.11's tool router answers `invalid_params("tool not found")`
-///   (`src/handler/server/router/tool.rs`).
-/// - The TypeScript SDK 1.32's `McpServer` (`dist/esm/server/mcp.js`, the `tools/call`
-///   handler) throws `new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`)` inside
-///   its `try`, whose `catch` returns `createToolError(error.message)`: an `isError` result
-///   whose text is `MCP error -32602: Tool <name> not found`.
-fn names_an_unknown_tool(message: &str) -> bool {
+///   (`src/handler/server/router/tool.rs`): no name, so read only as a protocol error.
+/// - The TypeScript SDK 1.32.2's `McpServer` (`dist/esm/server/mcp.js`, the `tools/call`
+///   handler) throws `new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`)`, and
+///   `Tool ${name} disabled` for a tool it no longer lists (its `tools/list` handler keeps only
+///   `tool.enabled` ones), inside its `try`, whose `catch` returns
+///   `createToolError(error.message)`: an `isError` result whose text is
+///   `MCP error -32602: Tool <name> not found` (or `disabled`).
+fn names_an_unknown_tool(message: &str, bare: &str, protocol: bool) -> bool {
     let message = message.strip_prefix(SDK_INVALID_PARAMS).unwrap_or(message);
-    let message = message.trim().to_lowercase();
-    let named_not_found = message
-        .strip_prefix("tool ")
-        .and_then(|rest| rest.strip_suffix(" not found"))
-        .is_some_and(|name| !name.is_empty() && !name.contains(char::is_whitespace));
-    message.starts_with("unknown tool") || message == "tool not found" || named_not_found
+    let message = message.trim();
+    let unknown = strip_prefix_ignoring_case(message, "unknown tool: ") == Some(bare);
+    let named = strip_prefix_ignoring_case(message, "tool ").and_then(|rest| {
+        rest.strip_suffix(" not found")
+            .or(rest.strip_suffix(" disabled"))
+    }) == Some(bare);
+    unknown || named || (protocol && message.eq_ignore_ascii_case("tool not found"))
+}
+
+/// `text` after `prefix`, the prefix compared without case (the SDKs capitalise it apart).
+fn strip_prefix_ignoring_case<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
 }
 
 /// The argument at fault and the reason a `-32602` error's message gives, said once like an
@@ -709,7 +728,7 @@ impl ToolProvider for McpProvider {
                             argument,
                             reason,
                         })
-                    } else if names_an_unknown_tool(&text) {
+                    } else if names_an_unknown_tool(&text, bare, false) {
                         // The TypeScript and Python SDKs answer an unknown tool this way.
                         Err(self.no_such_tool(tool, &text))
                     } else {
@@ -719,9 +738,18 @@ impl ToolProvider for McpProvider {
                         })
                     }
                 }
-                Ok(result) => Ok(into_tool_output(result)),
+                Ok(result) => {
+                    if result.is_error == Some(true)
+                        && names_an_unknown_tool(&error_text(&result), bare, false)
+                    {
+                        // Kept for the client as it came, and still a sign the list is stale.
+                        self.mark_list_stale();
+                    }
+                    Ok(into_tool_output(result))
+                }
                 Err(ServiceError::McpError(e))
-                    if e.code == ErrorCode::INVALID_PARAMS && names_an_unknown_tool(&e.message) =>
+                    if e.code == ErrorCode::INVALID_PARAMS
+                        && names_an_unknown_tool(&e.message, bare, true) =>
                 {
                     Err(self.no_such_tool(tool, &e.message))
                 }
@@ -834,29 +862,56 @@ mod tests {
 
     #[test]
     fn a_server_s_words_for_an_unknown_tool_are_read_by_anchored_patterns() {
-        for unknown in [
+        for (unknown, bare, protocol) in [
             // MCP 2025-11-25's example; the Python SDK's `ToolError` isError text.
-            "Unknown tool: invalid_tool_name",
-            // rmcp 3.11's tool router.
-            "tool not found",
-            // The TypeScript SDK's isError text, and its message bare.
-            "MCP error -32602: Tool files_read not found",
-            "Tool files_read not found",
+            (
+                "Unknown tool: invalid_tool_name",
+                "invalid_tool_name",
+                false,
+            ),
+            ("unknown tool: invalid_tool_name", "invalid_tool_name", true),
+            // rmcp 3.11's tool router, as a protocol error.
+            ("tool not found", "files_read", true),
+            // The TypeScript SDK's isError texts, and a message bare.
+            (
+                "MCP error -32602: Tool files_read not found",
+                "files_read",
+                false,
+            ),
+            (
+                "MCP error -32602: Tool files_read disabled",
+                "files_read",
+                false,
+            ),
+            ("Tool files_read not found", "files_read", true),
         ] {
-            assert!(names_an_unknown_tool(unknown), "{unknown}");
+            assert!(names_an_unknown_tool(unknown, bare, protocol), "{unknown}");
         }
-        for arguments in [
-            "Invalid arguments for tool read: path not found",
-            "MCP error -32602: Invalid arguments for tool read: path not found",
-            "tool read: file not found",
-            "Tool  not found",
-            "no tool named `files_read`",
-            "the tool failed: unknown tool-chain",
-            "invalid params",
-            "missing field `path`",
-            "Invalid arguments",
+        for (words, protocol) in [
+            ("Invalid arguments for tool read: path not found", true),
+            (
+                "MCP error -32602: Invalid arguments for tool read: path not found",
+                false,
+            ),
+            ("tool read: file not found", false),
+            ("Tool  not found", true),
+            ("no tool named `files_read`", true),
+            ("the tool failed: unknown tool-chain", false),
+            // Another tool's name: the answer of a tool that runs tools, not a stale list.
+            ("Unknown tool: other_tool", false),
+            ("MCP error -32602: Tool other_tool not found", false),
+            ("Unknown tools: files_read", false),
+            ("Unknown toolchain files_read", false),
+            // No name: only a protocol error says it of the call itself.
+            ("tool not found", false),
+            ("invalid params", true),
+            ("missing field `path`", true),
+            ("Invalid arguments", true),
         ] {
-            assert!(!names_an_unknown_tool(arguments), "{arguments}");
+            assert!(
+                !names_an_unknown_tool(words, "files_read", protocol),
+                "{words}"
+            );
         }
     }
 

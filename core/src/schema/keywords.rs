@@ -90,11 +90,13 @@ pub(crate) fn is_validation(keyword: &str) -> bool {
 /// The JSON Schema 2020-12 keywords a validator checks (the Core applicators and the
 /// Validation vocabulary's assertions, <https://json-schema.org/draft/2020-12/json-schema-core>
 /// § 10-11 and <https://json-schema.org/draft/2020-12/json-schema-validation> § 6), with
-/// draft 7's array `items` and `additionalItems` and `$ref`. Anything else (an extension
-/// keyword, `contentMediaType`, an annotation) is one a standard validator such as the
-/// `#[tool]`'s `jsonschema` never checks, so its loss is not guarded by it. `format` is here
-/// because the `#[tool]`'s validator refuses a format it does not know
-/// (`should_ignore_unknown_formats(false)`, `src/__private.rs`).
+/// draft 7's array `items`, `additionalItems`, `dependencies` and `$ref`: each is one the
+/// `#[tool]`'s validator (`jsonschema` 0.61, built `with_draft(Draft202012)` in
+/// `src/__private.rs`) compiles as an assertion (`jsonschema-0.61.2/src/keywords/mod.rs`,
+/// `get_for_draft`). Anything else (an extension keyword, `contentMediaType` and
+/// `contentEncoding`, which that function compiles as annotations only for 2020-12, an
+/// annotation) is never checked by it, so its loss is not guarded. `format` is not here: it is
+/// checked only for the formats in [`CHECKED_FORMATS`].
 const CHECKED_RULES: &[&str] = &[
     "type",
     "enum",
@@ -116,7 +118,6 @@ const CHECKED_RULES: &[&str] = &[
     "minProperties",
     "required",
     "dependentRequired",
-    "format",
     "allOf",
     "anyOf",
     "oneOf",
@@ -139,10 +140,51 @@ const CHECKED_RULES: &[&str] = &[
     "dependencies",
 ];
 
-/// Whether a JSON Schema validator checks `keyword` ([`CHECKED_RULES`]).
+/// Whether a JSON Schema validator checks `keyword` ([`CHECKED_RULES`]); `format` is asked of
+/// its value ([`is_checked_format`]).
 pub(crate) fn is_checked_rule(keyword: &str) -> bool {
     CHECKED_RULES.contains(&keyword)
 }
+
+/// The formats the `#[tool]`'s validator checks: those `jsonschema` 0.61's
+/// `builtin_format(Draft::Draft202012, _)` knows (`jsonschema-0.61.2/src/keywords/format.rs`),
+/// the validator being built `with_draft(Draft202012)` and `should_validate_formats(true)`
+/// (`src/__private.rs`). Any other format is ignored by it (`should_ignore_unknown_formats`
+/// is left at its default, `true`: `options.rs`), so its loss is unguarded. `idn-email` and
+/// `idn-hostname` are checked only with the crate's `idna` feature, which toolwire does not
+/// enable (`default-features = false`, `Cargo.toml`): unguarded too, the safe side should an
+/// app's own dependency turn the feature on.
+const CHECKED_FORMATS: &[&str] = &[
+    "date",
+    "date-time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "iri",
+    "iri-reference",
+    "json-pointer",
+    "regex",
+    "relative-json-pointer",
+    "time",
+    "uri",
+    "uri-reference",
+    "uri-template",
+    "uuid",
+];
+
+/// Whether the `#[tool]`'s validator checks the format `format` ([`CHECKED_FORMATS`]).
+pub(crate) fn is_checked_format(format: &str) -> bool {
+    CHECKED_FORMATS.contains(&format)
+}
+
+/// Annotations to a 2020-12 validator that draft 6 and 7 validators may check
+/// (`jsonschema-0.61.2/src/keywords/mod.rs` compiles them as assertions for `Draft6 | Draft7`;
+/// draft-07 validation § 8): an MCP server's draft-07 schema may mean them as rules, so a
+/// dialect that drops one records a loss (unguarded: the `#[tool]`'s 2020-12 validator never
+/// checks them) rather than dropping it quietly like an annotation.
+pub(crate) const CONTENT_RULES: &[&str] = &["contentEncoding", "contentMediaType"];
 
 /// Writes a walker over the direct subschemas of a node, once for shared and once for mutable
 /// access (`iter`/`iter_mut`), from one body: the two cannot drift apart.

@@ -49,8 +49,10 @@ impl fmt::Display for SchemaProblem {
 /// let loss = &prepared.losses[0];
 /// assert_eq!((loss.pointer.as_str(), loss.keyword.as_str()), ("/properties/id", "format"));
 /// assert_eq!(loss.note, "Format: uri.");
+/// assert_eq!(loss.format.as_deref(), Some("uri"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Loss {
     /// The JSON pointer of the node it stood on, in the tool's own schema.
     pub pointer: String,
@@ -65,12 +67,20 @@ pub struct Loss {
     /// typing an untyped node as an object, in `rewrite/strict.rs`); "A non-strict dialect
     /// never forbids what the tool accepts" (`tool-schema-wire.md`, "Where each part lives").
     pub narrows: bool,
+    /// The format lost, when `keyword` is `format` (and its value a string): whether the loss
+    /// is guarded depends on it, since a validator checks only the formats it knows
+    /// ([`Loss::checked_by_validators`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
 }
 
 impl Loss {
-    /// Whether a JSON Schema validator checks the rule lost, so a tool that validates its own
-    /// arguments (every `#[tool]`) refuses what breaks it: an extension keyword or an
-    /// annotation is never checked, and its loss is unguarded whoever runs the tool.
+    /// Whether the `#[tool]`'s validator (`jsonschema`, draft 2020-12) checks the rule lost, so
+    /// a tool that validates its own arguments refuses what breaks it: an extension keyword,
+    /// `contentMediaType`/`contentEncoding`, or a `format` it does not know (`"ip"`,
+    /// `"upper-case-word"`; it knows `date-time`, `email`, `uri`, `uuid`, `ipv4` and the other
+    /// formats of 2020-12 but the `idn-*` ones) is never checked, and its loss is unguarded
+    /// whoever runs the tool.
     ///
     /// ```
     /// use serde_json::json;
@@ -81,9 +91,21 @@ impl Loss {
     /// let checked: Vec<(&str, bool)> = prepared.losses.iter()
     ///     .map(|l| (l.keyword.as_str(), l.checked_by_validators())).collect();
     /// assert!(checked.contains(&("x-rule", false)), "{checked:?}");
+    /// // A format the validator checks, and one it ignores.
+    /// let formats = json!({"type": "object", "properties": {
+    ///     "at": {"type": "string", "format": "date-time"},
+    ///     "ip": {"type": "string", "format": "ip"}}});
+    /// let prepared = prepare_schema(Dialect::Gemini, &formats).unwrap();
+    /// let checked: Vec<(Option<&str>, bool)> = prepared.losses.iter()
+    ///     .map(|l| (l.format.as_deref(), l.checked_by_validators())).collect();
+    /// assert!(checked.contains(&(Some("ip"), false)), "{checked:?}");
     /// ```
     pub fn checked_by_validators(&self) -> bool {
-        crate::schema::keywords::is_checked_rule(&self.keyword)
+        use crate::schema::keywords::{is_checked_format, is_checked_rule};
+        match self.keyword.as_str() {
+            "format" => self.format.as_deref().is_some_and(is_checked_format),
+            keyword => is_checked_rule(keyword),
+        }
     }
 
     /// This loss's standing for a tool whose runner does (`validates_arguments`) or does not
@@ -278,6 +300,7 @@ pub(crate) fn shown(pointer: &str) -> &str {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Standing {
     /// "The tool does not travel to that provider."
     Refused,
@@ -355,6 +378,7 @@ impl fmt::Display for Standing {
 /// assert!(report.fails(false));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct SchemaReport {
     /// As is, rewritten, lossy or refused.
     pub status: SchemaStatus,
@@ -388,10 +412,13 @@ impl SchemaReport {
         )
     }
 
-    /// The report of a tool's definition in `dialect`: what the wire sends for it
+    /// The report of a bare tool definition in `dialect`: what the wire sends for it
     /// ([`crate::schema::prepare_definition_cached`], so a tool that reads `null` as absent
-    /// loses nothing to strict's required-or-null), its losses guarded when the tool validates
-    /// its own arguments ([`crate::ToolDefinition::validates_arguments`]: every `#[tool]`).
+    /// loses nothing to strict's required-or-null), its losses *unguarded*: a definition alone
+    /// does not say what runs the tool (a `#[tool]`'s definition may be handed to a closure
+    /// that checks nothing), so it is judged as the rail judges a bare
+    /// [`ToolDefinition`](crate::ToolDefinition). With the runner,
+    /// [`of_definition_run_by`](Self::of_definition_run_by).
     ///
     /// ```
     /// use serde_json::json;
@@ -400,7 +427,7 @@ impl SchemaReport {
     ///     "properties": {"days": {"type": ["integer", "null"]}}});
     /// let own = ToolDefinition::new("t", "d", schema).with_null_is_absent(true);
     /// assert_eq!(SchemaReport::of_definition(Dialect::OpenAiStrict, &own).status, SchemaStatus::Rewritten);
-    /// // Gemini cannot close the object; nothing checks this (hand-made) tool's arguments.
+    /// // Gemini cannot close the object; nothing said what checks this tool's arguments.
     /// let gemini = SchemaReport::of_definition(Dialect::Gemini, &own);
     /// assert_eq!((gemini.status, gemini.standing), (SchemaStatus::Lossy, Some(Standing::Unguarded)));
     /// ```
@@ -408,9 +435,45 @@ impl SchemaReport {
         dialect: crate::schema::Dialect,
         definition: &crate::tools::ToolDefinition,
     ) -> SchemaReport {
+        SchemaReport::of_definition_run_by(dialect, definition, false)
+    }
+
+    /// The report of a tool's definition in `dialect` when the code that runs it is known:
+    /// `runner_validates` says whether that code checks every call against the schema the
+    /// definition carries before the tool runs (a `#[tool]` registration's
+    /// [`validates_arguments`](crate::tools::ToolRegistration::validates_arguments), or
+    /// [`ToolProvider::validates_arguments`](crate::provider::ToolProvider::validates_arguments)
+    /// of the provider that runs it, as `ToolRuntime::report` asks). Guarded only when it does
+    /// *and* the definition is still the schema it checks
+    /// ([`ToolDefinition::validates_arguments`](crate::ToolDefinition::validates_arguments)):
+    /// the one judge of the report, the runtime and the rail.
+    ///
+    /// ```
+    /// use toolwire_core::schema::{Dialect, SchemaReport, Standing};
+    /// use toolwire_core::tools::ToolRegistration;
+    /// static COUNT: ToolRegistration = ToolRegistration {
+    ///     name: "count", form: "count", description: "Counts.",
+    ///     schema: || serde_json::json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}}),
+    ///     handler: |input| Box::pin(async move { Ok(input.arguments) }),
+    ///     module_path: "demo", file: "demo.rs", line: 1,
+    ///     // Its handler would check every call against `schema`, as `#[tool]`'s does.
+    ///     validates_arguments: true,
+    /// };
+    /// let definition = COUNT.definition();
+    /// let run_by = |validates| SchemaReport::of_definition_run_by(Dialect::AnthropicStrict, &definition, validates).standing;
+    /// assert_eq!(run_by(true), Some(Standing::Guarded), "run by its own handler");
+    /// assert_eq!(run_by(false), Some(Standing::Unguarded), "handed to code that checks nothing");
+    /// let bare = SchemaReport::of_definition(Dialect::AnthropicStrict, &definition);
+    /// assert_eq!(bare.standing, Some(Standing::Unguarded), "a bare definition says no runner");
+    /// ```
+    pub fn of_definition_run_by(
+        dialect: crate::schema::Dialect,
+        definition: &crate::tools::ToolDefinition,
+        runner_validates: bool,
+    ) -> SchemaReport {
         SchemaReport::of_preparation(
             &crate::schema::prepare_definition_cached(dialect, definition),
-            definition.validates_arguments(),
+            runner_validates && definition.validates_arguments(),
         )
     }
 

@@ -7,4 +7,5 @@ mod properties;
 mod recursion;
 mod rust_shapes;
 mod spec_cases;
+mod standing;
 mod wire;

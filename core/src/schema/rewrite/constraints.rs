@@ -6,7 +6,9 @@
 use serde_json::{Map, Value};
 
 use super::Rewriter;
-use crate::schema::keywords::{is_validation, note_for, shown_value, TOLD_ANNOTATIONS};
+use crate::schema::keywords::{
+    is_validation, note_for, shown_value, CONTENT_RULES, TOLD_ANNOTATIONS,
+};
 use crate::schema::shape::{format_fits, is_simple_pattern};
 
 impl Rewriter {
@@ -91,10 +93,8 @@ impl Rewriter {
         if !map.contains_key("format") || format_fits(&self.rules, map) {
             return;
         }
-        {
-            let format = map.remove("format").unwrap_or(Value::Null);
-            self.lose(notes, pointer, "format", note_for("format", &format));
-        }
+        let format = map.remove("format").unwrap_or(Value::Null);
+        self.lose_format(notes, pointer, &format);
     }
 
     /// `prefixItems` where the dialect has none: every position may hold any of the listed
@@ -192,7 +192,8 @@ impl Rewriter {
     }
 
     /// Keywords the dialect does not take: annotations go quietly (a default or an example
-    /// moves into the description), constraints go with a loss.
+    /// moves into the description), constraints go with a loss, and so do `contentEncoding`
+    /// and `contentMediaType` ([`CONTENT_RULES`]: rules to a draft-07 server).
     pub(super) fn unknown_keywords(
         &mut self,
         map: &mut Map<String, Value>,
@@ -210,7 +211,9 @@ impl Rewriter {
             self.changed = true;
             if TOLD_ANNOTATIONS.contains(&key.as_str()) {
                 notes.push(note_for(&key, &value));
-            } else if is_validation(&key) {
+            } else if key == "format" {
+                self.lose_format(notes, pointer, &value);
+            } else if is_validation(&key) || CONTENT_RULES.contains(&key.as_str()) {
                 // (`nullable` is no JSON Schema keyword: a validator ignores it.)
                 self.lose(notes, pointer, &key, note_for(&key, &value));
             }

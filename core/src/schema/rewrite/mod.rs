@@ -30,7 +30,7 @@ mod values;
 
 use serde_json::{Map, Value};
 
-use super::keywords::is_validation;
+use super::keywords::{is_validation, note_for};
 use super::prepare::PrepareOptions;
 use super::refs::MAX_DEPTH;
 use super::report::{Loss, RefusalReason, SchemaRefusal};
@@ -109,7 +109,17 @@ impl Rewriter {
             keyword: keyword.to_owned(),
             note,
             narrows,
+            format: None,
         });
+    }
+
+    /// Records a dropped `format: value` (a widening), the loss knowing its format: whether a
+    /// validator checks it depends on which format it is ([`Loss::checked_by_validators`]).
+    fn lose_format(&mut self, notes: &mut Vec<String>, pointer: &str, value: &Value) {
+        self.lose(notes, pointer, "format", note_for("format", value));
+        if let Some(loss) = self.losses.last_mut() {
+            loss.format = value.as_str().map(str::to_owned);
+        }
     }
 
     fn allows(&self, keyword: &str) -> bool {

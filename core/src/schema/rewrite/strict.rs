@@ -184,6 +184,7 @@ impl Rewriter {
                     // Required-or-null where `null` and absence may differ: an absent
                     // property, which the tool takes, is refused on the wire.
                     narrows: true,
+                    format: None,
                 });
             }
         }
@@ -194,6 +195,7 @@ impl Rewriter {
                 note: "Must be an object.".to_owned(),
                 // Typed where the tool took any type (as `typed` does): narrows.
                 narrows: true,
+                format: None,
             });
         }
         Ok(())

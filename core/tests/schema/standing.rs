@@ -1,0 +1,117 @@
+//! Which lost rules the `#[tool]`'s validator really checks (`tool-schema-wire.md`, "What the
+//! rail fails on, revised 2026-12": guarded means the tool's own validation refuses what breaks
+//! the rule): a `format` only if `jsonschema` knows it, never an extension keyword or a content
+//! keyword. Each verdict is checked against `jsonschema` itself, built as the `#[tool]`'s
+//! validator is (`src/__private.rs`): a rule called checked must refuse a value that breaks it.
+
+use serde_json::{json, Value};
+use toolwire_core::schema::{prepare_schema, Dialect, Loss, SchemaReport, Standing};
+
+/// The `#[tool]`'s validator, as `toolwire::__private::ArgumentsValidator` builds it.
+fn tool_validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("compiles")
+}
+
+/// The one loss at `/properties/v` of `{v: node}` in `dialect`.
+fn loss_of(dialect: Dialect, node: Value) -> Loss {
+    let schema = json!({"type": "object", "properties": {"v": node}});
+    let prepared = prepare_schema(dialect, &schema).unwrap();
+    let mut at_v: Vec<Loss> = prepared
+        .losses
+        .into_iter()
+        .filter(|l| l.pointer == "/properties/v")
+        .collect();
+    assert_eq!(at_v.len(), 1, "{at_v:?}");
+    at_v.remove(0)
+}
+
+/// Whether the tool's validator refuses `{v: bad}` under `{v: node}`.
+fn refused_by_the_tool(node: &Value, bad: Value) -> bool {
+    let schema = json!({"type": "object", "properties": {"v": node}});
+    !tool_validator(&schema).is_valid(&json!({ "v": bad }))
+}
+
+#[test]
+fn a_lost_format_the_validator_checks_is_guarded_and_one_it_ignores_is_not() {
+    // (format, a string that breaks it): anthropic-strict takes a short list of string
+    // formats only, so each of these is dropped there.
+    for (format, bad, checked) in [
+        ("uri-template", "{", true),
+        ("json-pointer", "no-slash", true),
+        ("regex", "(", true),
+        ("iri-reference", "\\\\", true),
+        ("ip", "not an address", false),
+        ("upper-case-word", "lower", false),
+        ("idn-hostname", "-bad-", false),
+    ] {
+        let node = json!({"type": "string", "format": format});
+        let loss = loss_of(Dialect::AnthropicStrict, node.clone());
+        assert_eq!(
+            (loss.keyword.as_str(), loss.format.as_deref()),
+            ("format", Some(format))
+        );
+        assert_eq!(loss.checked_by_validators(), checked, "{format}");
+        assert_eq!(
+            refused_by_the_tool(&node, json!(bad)),
+            checked,
+            "`{format}`: the verdict must be the validator's"
+        );
+        let expected = if checked {
+            Standing::Guarded
+        } else {
+            Standing::Unguarded
+        };
+        assert_eq!(loss.standing(true), expected, "{format}");
+        assert_eq!(loss.standing(false), Standing::Unguarded, "{format}");
+    }
+}
+
+#[test]
+fn one_unchecked_format_makes_the_whole_report_unguarded() {
+    let schema = json!({"type": "object", "properties": {
+        "a": {"type": "string", "format": "uri-template"},
+        "b": {"type": "string", "format": "ip"}}});
+    let prepared = toolwire_core::schema::prepare_schema_cached(Dialect::AnthropicStrict, &schema);
+    let report = SchemaReport::of_preparation(&prepared, true);
+    assert_eq!(report.standing, Some(Standing::Unguarded), "{report:?}");
+    let json = serde_json::to_value(&report).unwrap();
+    let formats: Vec<&Value> = json["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["format"])
+        .collect();
+    assert!(formats.contains(&&json!("ip")), "{json}");
+}
+
+#[test]
+fn an_extension_keyword_lost_is_unguarded_and_no_validator_refuses_for_it() {
+    let node = json!({"type": "string", "x-case": "lower"});
+    let loss = loss_of(Dialect::Gemini, node.clone());
+    assert_eq!(
+        (loss.keyword.as_str(), loss.format.as_deref()),
+        ("x-case", None)
+    );
+    assert_eq!(loss.standing(true), Standing::Unguarded);
+    assert!(!refused_by_the_tool(&node, json!("UPPER")));
+}
+
+#[test]
+fn a_content_keyword_dropped_is_a_loss_and_unguarded() {
+    // A draft-07 server may check these; the `#[tool]`'s 2020-12 validator never does.
+    for (keyword, value, bad) in [
+        ("contentMediaType", "application/json", "{not json"),
+        ("contentEncoding", "base64", "*not base64*"),
+    ] {
+        let node = json!({"type": "string", keyword: value});
+        let loss = loss_of(Dialect::Gemini, node.clone());
+        assert_eq!(loss.keyword, keyword);
+        assert!(loss.note.contains(value), "{}", loss.note);
+        assert_eq!(loss.standing(true), Standing::Unguarded, "{keyword}");
+        assert!(!refused_by_the_tool(&node, json!(bad)), "{keyword}");
+    }
+}
