@@ -83,7 +83,12 @@ fn built_stream(format: CallFormat, data: &[u8]) {
         }
     }
     // `finish` first: the end may end calls (Chat Completions), and the turn records that.
-    let ended = stream.finish().map(|last| calls.extend(last));
+    // An end that ended calls before a fault returns them, and the fault on the next call
+    // (`CallStream::finish`, push's rule): asked again, so a failed end is not read as clean.
+    let ended = stream
+        .finish()
+        .map(|last| calls.extend(last))
+        .and_then(|()| stream.finish().map(|after| assert!(after.is_empty())));
     let body = stream.turn().expect("a recording stream has a turn").body();
     let turn_replay = stream.turn().expect("a recording stream has a turn").replay(&calls);
     assert_call_rules(format, &calls);
@@ -92,7 +97,13 @@ fn built_stream(format: CallFormat, data: &[u8]) {
     }
     let parsed = CallParser::new(format)
         .parse(&body)
-        .unwrap_or_else(|e| panic!("{format}: the body a clean stream built does not parse: {e}\n{body}"));
+        .unwrap_or_else(|e| {
+            let events: Vec<String> = events.iter().map(Value::to_string).collect();
+            panic!(
+                "{format}: the body a clean stream built does not parse: {e}\n{body}\nevents:\n{}",
+                events.join("\n")
+            )
+        });
     // Arguments compare as the object or as "unusable": a stream's text that is not JSON is
     // `NotJson`, the body it built holds that text, which a format whose arguments are objects
     // reads as `NotObject`; either way the call is answered as an error and replayed repaired.

@@ -6,7 +6,7 @@
 //! ([`Request::replay_turn`]) is remembered with that tool, so no later tool set reroutes it;
 //! the state is plain data an app can persist and resume.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -177,6 +177,27 @@ struct Held {
     /// Each recorded name, with the positions in `state.history_names` of its records (one
     /// per Responses API namespace it was recorded in: one or two).
     by_name: HashMap<String, Vec<usize>>,
+    /// The tool each of the latest calls answered in this conversation resolved to, newest
+    /// last: what a replay of their turn records ([`Request::replay_turn`]), so that a tool set
+    /// changed between the call and its replay never makes the record name another tool.
+    /// Not part of the saved state (a turn is replayed right after it is answered); at most
+    /// [`MAX_DISPATCHED`] kept.
+    dispatched: VecDeque<Dispatched>,
+}
+
+/// How many answered calls a conversation remembers the tool of, for their replay: our
+/// caution, far above one turn's calls (an app that never replays through the runtime must
+/// not grow the conversation without end).
+const MAX_DISPATCHED: usize = 1024;
+
+/// One answered call (as the model sent it) and the real name of the tool its dispatch
+/// resolved it to.
+#[derive(Debug)]
+struct Dispatched {
+    id: Option<String>,
+    namespace: Option<String>,
+    called: String,
+    tool: String,
 }
 
 impl Held {
@@ -225,6 +246,7 @@ impl Conversation {
         let mut held = Held {
             state,
             by_name: HashMap::new(),
+            dispatched: VecDeque::new(),
         };
         for record in records {
             held.record(record);
@@ -329,6 +351,44 @@ impl Conversation {
         for name in names {
             held.record(name);
         }
+    }
+
+    /// Remembers that the call `(id, namespace, called)` was dispatched to the tool whose real
+    /// name is `tool` (hop 5 as the call ran), for the replay of its turn.
+    pub(super) fn record_dispatched(
+        &self,
+        id: Option<&str>,
+        namespace: Option<&str>,
+        called: &str,
+        tool: &str,
+    ) {
+        let mut held = self.lock();
+        if held.dispatched.len() == MAX_DISPATCHED {
+            held.dispatched.pop_front();
+        }
+        held.dispatched.push_back(Dispatched {
+            id: id.map(str::to_owned),
+            namespace: namespace.map(str::to_owned),
+            called: called.to_owned(),
+            tool: tool.to_owned(),
+        });
+    }
+
+    /// The real name of the tool the latest dispatch of the call `(id, namespace, called)`
+    /// ran, when this conversation answered it.
+    pub(super) fn dispatched_tool(
+        &self,
+        id: Option<&str>,
+        namespace: Option<&str>,
+        called: &str,
+    ) -> Option<String> {
+        let held = self.lock();
+        let latest = held.dispatched.iter().rev().find(|call| {
+            call.id.as_deref() == id
+                && call.namespace.as_deref() == namespace
+                && call.called == called
+        });
+        latest.map(|call| call.tool.clone())
     }
 
     /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does. The

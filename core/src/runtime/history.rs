@@ -9,7 +9,10 @@
 //!   ([`RecordedName`]): history is sent again on every later turn, whose census may differ (a
 //!   backend's `list_changed`, a restart, a tool switched on), and hop 5 of
 //!   `docs/spec/tool-name-wire.md` ("the single mapping point for every later turn too") must
-//!   still reach that tool. A later call by a recorded name reaches that tool or, if it is
+//!   still reach that tool. The tool recorded is the one the call ran, as `answer_calls`
+//!   dispatched it on any request of the conversation, not what the called name reaches when
+//!   the turn is replayed: the tool set may have changed in between, and the name may reach
+//!   another tool by then (or none). A later call by a recorded name reaches that tool or, if it is
 //!   gone, no tool ([`resolve_in_history`]); a later tool whose form is a recorded name of
 //!   another tool does not travel under it: the request leaves it out, saying so
 //!   ([`WhyLeftOut::HistoryName`]), as the spec leaves out a tool whose form is a name
@@ -44,7 +47,9 @@ impl Request {
     /// exactly one tool travels as it, and otherwise an alias no tool answers to
     /// ([`RenamedCall::alias`](crate::wire::replay::RenamedCall::alias)). Each name the turn
     /// carries for a call that reached a tool (the called name, the form, the alias) is
-    /// recorded in this request's conversation with that tool
+    /// recorded in this request's conversation with that tool (the tool the call ran, when
+    /// [`answer_calls`](Self::answer_calls) answered it in this conversation, even if the tool
+    /// set changed since; else the tool hop 5 reaches in this request)
     /// ([`ConversationState::history_names`](super::ConversationState::history_names)): on
     /// every later turn, whatever the tool set is then, a call by it reaches that tool or, if
     /// it is gone, none, and a tool that would travel under it is left out of the request
@@ -95,16 +100,34 @@ impl Request {
             }
             conversation?.recorded_tool(namespace, name)
         };
+        // The tool the call's dispatch ran (`answer_calls` on any request of this
+        // conversation), when no record of its name came first (a recorded name reached its
+        // tool at the dispatch too): the census may have changed since, and what its name
+        // reaches now may be another tool.
+        let ran = |call: &ToolCall| {
+            let namespace = call.namespace.as_deref();
+            if recorded(namespace, &call.name).is_some() {
+                return None;
+            }
+            conversation?.dispatched_tool(call.id.as_deref(), namespace, &call.name)
+        };
         let record = |call: &ToolCall, name: String| {
-            // A call that reached a meta-tool or nothing records nothing.
-            let resolved = resolve_in_history(
-                self.census(),
-                &recorded,
-                call.namespace.as_deref(),
-                &call.name,
-            );
-            if let Ok(Resolution::Tool(hit)) = resolved {
-                let tool = hit.name.to_owned();
+            // The tool the call ran, even when it is gone now (a call by the name then
+            // reaches none, never another); else hop 5 now. A call that reached a meta-tool
+            // or nothing records nothing.
+            let tool = ran(call).or_else(|| {
+                let resolved = resolve_in_history(
+                    self.census(),
+                    &recorded,
+                    call.namespace.as_deref(),
+                    &call.name,
+                );
+                match resolved {
+                    Ok(Resolution::Tool(hit)) => Some(hit.name.to_owned()),
+                    _ => None,
+                }
+            });
+            if let Some(tool) = tool {
                 pending.borrow_mut().push(RecordedName {
                     name,
                     namespace: call.namespace.clone(),
@@ -113,12 +136,20 @@ impl Request {
             }
         };
         let replay = replay::replay_named(format, body, calls, &mut |call| {
+            // `recorded`, with the call's own name recorded for the tool it ran.
+            let ran = ran(call);
+            let recorded_for = |namespace: Option<&str>, name: &str| match &ran {
+                Some(tool) if namespace == call.namespace.as_deref() && name == call.name => {
+                    Some(tool.clone())
+                }
+                _ => recorded(namespace, name),
+            };
             let named = history_name(
                 self.census(),
                 call.namespace.as_deref(),
                 &call.name,
                 &refuses,
-                &recorded,
+                &recorded_for,
             );
             record(call, named.name.clone());
             named
@@ -167,6 +198,22 @@ impl Request {
     ) -> Result<Replay, ReplayError> {
         turn.whole()?;
         self.replay_turn(turn.format(), &turn.body(), calls)
+    }
+
+    /// Remembers, in this request's conversation, the tool `call` is dispatched to (its hop 5,
+    /// as `answer_calls` runs it): what the replay of its turn records for it, on whichever
+    /// request of the conversation it is replayed. A call that reaches a meta-tool or nothing
+    /// is not remembered (it records nothing).
+    pub(super) fn note_dispatched(&self, call: &ToolCall, resolution: Option<Resolution<'_>>) {
+        if let (Some(conversation), Some(Resolution::Tool(hit))) = (self.conversation(), resolution)
+        {
+            conversation.record_dispatched(
+                call.id.as_deref(),
+                call.namespace.as_deref(),
+                &call.name,
+                hit.name,
+            );
+        }
     }
 
     /// Hop 5 for a name this request's conversation recorded in replayed history

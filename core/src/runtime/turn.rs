@@ -244,6 +244,8 @@ impl Request {
             let resolution = self
                 .resolve_called(call.namespace.as_deref(), &call.name)
                 .ok();
+            // What the turn's replay records for the call: the tool it runs.
+            self.note_dispatched(call, resolution);
             let result = self
                 .in_call_span(
                     &call.name,

@@ -17,6 +17,7 @@ mod in_process;
 mod processes;
 mod server;
 mod server_hints;
+mod stale_list;
 mod tool_list;
 mod turns;
 

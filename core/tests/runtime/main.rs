@@ -8,5 +8,6 @@ mod catalog_turns;
 mod history_review;
 mod history_turns;
 mod left_out;
+mod replay_after_change;
 mod search_quality;
 mod turns;

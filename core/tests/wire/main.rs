@@ -4,6 +4,7 @@
 //!
 //! One test binary (one link) with a module per concern.
 
+mod argument_limit;
 mod bad_input;
 mod bodies;
 mod chat_machine;

@@ -282,26 +282,42 @@ fn an_item_of_another_type_with_a_calls_id_is_refused_naming_it() {
 #[test]
 fn a_call_item_without_an_id_is_named_by_its_index() {
     // `ResponseFunctionToolCall.id` is `Optional[str] = None` (`response_function_tool_call.py`):
-    // a call added without one is found at its index, and takes the id the first event gives.
+    // a call added without one is found at its index by the first event about it, and takes
+    // that event's id. From then on the id names it, also beside a second call added later at
+    // the same index: found by index, its later fragment would go to the newer call (or be
+    // refused as ambiguous), and the two calls' arguments would mix.
     let run = run(&[
         json!({"type": "response.output_item.added", "output_index": 0, "item":
             {"type": "function_call", "arguments": "", "call_id": "call_a",
              "name": "get_weather"}}),
         delta(0, "fc_a", "{\"city\":"),
+        added(0, "fc_b", "call_b", "get_time"),
+        delta(0, "fc_b", "{\"tz\":\"UTC\"}"),
         delta(0, "fc_a", "\"Paris\"}"),
+        done(0, "fc_b", "call_b", "get_time", "{\"tz\":\"UTC\"}"),
         json!({"type": "response.output_item.done", "output_index": 0, "item":
-            {"type": "function_call", "call_id": "call_a", "name": "get_weather"}}),
+            {"type": "function_call", "id": "fc_a", "call_id": "call_a", "name": "get_weather"}}),
         completed(json!([])),
     ]);
     agrees(&run);
+    let mut calls = seen(&run.calls);
+    calls.sort_by(|a, b| a.3.cmp(&b.3));
     assert_eq!(
-        seen(&run.calls),
-        [(
-            "call_a".into(),
-            "get_weather".into(),
-            json!({"city": "Paris"}),
-            "/output/0".into()
-        )]
+        calls,
+        [
+            (
+                "call_a".into(),
+                "get_weather".into(),
+                json!({"city": "Paris"}),
+                "/output/0".into()
+            ),
+            (
+                "call_b".into(),
+                "get_time".into(),
+                json!({"tz": "UTC"}),
+                "/output/1".into()
+            )
+        ]
     );
 }
 

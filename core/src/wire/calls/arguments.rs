@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::json_scan::JsonScan;
 use super::tool_call::{Arguments, ArgumentsError};
 
 /// The default limit of one call's arguments text: 1 MiB. Our own caution (no provider
@@ -106,16 +107,36 @@ pub(crate) const NO_ARGUMENTS: &str = "(the stream ended before the arguments ca
 
 /// A streamed call's argument fragments, concatenated, up to the limit: past it the text is
 /// dropped and only its length is counted, so the call ends as [`ArgumentsError::TooLong`].
-#[derive(Debug, Default)]
+/// What the machines decide from the arguments (whether any came, whether they are whole JSON
+/// yet, whether they are the placeholder `{}`) is read from every fragment as it came, kept or
+/// not ([`JsonScan`]), so the limit changes only the arguments, never which calls there are.
+#[derive(Debug)]
 pub(crate) struct ArgumentsText {
     text: String,
     bytes: usize,
+    /// Whether every fragment so far was whitespace (`char::is_whitespace`, as `from_text`'s
+    /// `trim` reads blank text).
+    blank: bool,
+    scan: JsonScan,
+}
+
+impl Default for ArgumentsText {
+    fn default() -> ArgumentsText {
+        ArgumentsText {
+            text: String::new(),
+            bytes: 0,
+            blank: true,
+            scan: JsonScan::default(),
+        }
+    }
 }
 
 impl ArgumentsText {
     /// Appends one fragment.
     pub(crate) fn push(&mut self, fragment: &str, limit: usize) {
         self.bytes = self.bytes.saturating_add(fragment.len());
+        self.blank = self.blank && fragment.chars().all(char::is_whitespace);
+        self.scan.feed(fragment.as_bytes());
         if self.bytes > limit {
             self.text = String::new();
         } else {
@@ -125,19 +146,23 @@ impl ArgumentsText {
 
     /// Replaces the fragments with the whole text a done event carries.
     pub(crate) fn replace(&mut self, whole: &str, limit: usize) {
-        self.text.clear();
-        self.bytes = 0;
+        *self = ArgumentsText::default();
         self.push(whole, limit);
     }
 
-    /// The text kept so far (empty once it passed the limit).
-    pub(crate) fn text(&self) -> &str {
-        &self.text
+    /// Whether no fragment (or only blank ones) came, kept or not.
+    pub(crate) fn is_blank(&self) -> bool {
+        self.blank
     }
 
-    /// Whether no fragment (or only blank ones) came.
-    pub(crate) fn is_blank(&self) -> bool {
-        self.bytes <= self.text.len() && self.text.trim().is_empty()
+    /// Whether the fragments so far, kept or not, make one whole JSON value.
+    pub(crate) fn is_whole(&self) -> bool {
+        self.scan.is_whole()
+    }
+
+    /// Whether the fragments so far, kept or not, make the empty object `{}`.
+    pub(crate) fn is_empty_object(&self) -> bool {
+        self.scan.is_empty_object()
     }
 
     /// The text as a built body records it: the text kept, or, once it passed the limit and
@@ -216,6 +241,10 @@ mod tests {
         text.push("{\"a\":", 8);
         text.push("\"long\"}", 8);
         assert_eq!(text.text, "");
+        assert!(
+            text.is_whole(),
+            "wholeness is read from every fragment, kept or not"
+        );
         assert_eq!(
             text.finish(8),
             Err(ArgumentsError::TooLong {
@@ -224,5 +253,20 @@ mod tests {
             })
         );
         assert!(!text.is_blank());
+    }
+
+    #[test]
+    fn blank_fragments_past_the_limit_are_still_blank() {
+        let mut text = ArgumentsText::default();
+        text.push("\u{a0}", 1);
+        assert!(text.is_blank(), "blank as `trim` reads it");
+        text.replace("  \n", 2);
+        assert!(text.is_blank());
+        assert!(!text.is_whole());
+        text.push("{ }", 2);
+        assert!(!text.is_blank());
+        assert!(text.is_empty_object());
+        text.replace("{\"a\":", 2);
+        assert!(!text.is_whole() && !text.is_blank());
     }
 }

@@ -42,6 +42,7 @@
 mod arguments;
 mod call_format;
 mod error;
+mod json_scan;
 mod lines;
 pub(crate) mod machine;
 pub(crate) mod shape;

@@ -75,7 +75,9 @@
 //!   already whole JSON and the delta brings more argument text (a server reusing index 0 for
 //!   each parallel call). Any other new `id` is minted anew for the same call. A name that
 //!   differs from the call's after its arguments began begins a new call too (a server that
-//!   sends no index and no new id: no piece of a name follows argument text);
+//!   sends no index and no new id: no piece of a name follows argument text). "Whole" and
+//!   "began" are read from every fragment, kept or not (`wire::calls::json_scan`), so the
+//!   arguments limit, past which text is not kept, never changes which calls there are;
 //! - arguments sent as an object (some compatible servers) are their JSON text;
 //! - past [`MAX_BLOCKS`] calls the chunk is refused, before it changes anything.
 
@@ -148,9 +150,10 @@ impl Entry {
         !self.arguments.is_blank()
     }
 
+    /// Read from every fragment, kept or not (`ArgumentsText::is_whole`): a call's text past
+    /// the limit is not kept, and the limit must not change which calls there are.
     fn arguments_whole(&self) -> bool {
-        self.arguments_begun()
-            && serde_json::from_str::<serde::de::IgnoredAny>(self.arguments.text()).is_ok()
+        self.arguments.is_whole()
     }
 
     /// The entry as the message's `tool_calls` holds it.
@@ -437,11 +440,7 @@ fn placeholder_at_close(end: End, arguments: &ArgumentsText) -> Option<String> {
                 .to_owned(),
         );
     }
-    let empty = matches!(
-        serde_json::from_str::<Value>(arguments.text()),
-        Ok(Value::Object(object)) if object.is_empty()
-    );
-    empty.then(|| {
+    arguments.is_empty_object().then(|| {
         "the stream closed (no finish_reason, no [DONE]) after arguments `{}`, which servers send \
          as a placeholder before the real arguments: not run"
             .to_owned()
