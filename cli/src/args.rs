@@ -121,6 +121,21 @@ impl SourceArgs {
         self.mcp.is_given()
     }
 
+    /// The name of the source, as a Tools page names its one provider: `--server`'s name,
+    /// else the file's stem, else `stdin` or `mcp`.
+    pub fn name(&self, server: Option<&str>) -> String {
+        if let Some(server) = server {
+            return server.to_owned();
+        }
+        match &self.file {
+            Some(path) if path.as_os_str() != "-" => path
+                .file_stem()
+                .map_or_else(|| "tools".to_owned(), |s| s.to_string_lossy().into_owned()),
+            _ if self.is_mcp() => "mcp".to_owned(),
+            _ => "stdin".to_owned(),
+        }
+    }
+
     /// The tools' real names only, and the positions of those the runtime withholds (a tool
     /// whose listing says it requires MCP tasks): for a file, the fast path, which skips
     /// descriptions and schemas.

@@ -3,6 +3,7 @@
 //! `report.rs` (the table and the JSON object) and `schemas.rs` (the schema verdicts).
 
 use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 
 use clap::Args;
 use toolwire_core::{schema::Dialect, wire::unsupported_reason, Census};
@@ -35,6 +36,10 @@ pub struct CensusArgs {
     /// converse-strict is anthropic-strict).
     #[arg(long = "provider", value_name = "DIALECT", value_enum)]
     providers: Vec<DialectKey>,
+    /// Also write the Tools page of this tool set to FILE (HTML, self-contained: the page
+    /// `toolwire serve --http` serves at /tools, clashes first), whatever the exit status.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// The long help of `census`: formats, duplicates, the `--json` contract and exit statuses.
@@ -93,6 +98,11 @@ nothing guards (unguarded), or forbids arguments the tool accepts; a guarded los
 counted in the summary and does not change the status. The table's summary ends with
 each named dialect's counts.
 
+--html FILE also writes the Tools page of the tool set (the page `toolwire serve --http`
+serves at /tools, from the same report and renderer, without its live refresh): clashes
+first, then each server and each tool with its status and its schema in each dialect. It
+is written whatever the exit status, for a CI job to keep as an artifact.
+
 Exit status: 0 every tool is offered (and, with --provider, no schema fails in a named
 dialect); 1 a tool is left out (or, with --provider, a schema is refused, unguarded-lossy
 or over-restricting in a named dialect); 2 the input is unusable (the message names the file, line and
@@ -106,7 +116,7 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     // Schemas only when asked for: the table alone of a file keeps the names-only reader. An
     // MCP server's listing is whole definitions anyway, and says which tools the runtime
     // cannot run.
-    let needs_schemas = args.json || !providers.is_empty();
+    let needs_schemas = args.json || !providers.is_empty() || args.html.is_some();
     let (definitions, found, origins) = if needs_schemas || args.source.is_mcp() {
         let (definitions, origins) = args.source.read_definitions(server)?;
         (Some(definitions), Found::default(), origins)
@@ -157,6 +167,15 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
         EXIT_FOUND
     };
     let status = origins.report_failures(status);
+    // The page first, so a CI job keeps it whatever the table says.
+    if let (Some(path), Some(definitions)) = (&args.html, &definitions) {
+        crate::page::write_page(
+            path,
+            definitions,
+            origins.servers.as_deref(),
+            &args.source.name(server),
+        )?;
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     let written = match (&schemas, args.json) {
         (Some(schemas), true) => report.write_json(&mut out, schemas),

@@ -24,6 +24,7 @@ mod distinct;
 mod exit;
 pub mod input;
 mod mcp;
+mod page;
 mod report;
 mod resolve;
 mod schemas;

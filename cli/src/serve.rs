@@ -342,6 +342,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, Failure> {
                     })?;
                     let local = listener.local_addr().map_err(|e| e.to_string())?;
                     eprintln!("toolwire serve: listening on http://{local}/mcp");
+                    eprintln!("toolwire serve: the Tools page is http://{local}/tools");
                     let mut http = HttpOptions::default();
                     http.token = token;
                     for host in &args.allowed_hosts {

@@ -238,6 +238,54 @@ impl LoadStatus {
     }
 }
 
+/// A provider's health, in the words a Tools page shows: running, failed (unreachable: its
+/// server exited, crashed or hung; its tools are withheld until it is reloaded) or
+/// restarting (a reload is under way).
+///
+/// ```
+/// use toolwire_core::runtime::ProviderHealth;
+/// assert_eq!(ProviderHealth::Restarting.word(), "restarting");
+/// assert_eq!(serde_json::to_value(ProviderHealth::Failed).unwrap(), "failed");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ProviderHealth {
+    /// Reachable: its tools are in the requests (a load problem, a clash, is its status's).
+    Running,
+    /// Unreachable until it is reloaded.
+    Failed,
+    /// Being reloaded now (a gateway restarts a crashed server before its next call).
+    Restarting,
+}
+
+impl ProviderHealth {
+    /// The word a page shows for it, as it serializes.
+    ///
+    /// ```
+    /// assert_eq!(toolwire_core::runtime::ProviderHealth::Running.word(), "running");
+    /// ```
+    pub fn word(self) -> &'static str {
+        match self {
+            ProviderHealth::Running => "running",
+            ProviderHealth::Failed => "failed",
+            ProviderHealth::Restarting => "restarting",
+        }
+    }
+
+    /// The health of a provider whose status is `status`, while a reload is or is not under
+    /// way.
+    pub(super) fn of(status: &LoadStatus, reloading: bool) -> ProviderHealth {
+        if reloading {
+            ProviderHealth::Restarting
+        } else if status.is_unreachable() {
+            ProviderHealth::Failed
+        } else {
+            ProviderHealth::Running
+        }
+    }
+}
+
 /// A load that did not go cleanly, as an error ([`LoadStatus::check`]): the provider stays in
 /// the runtime (its tools not named by a problem are offered, unless it is unreachable).
 ///

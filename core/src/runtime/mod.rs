@@ -121,7 +121,7 @@ pub(crate) use catalog_tools::{meta_through_tool_call, tool_call_target};
 pub use conversation::{Conversation, ConversationState, RecordedName};
 pub use dispatch::CallOutcome;
 pub use errors::{DispatchError, RuntimeError};
-pub use load_status::{LoadFailed, LoadProblem, LoadStatus};
+pub use load_status::{LoadFailed, LoadProblem, LoadStatus, ProviderHealth};
 pub use meta_tool::{MetaCall, MetaTool};
 pub use request::{CatalogHit, Request};
 pub use route::Route;

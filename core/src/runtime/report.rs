@@ -27,7 +27,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::load_status::LoadStatus;
+use super::load_status::{LoadStatus, ProviderHealth};
+use crate::census::LeftOutReason;
 use crate::provider::ProviderKind;
 use crate::schema::SchemaReport;
 use crate::tools::ToolAnnotations;
@@ -99,10 +100,31 @@ pub struct ToolReport {
     /// What its server says about it.
     #[serde(skip_serializing_if = "ToolAnnotations::is_empty")]
     pub annotations: ToolAnnotations,
+    /// What its server says it does, as it said it (text from a server nobody here
+    /// controls: a page escapes it).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The name a gateway serves it under ([`ToolServer::report`]), when it is served: its
+    /// form cut to the gateway's name budget. `None` in a runtime's own report.
+    ///
+    /// [`ToolServer::report`]: https://docs.rs/toolwire-core/latest/toolwire_core/mcp/serve/struct.ToolServer.html#method.report
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub served: Option<String>,
     /// Offered, left out, switched off or unavailable.
     pub status: ReportStatus,
     /// Why it is not offered, when it is not.
     pub reason: Option<String>,
+    /// The reason's stable key when it is not offered: the census's
+    /// ([`LeftOutReason::key`](crate::census::LeftOutReason::key): `shares_form`,
+    /// `form_is_another_tool`, `meta_tool`, `budget_clash`, ...) or `switched_off`,
+    /// `unreachable`, `unsupported`, as [`WhyLeftOut::key`](crate::wire::WhyLeftOut::key)
+    /// spells them.
+    pub reason_key: Option<&'static str>,
+    /// The other tools, by real name, whose names keep this one from being called: those it
+    /// shares its form with, the one whose real name its form is, those that outrank it.
+    /// Empty when no other tool is in the way.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clashes_with: Vec<String>,
     /// How its schema travels in each dialect (by [`Dialect::key`](crate::schema::Dialect::key)): as is, rewritten, with
     /// losses (listed), or refused (why).
     pub schemas: BTreeMap<&'static str, SchemaReport>,
@@ -123,6 +145,8 @@ pub struct ToolReport {
 ///     kind: ProviderKind::Loaded,
 ///     tools: 1,
 ///     status: LoadStatus::Loaded,
+///     health: ProviderHealth::Running,
+///     restarts: 0,
 ///     protocol_version: None,
 /// };
 /// assert_eq!(runtime.report().providers, [expected]);
@@ -138,6 +162,13 @@ pub struct ProviderReport {
     pub tools: usize,
     /// Its load status.
     pub status: LoadStatus,
+    /// Running, failed (unreachable) or restarting (a reload under way).
+    pub health: ProviderHealth,
+    /// How many times it was reloaded ([`ToolRuntime::reload_provider`]: a gateway's restarts
+    /// of a crashed server); a `list_changed` relisting is not counted.
+    ///
+    /// [`ToolRuntime::reload_provider`]: crate::runtime::ToolRuntime::reload_provider
+    pub restarts: u32,
     /// The protocol version it speaks to its server ([`ToolProvider::protocol_version`]): an
     /// MCP server's negotiated revision; absent for a provider without one.
     ///
@@ -158,4 +189,16 @@ pub struct ToolsReport {
     pub providers: Vec<ProviderReport>,
     /// Every tool of every provider.
     pub tools: Vec<ToolReport>,
+}
+
+/// The other tools, by real name, whose names keep a tool the census left out for `reason`
+/// from being called (none for a reason that names no other tool).
+pub(crate) fn clashes_of(reason: &LeftOutReason) -> Vec<String> {
+    match reason {
+        LeftOutReason::SharesForm { others } => others.clone(),
+        LeftOutReason::FormIsAnotherTool { owner } => vec![owner.clone()],
+        LeftOutReason::Outranked { holders } => holders.clone(),
+        LeftOutReason::BudgetClash { cause, .. } => clashes_of(cause),
+        _ => Vec::new(),
+    }
 }

@@ -23,6 +23,10 @@ pub(super) struct Slot {
     pub(super) status: LoadStatus,
     /// Which watch of its tool list is current (a reload starts a new one).
     pub(super) watch: u64,
+    /// Whether a `reload_provider` of it is under way (a Tools page says "restarting").
+    pub(super) reloading: bool,
+    /// How many `reload_provider`s it had (a gateway's restarts; a `list_changed` is none).
+    pub(super) restarts: u32,
 }
 
 /// The providers and the switches. Read freely; changed only through the methods below.
@@ -79,6 +83,8 @@ impl RuntimeState {
             tools,
             status,
             watch: 0,
+            reloading: false,
+            restarts: 0,
         });
         self.tool_set_version += 1;
         id
@@ -111,6 +117,22 @@ impl RuntimeState {
         slot.status = status;
         slot.generation += 1;
         self.tool_set_version += 1;
+        true
+    }
+
+    /// Marks the provider `id` as being reloaded (`true`, counting a restart) or no longer
+    /// (`false`); whether that changed it.
+    pub(super) fn set_reloading(&mut self, id: u64, reloading: bool) -> bool {
+        let Some(slot) = self.slots.iter_mut().find(|s| s.id == id) else {
+            return false;
+        };
+        if slot.reloading == reloading {
+            return false;
+        }
+        if reloading {
+            slot.restarts = slot.restarts.saturating_add(1);
+        }
+        slot.reloading = reloading;
         true
     }
 

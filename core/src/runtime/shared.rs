@@ -26,6 +26,9 @@ pub(super) struct Shared {
     pub(super) approval: Option<Approver>,
     /// Sends the tool-set version after every change of the tool set.
     changes: tokio::sync::watch::Sender<u64>,
+    /// Bumped after every change the tools report shows: each of `changes`, and a reload's
+    /// start (a Tools page's "restarting", which MCP clients need no `list_changed` for).
+    report_changes: tokio::sync::watch::Sender<u64>,
 }
 
 impl Shared {
@@ -41,6 +44,7 @@ impl Shared {
             catalog,
             approval,
             changes: tokio::sync::watch::Sender::new(0),
+            report_changes: tokio::sync::watch::Sender::new(0),
         }
     }
 
@@ -61,6 +65,24 @@ impl Shared {
     /// A receiver of the tool-set version, which changes after every change of the tool set.
     pub(super) fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
         self.changes.subscribe()
+    }
+
+    /// A receiver of every change the tools report shows (see `report_changes`).
+    pub(super) fn subscribe_report(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.report_changes.subscribe()
+    }
+
+    fn report_changed(&self) {
+        self.report_changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Marks the provider `id` as being reloaded or no longer, and says so to the report's
+    /// receivers (not to `changes`: the tools offered did not change).
+    pub(super) fn set_reloading(&self, id: u64, reloading: bool) {
+        let marked = self.write().set_reloading(id, reloading);
+        if marked {
+            self.report_changed();
+        }
     }
 
     pub(super) fn read(&self) -> RwLockReadGuard<'_, RuntimeState> {
@@ -91,6 +113,7 @@ impl Shared {
         };
         if stale.is_some() {
             self.changes.send_replace(version);
+            self.report_changed();
         }
         drop(stale);
         out
@@ -112,6 +135,7 @@ impl Shared {
         };
         if marked {
             self.changes.send_replace(version);
+            self.report_changed();
         }
     }
 

@@ -13,12 +13,13 @@ use super::builder::ToolRuntimeBuilder;
 use super::catalog_policy::CatalogPolicy;
 use super::conversation::{Conversation, ConversationState};
 use super::errors::RuntimeError;
-use super::load_status::LoadStatus;
+use super::load_status::{LoadStatus, ProviderHealth};
 use super::loading::{load, watch_tool_list};
 use super::meta_tool::MetaTool;
-use super::report::{ProviderReport, ToolReport, ToolsReport};
+use super::report::{clashes_of, ProviderReport, ReportStatus, ToolReport, ToolsReport};
 use super::request::Request;
 use super::shared::Shared;
+use crate::census::LeftOutReason;
 use crate::provider::ToolProvider;
 use crate::schema::{prepare_definition_cached, Dialect, SchemaReport};
 
@@ -212,6 +213,12 @@ impl ToolRuntime {
                 .ok_or_else(|| RuntimeError::NoSuchProvider(name.to_owned()))?;
             (slot.id, slot.provider.clone())
         };
+        // "Restarting" on a Tools page until the reload is done, or dropped half-way.
+        self.shared.set_reloading(id, true);
+        let _reloading = ReloadingMark {
+            shared: &self.shared,
+            id,
+        };
         let (tools, status) = match provider.reload().await {
             Ok(()) => load(&*provider, &self.shared).await,
             Err(e) => (Vec::new(), LoadStatus::unreachable(e.reason)),
@@ -220,9 +227,10 @@ impl ToolRuntime {
         if let Some(changes) = provider.tools_changed() {
             watch_tool_list(&self.shared, id, changes);
         }
-        let reloaded = self
-            .shared
-            .change_tool_set(|state| state.reloaded(id, tools, status.clone()));
+        let reloaded = self.shared.change_tool_set(|state| {
+            state.set_reloading(id, false);
+            state.reloaded(id, tools, status.clone())
+        });
         if !reloaded {
             return Err(RuntimeError::NoSuchProvider(name.to_owned()));
         }
@@ -270,6 +278,15 @@ impl ToolRuntime {
     /// ```
     pub fn tool_set_changes(&self) -> tokio::sync::watch::Receiver<u64> {
         self.shared.subscribe()
+    }
+
+    /// A receiver that sees every change the tools report shows: each of
+    /// [`tool_set_changes`](Self::tool_set_changes), and a provider's reload begun (its
+    /// health "restarting", which needs no `list_changed`). What a Tools page's live refresh
+    /// follows.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn report_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shared.subscribe_report()
     }
 }
 
@@ -373,6 +390,19 @@ impl ToolRuntime {
     }
 }
 
+/// Clears a provider's "restarting" when its reload ends, however it ends (a reload whose
+/// future is dropped half-way included).
+struct ReloadingMark<'a> {
+    shared: &'a Shared,
+    id: u64,
+}
+
+impl Drop for ReloadingMark<'_> {
+    fn drop(&mut self) {
+        self.shared.set_reloading(self.id, false);
+    }
+}
+
 /// What a Tools page shows.
 impl ToolRuntime {
     /// The tools report: every tool, its provider, its form, offered or left out and why, and
@@ -406,12 +436,24 @@ impl ToolRuntime {
                 kind: slot.provider.kind(),
                 tools: slot.tools.len(),
                 status: slot.status.clone(),
+                health: ProviderHealth::of(&slot.status, slot.reloading),
+                restarts: slot.restarts,
                 protocol_version: slot.provider.protocol_version(),
             });
             for index in tool_set.positions_of(slot.id) {
                 let def = &tool_set.definitions[index];
                 let entry = &snapshot.census.tools()[index];
                 let (status, reason) = snapshot.tool_status(&state, index);
+                let left_out = entry
+                    .left_out_reason()
+                    .filter(|_| status == ReportStatus::LeftOut);
+                let reason_key = match status {
+                    ReportStatus::Offered => None,
+                    ReportStatus::LeftOut => left_out.map(LeftOutReason::key),
+                    ReportStatus::Disabled => Some("switched_off"),
+                    ReportStatus::Unavailable => Some("unreachable"),
+                    _ => Some("unsupported"),
+                };
                 // Guarded only when the code that runs the tool checks the schema its
                 // definition reports: the definition says so, and so does its provider.
                 let validated = def.validates_arguments() && slot.provider.validates_arguments();
@@ -421,8 +463,12 @@ impl ToolRuntime {
                     form: entry.form().to_owned(),
                     title: def.title.clone(),
                     annotations: def.annotations.clone(),
+                    description: def.description.clone(),
+                    served: None,
                     status,
                     reason,
+                    reason_key,
+                    clashes_with: left_out.map(clashes_of).unwrap_or_default(),
                     schemas: Dialect::ALL
                         .into_iter()
                         .map(|d| {

@@ -52,8 +52,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::model::Tool;
 
 pub use http::{
-    HttpOptions, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS,
-    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
+    tools_page_html, HttpOptions, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 pub use names::{
     is_mcp_tool_name, served_name_refusal, ServedNameRefusal, MCP_TOOL_NAME_MAX_CHARS,

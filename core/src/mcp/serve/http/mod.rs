@@ -11,13 +11,16 @@
 //! - `requests.rs`: what each request meets before rmcp (token, body, session permit, `DELETE`);
 //! - `sessions.rs`: rmcp's session manager with one permit per open session;
 //! - `json_answer.rs`: a single-message answer as `application/json`;
-//! - `token.rs`: the token's digest and its constant-time comparison.
+//! - `token.rs`: the token's digest and its constant-time comparison;
+//! - `tools_page/`: the Tools page at `/tools` (and `/tools.json`, `/tools/events`,
+//!   `/tools/login`), behind the same `Host`, `Origin` and token rules.
 
 mod accept;
 mod json_answer;
 mod requests;
 mod sessions;
 mod token;
+mod tools_page;
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -32,6 +35,8 @@ use accept::{serve_connections, ConnectionLimits};
 use requests::Guard;
 use sessions::PermittedSessions;
 use token::TokenDigest;
+pub use tools_page::tools_page_html;
+use tools_page::PageGuard;
 
 type BoxBody = http_body_util::combinators::BoxBody<Bytes, Infallible>;
 
@@ -187,7 +192,10 @@ impl HttpOptions {
 
 impl ToolServer {
     /// Serves streamable HTTP on `listener` (at `/` and any path) until the future is dropped;
-    /// each legacy MCP session is a [`ServerSession`](super::ServerSession). No accept error
+    /// each legacy MCP session is a [`ServerSession`](super::ServerSession). The Tools page
+    /// takes `/tools`, `/tools.json` and `/tools/…` (what [`ToolServer::report`] holds, as
+    /// HTML, JSON and an event stream of its changes), behind the same `Host`, `Origin` and
+    /// token rules (a browser logs in with a form and keeps a cookie); every other path is MCP. No accept error
     /// ends it: one connection's is skipped, the process's (out of file descriptors) waits a
     /// second and accepts again.
     ///
@@ -222,8 +230,15 @@ impl ToolServer {
         let server = self.clone();
         let service =
             StreamableHttpService::new(move || Ok(server.session()), sessions.clone(), config);
+        let page = PageGuard::new(
+            options.allowed_hosts.clone(),
+            options.allowed_origins.clone(),
+            options.token.as_deref(),
+        );
         let guard = Arc::new(Guard {
             service,
+            server: self.clone(),
+            page,
             sessions,
             token: options.token.as_deref().map(TokenDigest::of),
             max_body_bytes: options.max_body_bytes,

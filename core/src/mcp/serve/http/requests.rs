@@ -17,8 +17,9 @@ use rmcp::transport::streamable_http_server::{SessionManager, StreamableHttpServ
 use super::json_answer::as_json_when_single;
 use super::sessions::{PermittedSessions, SESSION_PERMIT};
 use super::token::TokenDigest;
+use super::tools_page::{is_page_path, PageGuard};
 use super::BoxBody;
-use crate::mcp::serve::ServerSession;
+use crate::mcp::serve::{ServerSession, ToolServer};
 
 /// The header that names a legacy session (MCP 2025-11-25, "Transports" → "Session
 /// Management").
@@ -27,6 +28,10 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// The guard in front of rmcp's service, shared by every connection.
 pub(super) struct Guard {
     pub(super) service: StreamableHttpService<ServerSession, PermittedSessions>,
+    /// The server, for the Tools page's report.
+    pub(super) server: ToolServer,
+    /// The Tools page's guard: `/tools*` is answered there, before the token check here.
+    pub(super) page: PageGuard,
     pub(super) sessions: Arc<PermittedSessions>,
     pub(super) token: Option<TokenDigest>,
     pub(super) max_body_bytes: usize,
@@ -89,6 +94,9 @@ fn says_json<B>(request: &Request<B>) -> bool {
 impl Guard {
     /// The answer to one request.
     pub(super) async fn answer(self: Arc<Self>, request: Request<Incoming>) -> Response<BoxBody> {
+        if is_page_path(request.uri().path()) {
+            return self.page.answer(&self.server, request).await;
+        }
         if let Some(token) = &self.token {
             let given = request.headers().get(AUTHORIZATION).map(|v| v.as_bytes());
             if !token.admits(given) {

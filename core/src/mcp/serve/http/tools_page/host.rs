@@ -1,0 +1,122 @@
+//! The `Host` and `Origin` rules of the Tools page: the MCP endpoint's own (loopback unless
+//! `--allowed-host`), which rmcp checks for MCP requests but keeps private. These mirror rmcp
+//! 3.11's `transport/streamable_http_server/tower.rs` (`host_is_allowed`,
+//! `parse_allowed_origin`, `origin_is_allowed`): a host entry without a port matches any
+//! port; an origin entry `scheme://host:*` matches any port, one with a port only that port
+//! (the scheme's default when the origin names none, RFC 6454 §6.2).
+
+/// A host (lowercase, without brackets) and its port, if given.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Authority {
+    pub(super) host: String,
+    pub(super) port: Option<u16>,
+}
+
+pub(super) fn authority(text: &str) -> Option<Authority> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let normal = |host: &str| host.trim_matches(['[', ']']).to_ascii_lowercase();
+    match http::uri::Authority::try_from(text) {
+        Ok(a) => Some(Authority {
+            host: normal(a.host()),
+            port: a.port_u16(),
+        }),
+        Err(_) => Some(Authority {
+            host: normal(text),
+            port: None,
+        }),
+    }
+}
+
+/// Whether the `Host` header `host` is one of `allowed`.
+pub(super) fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let Some(host) = authority(host) else {
+        return false;
+    };
+    allowed
+        .iter()
+        .filter_map(|a| authority(a))
+        .any(|a| a.host == host.host && a.port.is_none_or(|port| host.port == Some(port)))
+}
+
+/// An origin's scheme and authority.
+pub(super) fn origin(text: &str) -> Option<(String, Authority)> {
+    let uri = http::Uri::try_from(text.trim()).ok()?;
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let authority = authority(uri.authority()?.as_str())?;
+    Some((scheme, authority))
+}
+
+fn default_port(scheme: &str) -> Option<u16> {
+    match scheme {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
+    }
+}
+
+/// Whether the `Origin` header `given` is one of `allowed`.
+pub(super) fn origin_allowed(given: &str, allowed: &[String]) -> bool {
+    let Some((scheme, given)) = origin(given) else {
+        return false;
+    };
+    allowed.iter().any(|entry| {
+        let (base, any_port) = match entry.trim().strip_suffix(":*") {
+            Some(base) => (base, true),
+            None => (entry.as_str(), false),
+        };
+        let Some((a_scheme, a)) = origin(base) else {
+            return false;
+        };
+        a_scheme == scheme
+            && a.host == given.host
+            && (any_port
+                || a.port.is_none()
+                || given.port.or_else(|| default_port(&scheme)) == a.port)
+    })
+}
+
+/// Whether `given` (an `Origin`) is the origin the request was sent to (`host`, its `Host`):
+/// a page of another origin, even another loopback port, is another site's.
+pub(super) fn same_origin(given: &str, host: &str) -> bool {
+    let (Some((scheme, given)), Some(host)) = (origin(given), authority(host)) else {
+        return false;
+    };
+    given.host == host.host
+        && given.port.or_else(|| default_port(&scheme))
+            == host.port.or_else(|| default_port(&scheme))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loopback() -> (Vec<String>, Vec<String>) {
+        let options = crate::mcp::serve::HttpOptions::default();
+        (options.allowed_hosts, options.allowed_origins)
+    }
+
+    #[test]
+    fn loopback_hosts_and_origins_pass_and_foreign_ones_do_not() {
+        let (hosts, origins) = loopback();
+        assert!(host_allowed("127.0.0.1:8080", &hosts));
+        assert!(host_allowed("localhost", &hosts));
+        assert!(host_allowed("[::1]:9", &hosts));
+        assert!(!host_allowed("evil.example:8080", &hosts));
+        assert!(!host_allowed("", &hosts));
+        assert!(origin_allowed("http://127.0.0.1:5555", &origins));
+        assert!(!origin_allowed("http://evil.example", &origins));
+        assert!(!origin_allowed("https://127.0.0.1:5555", &origins));
+        assert!(!origin_allowed("null", &origins));
+    }
+
+    #[test]
+    fn same_origin_is_the_host_and_port_the_request_was_sent_to() {
+        assert!(same_origin("http://127.0.0.1:8080", "127.0.0.1:8080"));
+        assert!(same_origin("http://gw.example", "gw.example:80"));
+        assert!(!same_origin("http://127.0.0.1:9999", "127.0.0.1:8080"));
+        assert!(!same_origin("null", "127.0.0.1:8080"));
+    }
+}
