@@ -13,6 +13,7 @@
 mod calls;
 mod calls_answer;
 mod census;
+mod census_html;
 mod input;
 mod mcp_config;
 mod mcp_faults;

@@ -11,6 +11,7 @@ mod clients;
 mod http;
 mod scale;
 mod stdio;
+mod tools_page;
 
 use std::process::Stdio;
 

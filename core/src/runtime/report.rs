@@ -150,6 +150,10 @@ pub struct ToolReport {
 ///     protocol_version: None,
 /// };
 /// assert_eq!(runtime.report().providers, [expected]);
+/// // A reload (a gateway's restart of a crashed server) is counted; health is running again.
+/// runtime.reload_provider("echo").await.unwrap().check().unwrap();
+/// let echo = &runtime.report().providers[0];
+/// assert_eq!((echo.health, echo.restarts), (ProviderHealth::Running, 1));
 /// # });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

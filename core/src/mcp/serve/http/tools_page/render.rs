@@ -378,3 +378,97 @@ fn schemas(tool: &ToolReport) -> Markup {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::{hash_source, live_policy, page, Mode, REFRESH};
+    use crate::census::NameBudget;
+    use crate::mcp::serve::{ServeOptions, ToolServer};
+    use crate::provider::provider_fn;
+    use crate::{ToolDefinition, ToolRuntime};
+
+    fn server(tools: Vec<ToolDefinition>, options: ServeOptions) -> ToolServer {
+        let runtime = ToolRuntime::new();
+        let provider = provider_fn("fx", tools, |_, args| async move { Ok(args) });
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let _status = runtime.add_provider(Arc::new(provider)).await.unwrap();
+            });
+        ToolServer::new(runtime, options)
+    }
+
+    #[test]
+    fn a_servers_script_is_text_and_the_only_script_is_the_refresh_the_policy_allows() {
+        let hostile = "</div><script>alert(1)</script><img src=x onerror=alert(2)>";
+        let server = server(
+            vec![ToolDefinition::new(
+                "mcp/fx/<b>echo</b>",
+                hostile,
+                json!({}),
+            )],
+            ServeOptions::default(),
+        );
+        let html = page(&server.report(), Mode::Live);
+        assert!(html.contains(
+            "&lt;/div&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
+        ));
+        assert!(
+            html.contains(r#"data-tool="mcp/fx/&lt;b&gt;echo&lt;/b&gt;""#),
+            "{html}"
+        );
+        assert_eq!(html.matches("<script").count(), 1, "{html}");
+        assert!(html.contains(&format!("<script>{REFRESH}</script>")));
+        assert!(live_policy().contains(&format!("script-src {}", hash_source(REFRESH))));
+        assert!(!page(&server.report(), Mode::File).contains("<script"));
+    }
+
+    #[test]
+    fn the_clashes_name_a_taken_name_and_the_name_budget_and_say_none_when_none() {
+        let tools = vec![
+            ToolDefinition::new("tool_search", "Shadows the runtime's own.", json!({})),
+            ToolDefinition::new("mcp/fx/read_file", "Reads.", json!({})),
+            ToolDefinition::new("mcp/fx/read_dir", "Lists.", json!({})),
+        ];
+        let budget = ServeOptions::default().budget(NameBudget::new(10).unwrap());
+        let html = page(&server(tools, budget).report(), Mode::Live);
+        let clashes = &html[html.find(r#"<section id="clashes""#).unwrap()
+            ..html.find(r#"<section id="backends""#).unwrap()];
+        assert!(
+            clashes.contains(
+                r#"data-clash="taken_name">Taken name: <code data-clash-tool="tool_search">"#
+            ),
+            "{clashes}"
+        );
+        assert!(
+            clashes.contains(
+                r#"data-clash="name_budget">Name budget: <code data-clash-tool="mcp/fx/read_file">"#
+            ),
+            "{clashes}"
+        );
+        assert!(
+            clashes.contains("`mcp/fx/read_dir`"),
+            "the other tool is named: {clashes}"
+        );
+
+        let clean = server(
+            vec![ToolDefinition::new("echo", "Echoes.", json!({}))],
+            ServeOptions::default(),
+        );
+        let html = page(&clean.report(), Mode::File);
+        assert!(
+            html.contains(r#"<section id="clashes" class="none">"#),
+            "{html}"
+        );
+        assert!(html.contains(r#"data-tool="echo" data-status="offered""#));
+        assert!(
+            html.contains("<code>echo</code><br><span class=\"muted\">form </span>"),
+            "{html}"
+        );
+    }
+}
