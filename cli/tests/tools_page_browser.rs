@@ -12,8 +12,9 @@
 //! - the `<script>` and `<img onerror>` in `markup`'s description show as text, no element
 //!   made of them, and `document.title` never became `injected`.
 //!
-//! A screenshot of the page after the crash is saved under the target dir (the path is
-//! printed); `docs/tools-page.png` is a copy of one. Run alone:
+//! Screenshots of the page after the crash are saved under the target dir (`tmp/tools-page.png`,
+//! the whole page, and `tmp/tools-page-top.png`, its first screen; the paths are printed);
+//! `docs/tools-page.png` is a copy of the second. Run alone:
 //! `cargo test -p toolwire-cli --test tools_page_browser -- --nocapture`.
 //!
 //! No sleep: the gateway is ready when it prints its URL, a page when its load event fires, a
@@ -287,7 +288,8 @@ fn the_tools_page_in_chromium_shows_clashes_first_the_reasons_and_a_crash_withou
             before.clashes
         );
     }
-    for backend in ["fx", "fx_files"] {
+    // A backend is named as its tools' prefix is: `mcp/NAME`.
+    for backend in ["mcp/fx", "mcp/fx_files"] {
         let health = row(&before.backends, backend);
         assert!(health.contains("running"), "{backend}: {health}");
     }
@@ -324,7 +326,7 @@ fn the_tools_page_in_chromium_shows_clashes_first_the_reasons_and_a_crash_withou
     browser.evaluate("window.toolwireBeforeTheCrash = 'kept'");
     crash_fx(&gateway);
     browser.wait_for(
-        r#"document.querySelector('[data-backend="fx"]')?.innerText.toLowerCase().includes('failed')"#,
+        r#"document.querySelector('[data-backend="mcp/fx"]')?.innerText.toLowerCase().includes('failed')"#,
         "fx marked failed",
     );
     assert_eq!(
@@ -333,14 +335,18 @@ fn the_tools_page_in_chromium_shows_clashes_first_the_reasons_and_a_crash_withou
         "the page was reloaded"
     );
     let after = read_page(&mut browser);
-    let fx = row(&after.backends, "fx");
+    let fx = row(&after.backends, "mcp/fx");
     assert!(!fx.contains("running"), "fx: {fx}");
-    let fx_files = row(&after.backends, "fx_files");
+    let fx_files = row(&after.backends, "mcp/fx_files");
     assert!(fx_files.contains("running"), "fx_files: {fx_files}");
     assert_eq!(after.sections.first().map(String::as_str), Some("clashes"));
     markup_is_text(&after);
 
-    let screenshot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tools-page.png");
-    browser.screenshot(&screenshot);
-    println!("the Tools page after fx crashed: {}", screenshot.display());
+    // The whole page, and its first screen (docs/tools-page.png is one of those).
+    let artifacts = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    for (name, height) in [("tools-page.png", None), ("tools-page-top.png", Some(1000))] {
+        let screenshot = artifacts.join(name);
+        browser.screenshot(&screenshot, height);
+        println!("the Tools page after fx crashed: {}", screenshot.display());
+    }
 }
