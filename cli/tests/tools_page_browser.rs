@@ -17,8 +17,9 @@
 //! `docs/tools-page.png` is a copy of the second. Run alone:
 //! `cargo test -p toolwire-cli --test tools_page_browser -- --nocapture`.
 //!
-//! No sleep: the gateway is ready when it prints its URL, a page when its load event fires, a
-//! DOM condition when a `MutationObserver` sees it hold; each wait is bounded by [`HANG_BOUND`].
+//! No sleep: the gateway is ready when it prints its URL, a page when its load event fires, its
+//! live refresh when its event stream's `ready` event arrives (the crash comes after it), a DOM
+//! condition when a `MutationObserver` sees it hold; each wait is bounded by [`HANG_BOUND`].
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -324,6 +325,8 @@ fn the_tools_page_in_chromium_shows_clashes_first_the_reasons_and_a_crash_withou
 
     // A value of this document: a reload would lose it.
     browser.evaluate("window.toolwireBeforeTheCrash = 'kept'");
+    // The page's event stream opens with `ready`: a change after it reaches the page.
+    browser.wait_for_event_source("ready");
     crash_fx(&gateway);
     browser.wait_for(
         r#"document.querySelector('[data-backend="mcp/fx"]')?.innerText.toLowerCase().includes('failed')"#,
