@@ -85,6 +85,13 @@ async fn with_a_token_a_browser_logs_in_with_a_form_and_a_cookie_and_never_a_url
         .unwrap();
     assert_eq!(json.status(), 200);
     assert_eq!(header(&json, "content-type"), "application/json");
+    let report: Value = serde_json::from_str(&body(json).await).unwrap();
+    let echo = report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "mcp/fx/echo");
+    assert_eq!(echo.unwrap()["served"], "mcp_fx_echo", "{report}");
     // A foreign Host is refused even with the token (DNS rebinding), as MCP's is.
     let foreign = get("/tools.json")
         .bearer_auth("s3cret")

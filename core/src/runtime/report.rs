@@ -104,10 +104,9 @@ pub struct ToolReport {
     /// controls: a page escapes it).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
-    /// The name a gateway serves it under ([`ToolServer::report`]), when it is served: its
-    /// form cut to the gateway's name budget. `None` in a runtime's own report.
-    ///
-    /// [`ToolServer::report`]: https://docs.rs/toolwire-core/latest/toolwire_core/mcp/serve/struct.ToolServer.html#method.report
+    /// The name a gateway serves it under (`mcp::serve::ToolServer::report`, feature `mcp`),
+    /// when it is served: its form cut to the gateway's name budget. `None` in a runtime's
+    /// own report.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub served: Option<String>,
     /// Offered, left out, switched off or unavailable.

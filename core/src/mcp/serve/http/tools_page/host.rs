@@ -30,8 +30,12 @@ pub(super) fn authority(text: &str) -> Option<Authority> {
     }
 }
 
-/// Whether the `Host` header `host` is one of `allowed`.
+/// Whether the `Host` header `host` is one of `allowed` (an empty list allows every host, as
+/// rmcp's does: `HttpOptions::allowed_hosts` emptied is the caller's choice to check none).
 pub(super) fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    if allowed.is_empty() {
+        return true;
+    }
     let Some(host) = authority(host) else {
         return false;
     };
@@ -106,10 +110,18 @@ mod tests {
         assert!(host_allowed("[::1]:9", &hosts));
         assert!(!host_allowed("evil.example:8080", &hosts));
         assert!(!host_allowed("", &hosts));
+        assert!(
+            host_allowed("evil.example", &[]),
+            "an empty list checks none, as rmcp's"
+        );
         assert!(origin_allowed("http://127.0.0.1:5555", &origins));
         assert!(!origin_allowed("http://evil.example", &origins));
         assert!(!origin_allowed("https://127.0.0.1:5555", &origins));
         assert!(!origin_allowed("null", &origins));
+        assert!(
+            !origin_allowed("http://127.0.0.1:5555", &[]),
+            "an empty list allows none"
+        );
     }
 
     #[test]
