@@ -286,14 +286,19 @@ fn html(status: StatusCode, page: String) -> Response<BoxBody> {
         CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(render::live_policy()),
     );
-    // The page names every tool: no cache keeps it, no other page frames it, no link says
-    // where it came from.
+    // The page names every tool: no cache keeps it, no other page frames it, no link to another
+    // site says where it came from.
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(
         "x-content-type-options",
         HeaderValue::from_static("nosniff"),
     );
-    headers.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    // `same-origin`, not `no-referrer`: a browser serialises the `Origin` of a POST under
+    // `no-referrer` as `null` (Fetch, "append a request `Origin` header",
+    // https://fetch.spec.whatwg.org/#append-a-request-origin-header), which the login's
+    // same-origin check refuses: Chromium's login failed so. `same-origin` still sends no
+    // `Referer` to another site.
+    headers.insert("referrer-policy", HeaderValue::from_static("same-origin"));
     response
 }
 
