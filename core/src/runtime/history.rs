@@ -111,11 +111,12 @@ impl Request {
             }
             conversation?.dispatched_tool(call.id.as_deref(), namespace, &call.name)
         };
-        let record = |call: &ToolCall, name: String| {
+        // `ran` is the call's `ran(call)`, asked once by the caller.
+        let record = |call: &ToolCall, name: String, ran: Option<String>| {
             // The tool the call ran, even when it is gone now (a call by the name then
             // reaches none, never another); else hop 5 now. A call that reached a meta-tool
             // or nothing records nothing.
-            let tool = ran(call).or_else(|| {
+            let tool = ran.or_else(|| {
                 let resolved = resolve_in_history(
                     self.census(),
                     &recorded,
@@ -151,12 +152,12 @@ impl Request {
                 &refuses,
                 &recorded_for,
             );
-            record(call, named.name.clone());
+            record(call, named.name.clone(), ran);
             named
         })?;
         // The calls history carries as they were called: their names depend on the census too.
         for call in calls.iter().filter(|call| !refuses(&call.name)) {
-            record(call, call.name.clone());
+            record(call, call.name.clone(), ran(call));
         }
         if let Some(conversation) = conversation {
             conversation.record_history_names(pending.into_inner());
