@@ -210,7 +210,7 @@ fn findings(
                         loss.keyword,
                         loss.note
                     )),
-                    fails: narrows || standing.fails(false),
+                    fails: loss.fails(false, false),
                 });
             }
         }

@@ -224,7 +224,7 @@ pub fn schema_findings<'a, T: RailTool + 'a>(
                 Ok(prepared) if prepared.status == SchemaStatus::Lossy => {
                     // The one judge (`SchemaReport::of_definition_run_by`): the runner says it
                     // validates, and the definition is still the schema it validates.
-                    let validates = tool.runner_validates() && definition.validates_arguments();
+                    let validates = definition.guarded_when_run(tool.runner_validates());
                     findings.extend(prepared.losses.iter().map(|loss| {
                         // Guarded only where the tool's validation checks the rule lost.
                         let standing = loss.standing(validates);

@@ -456,7 +456,7 @@ impl ToolRuntime {
                 };
                 // Guarded only when the code that runs the tool checks the schema its
                 // definition reports: the definition says so, and so does its provider.
-                let validated = def.validates_arguments() && slot.provider.validates_arguments();
+                let validated = def.guarded_when_run(slot.provider.validates_arguments());
                 tools.push(ToolReport {
                     name: def.name.clone(),
                     provider: slot.provider.name().to_owned(),

@@ -124,6 +124,26 @@ impl Loss {
     pub fn standing(&self, validates_arguments: bool) -> Standing {
         Standing::of_widening(validates_arguments && self.checked_by_validators())
     }
+
+    /// Whether this loss fails a check, in `exact` mode or not, for a tool whose runner does
+    /// or does not validate: an over-restriction always, else by its
+    /// [`standing`](Self::standing).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::schema::{prepare_schema, Dialect};
+    /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}});
+    /// let prepared = prepare_schema(Dialect::AnthropicStrict, &schema).unwrap();
+    /// let lost = |keyword| prepared.losses.iter().find(|l| l.keyword == keyword).unwrap();
+    /// let maximum = lost("maximum");
+    /// assert!(!maximum.fails(true, false), "guarded: listed, not failing");
+    /// assert!(maximum.fails(true, true) && maximum.fails(false, false));
+    /// // Strict closes the object: that forbids valid arguments, so it fails whoever runs the tool.
+    /// assert!(lost("additionalProperties").fails(true, false));
+    /// ```
+    pub fn fails(&self, validates_arguments: bool, exact: bool) -> bool {
+        self.narrows || self.standing(validates_arguments).fails(exact)
+    }
 }
 
 impl fmt::Display for Loss {
@@ -473,7 +493,7 @@ impl SchemaReport {
     ) -> SchemaReport {
         SchemaReport::of_preparation(
             &crate::schema::prepare_definition_cached(dialect, definition),
-            runner_validates && definition.validates_arguments(),
+            definition.guarded_when_run(runner_validates),
         )
     }
 

@@ -191,6 +191,22 @@ impl ToolDefinition {
         self.validated_against.as_deref() == Some(&self.parameters)
     }
 
+    /// Whether a loss on the way to a provider is *guarded* when this definition is run by
+    /// code that does (`runner_validates`) or does not validate: the runner's word and
+    /// [`validates_arguments`](Self::validates_arguments) both. The one judge the runtime's
+    /// report, the rail and [`SchemaReport::of_definition_run_by`](crate::schema::SchemaReport::of_definition_run_by)
+    /// ask.
+    ///
+    /// ```
+    /// use toolwire_core::ToolDefinition;
+    /// let bare = ToolDefinition::new("t", "d", serde_json::json!({}));
+    /// // A runner's word is not enough: the definition must be the schema it validates.
+    /// assert!(!bare.guarded_when_run(true) && !bare.guarded_when_run(false));
+    /// ```
+    pub fn guarded_when_run(&self, runner_validates: bool) -> bool {
+        runner_validates && self.validates_arguments()
+    }
+
     /// Marks the definition of a registration whose handler validates against `parameters`
     /// as they are now.
     pub(crate) fn validated_against_its_parameters(mut self) -> ToolDefinition {
