@@ -12,7 +12,7 @@
 //!   `&str` and from bytes; `events` feeds the same bytes to `CallStream::push_slice`; `raw` feeds the whole stream as it comes
 //!   off the connection (1,500-byte chunks) to `SseCallStream`, or `JsonLinesCallStream` for
 //!   Converse.
-//! - `calls_many_ids`: a Messages API body of 4,000 calls (issue 26 §3: the duplicate-id check
+//! - `calls_many_ids`: a Messages API body of 4,000 calls (the duplicate-id check
 //!   is a set, so the parse stays linear in the calls), `parse` against `serde_json` of it.
 //!
 //! The bodies and streams are built here, in each provider's documented shape (the recorded
@@ -504,7 +504,7 @@ fn output(i: usize, size: Size) -> Value {
 }
 
 /// What any app does with a response and its tools' outputs: reads the body and renders each
-/// output to text (the baseline of issue 27 §2). Returns all it made, so the drops are not timed
+/// output to text (the baseline of `bench_answers`). Returns all it made, so the drops are not timed
 /// (`iter_batched` drops the routine's output after the clock stops), as in [`our_turn`].
 #[inline(never)]
 fn baseline_turn(text: &str, outputs: Vec<Value>) -> (Value, Vec<String>, Vec<Value>) {
@@ -516,6 +516,17 @@ fn baseline_turn(text: &str, outputs: Vec<Value>) -> (Value, Vec<String>, Vec<Va
     (body, texts, outputs)
 }
 
+/// The calls of `text` parsed, each paired with its tool's outcome: the part [`our_turn`] and
+/// [`our_raw_turn`] share.
+fn answered(parser: CallParser, text: &str, outcomes: Vec<CallOutcome>) -> Vec<ToolAnswer> {
+    let calls = parser.parse_str(text).unwrap();
+    calls
+        .iter()
+        .zip(outcomes)
+        .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
+        .collect()
+}
+
 /// Ours: the calls parsed, each paired with its tool's outcome, the answers written and
 /// serialised to the text a request carries.
 #[inline(never)]
@@ -525,12 +536,7 @@ fn our_turn(
     text: &str,
     outcomes: Vec<CallOutcome>,
 ) -> (Vec<ToolAnswer>, String) {
-    let calls = parser.parse_str(text).unwrap();
-    let answers: Vec<ToolAnswer> = calls
-        .iter()
-        .zip(outcomes)
-        .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
-        .collect();
+    let answers = answered(parser, text, outcomes);
     let wire = write_answers(format, &answers);
     let request = serde_json::to_string(&wire.messages).unwrap();
     (answers, request)
@@ -545,18 +551,13 @@ fn our_raw_turn(
     text: &str,
     outcomes: Vec<CallOutcome>,
 ) -> (Vec<ToolAnswer>, String) {
-    let calls = parser.parse_str(text).unwrap();
-    let answers: Vec<ToolAnswer> = calls
-        .iter()
-        .zip(outcomes)
-        .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
-        .collect();
+    let answers = answered(parser, text, outcomes);
     let raw = write_raw_answers(format, &answers, &AnswerLimits::default());
     let request = serde_json::to_string(&raw.messages).unwrap();
     (answers, request)
 }
 
-/// Issue 27 §2: parsing a response and writing its answers against `from_str` of the body plus
+/// Parsing a response and writing its answers against `from_str` of the body plus
 /// `to_string` of the tools' outputs, for 8 calls whose tools return tiny or ~1.5 KB outputs.
 /// Each group's `baseline` and `ours` run in the same process, inputs built outside the clock;
 /// `parse`, `write` and `serialize` are the steps of `ours` alone, to say where its time goes.

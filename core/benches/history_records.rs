@@ -1,4 +1,4 @@
-//! What a conversation's history records cost a turn's `tools()` (issue 26, point 4): 200
+//! What a conversation's history records cost a turn's `tools()`: 200
 //! tools, catalog `All` (one shared list per tool set), and a conversation with 0 records (the
 //! baseline), 10 and 1,000 records none of which takes a tool's name, and 1,000 of which one
 //! does (the list is then the conversation's own, built at each call). One run, so the

@@ -1,6 +1,6 @@
 //! Where written messages go: each format's writer serializes borrowed values (the outputs, the
 //! texts, the images' base64) straight into one of these, as `Value`s ([`Values`]) or as raw
-//! JSON text ([`Raws`]), from the same `Serialize` (issue 27 §2: no `json!` copy per level).
+//! JSON text ([`Raws`]), from the same `Serialize` (no `json!` copy per level).
 //!
 //! Every writer emits an object's keys in sorted order: what `serde_json` writes for a `Value`
 //! (its `Map` is a `BTreeMap` without the `preserve_order` feature), so a raw message is the

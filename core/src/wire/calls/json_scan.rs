@@ -3,7 +3,7 @@
 //! arguments limit (`ArgumentsText`), so a decision read from the kept text would change with
 //! the limit: the Chat Completions machine asks "are these arguments whole?" to tell a second
 //! call at a reused index from the same call with an id minted anew, and under a small limit
-//! it then merged two calls into one (issue 26 §8, found by the `calls` fuzz target on
+//! it would merge two calls into one (as the `calls` fuzz target found on
 //! `fixtures/provider-wire/openai-chat/stream-quirk-index-missing.sse`). This scanner holds
 //! no text, only a state of a few bytes, so the limit never changes which calls there are.
 //!

@@ -1,5 +1,4 @@
-//! Gemini `streamGenerateContent?alt=sse`: the stream machine (hop 4, streamed; issue 26,
-//! §2): it builds the model content the chunks carry and yields each call as a pointer into it,
+//! Gemini `streamGenerateContent?alt=sse`: the stream machine (hop 4, streamed): it builds the model content the chunks carry and yields each call as a pointer into it,
 //! so the calls and the recorded turn are one reader's.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).

@@ -42,7 +42,7 @@
 //!   never sends, so, as in a body, it is kept in the message and not yielded, and the calls
 //!   after it keep their positions.
 //!
-//! The end of the stream (our rule, issue 26 §1: many OpenAI-compatible servers end a stream
+//! The end of the stream (our rule: many OpenAI-compatible servers end a stream
 //! by closing it, with neither a `finish_reason` nor `[DONE]`): when the stream ends at an
 //! event boundary, every call still open ends (`StreamMachine::end`), and the recorded turn
 //! is whole; the stream says its end was inferred (`CallStream::ended_by_close`). Arguments
