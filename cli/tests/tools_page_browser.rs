@@ -21,10 +21,8 @@
 //! live refresh when its event stream's `ready` event arrives (the crash comes after it), a DOM
 //! condition when a `MutationObserver` sees it hold; each wait is bounded by [`HANG_BOUND`].
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -56,15 +54,7 @@ impl Gateway {
             .stderr(Stdio::piped())
             .spawn()
             .expect("the toolwire binary runs");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (lines, read) = mpsc::channel();
-        // Every line read, so the pipe never fills; the test listens until the URL.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                let _ = lines.send(line);
-            }
-        });
+        let read = toolwire_test_support::stderr_lines(&mut child);
         let mut gateway = Gateway {
             child,
             origin: String::new(),

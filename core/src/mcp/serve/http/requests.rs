@@ -50,8 +50,8 @@ pub(super) fn refusal(status: StatusCode, message: &'static str) -> Response<Box
     response
 }
 
-fn full(bytes: Bytes) -> BoxBody {
-    Full::new(bytes)
+pub(super) fn full(bytes: impl Into<Bytes>) -> BoxBody {
+    Full::new(bytes.into())
         .map_err(|never: Infallible| match never {})
         .boxed()
 }

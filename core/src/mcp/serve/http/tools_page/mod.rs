@@ -21,10 +21,8 @@ mod host;
 mod render;
 mod served;
 
-use std::convert::Infallible;
-
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{
     HeaderValue, AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, COOKIE, HOST,
@@ -32,6 +30,7 @@ use hyper::header::{
 };
 use hyper::{Method, Request, Response, StatusCode};
 
+use super::requests::full;
 use super::token::TokenDigest;
 use super::BoxBody;
 use crate::mcp::serve::ToolServer;
@@ -244,12 +243,6 @@ fn form_field(body: &[u8], name: &str) -> Option<Vec<u8>> {
         };
         (decode(key) == name.as_bytes()).then(|| decode(value))
     })
-}
-
-fn full(bytes: impl Into<Bytes>) -> BoxBody {
-    Full::new(bytes.into())
-        .map_err(|never: Infallible| match never {})
-        .boxed()
 }
 
 fn text(status: StatusCode, message: &'static str) -> Response<BoxBody> {
