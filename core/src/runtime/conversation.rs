@@ -4,7 +4,9 @@
 //! forms, or a tool that goes away and comes back, never makes the conversation carry another
 //! tool; each name its replayed history carries for a call that reached a tool
 //! ([`Request::replay_turn`]) is remembered with that tool, so no later tool set reroutes it;
-//! the state is plain data an app can persist and resume.
+//! so is the tool each answered call ran, until the replay of its turn takes it; the state is
+//! plain data an app can persist and resume, and a resumed conversation replays as the
+//! original would.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt;
@@ -15,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::request::Request;
 use super::shared::Shared;
 use crate::census::{Census, Resolution};
+use crate::wire::calls::machine::MAX_BLOCKS;
 
 /// What loading a tool into a conversation did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,14 +33,16 @@ pub(super) enum Loading {
     },
 }
 
-/// What a conversation remembers: the real names of the catalog tools it loaded, and the tool
-/// each name its replayed history carries reached. Serialize it to persist a conversation;
+/// What a conversation remembers: the real names of the catalog tools it loaded, the tool
+/// each name its replayed history carries reached, and the tool each answered call not yet
+/// replayed ran. Serialize it to persist a conversation;
 /// [`ToolRuntime::resume`](crate::runtime::ToolRuntime::resume) takes it back.
 ///
 /// ```
 /// use toolwire_core::runtime::ConversationState;
+/// // A state saved before the dispatched calls were kept reads too.
 /// let state: ConversationState = serde_json::from_str(r#"{"loaded": ["mcp/files/read"]}"#).unwrap();
-/// assert!(state.loaded.contains("mcp/files/read"));
+/// assert!(state.loaded.contains("mcp/files/read") && state.dispatched.is_empty());
 /// assert_eq!(serde_json::to_string(&ConversationState::default()).unwrap(), r#"{"loaded":[]}"#);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +62,20 @@ pub struct ConversationState {
     /// name, its form, its namespaced pair) and the one alias of each, a few per tool called.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history_names: Vec<RecordedName>,
+    /// Each call [`Request::answer_calls`] answered in this conversation whose turn has not
+    /// been replayed through it yet, oldest first, with the tool it ran: what the replay of
+    /// its turn records for it ([`Request::replay_turn`]), even after a resume or a change of
+    /// the tool set in between, since what its name reaches then may be another tool. The
+    /// replay takes each call's entry (the latest one of its id, namespace and name), so a
+    /// later call of the same id and name (Gemini's calls have none; some servers repeat
+    /// them) never matches it. Left out of the JSON when empty.
+    ///
+    /// Bound (our caution): at most 4096 calls (as many as one turn can hold), and at most
+    /// 1 MiB of their ids and names together; past either, the oldest go (logged), and the
+    /// replay of a call whose entry went records what its name reaches then, returning it in
+    /// [`Replay::unverified`](crate::wire::replay::Replay::unverified).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dispatched: Vec<DispatchedCall>,
     /// The aliases of a state saved before the names were recorded with their tool (its
     /// `aliases`: alias -> the call it stood for), read so that resuming it never drops them
     /// (a dropped alias would resolve in the census alone, maybe to another tool): resume
@@ -141,6 +160,51 @@ impl RecordedName {
     }
 }
 
+/// A call answered in a conversation ([`Request::answer_calls`]), as the model sent it, and the
+/// tool it ran, kept until the replay of its turn takes it
+/// ([`ConversationState::dispatched`]).
+///
+/// ```
+/// use toolwire_core::runtime::{ConversationState, DispatchedCall};
+/// let state: ConversationState = serde_json::from_str(r#"{"loaded": [], "dispatched": [
+///     {"id": "call_1", "called": "mcp_y_fetch", "tool": "mcp/y/fetch"},
+///     {"called": "get_weather"}
+/// ]}"#).unwrap();
+/// assert_eq!(state.dispatched[0].tool.as_deref(), Some("mcp/y/fetch"));
+/// // A call that reached no tool (or a meta-tool) ran none: its replay records nothing.
+/// assert_eq!(state.dispatched[1], DispatchedCall {
+///     id: None, namespace: None, called: "get_weather".into(), tool: None,
+/// });
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DispatchedCall {
+    /// The call's id ([`ToolCall::id`](crate::wire::calls::ToolCall::id)); none for a Gemini
+    /// call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The call's Responses API namespace, when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// The name the model called.
+    pub called: String,
+    /// The real name of the tool the call ran; none when it reached no tool or a meta-tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+impl DispatchedCall {
+    /// Whether this is the call `(id, namespace, called)`.
+    fn is(&self, id: Option<&str>, namespace: Option<&str>, called: &str) -> bool {
+        self.id.as_deref() == id && self.namespace.as_deref() == namespace && self.called == called
+    }
+
+    /// What it weighs against [`MAX_DISPATCHED_BYTES`]: its id and names.
+    fn bytes(&self) -> usize {
+        let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        len(&self.id) + len(&self.namespace) + self.called.len() + len(&self.tool)
+    }
+}
+
 /// One conversation with the model: its requests carry the meta-tools, the pinned tools and the
 /// tools it loaded (when the catalog is deferred), and a call by any name of a catalog tool
 /// loads that tool. Cheap to clone; clones share the state.
@@ -177,28 +241,21 @@ struct Held {
     /// Each recorded name, with the positions in `state.history_names` of its records (one
     /// per Responses API namespace it was recorded in: one or two).
     by_name: HashMap<String, Vec<usize>>,
-    /// The tool each of the latest calls answered in this conversation resolved to, newest
-    /// last: what a replay of their turn records ([`Request::replay_turn`]), so that a tool set
-    /// changed between the call and its replay never makes the record name another tool.
-    /// Not part of the saved state (a turn is replayed right after it is answered); at most
-    /// [`MAX_DISPATCHED`] kept.
-    dispatched: VecDeque<Dispatched>,
+    /// [`ConversationState::dispatched`], held here (and `state`'s left empty) so that the
+    /// oldest go in constant time; [`Conversation::state`] puts them back.
+    dispatched: VecDeque<DispatchedCall>,
+    /// What `dispatched` weighs ([`DispatchedCall::bytes`]).
+    dispatched_bytes: usize,
 }
 
-/// How many answered calls a conversation remembers the tool of, for their replay: our
-/// caution, far above one turn's calls (an app that never replays through the runtime must
-/// not grow the conversation without end).
-const MAX_DISPATCHED: usize = 1024;
+/// How many answered calls a conversation keeps the tool of, for their replay: our caution,
+/// as many as one turn can hold (an app that never replays through the runtime must not grow
+/// the conversation without end).
+const MAX_DISPATCHED: usize = MAX_BLOCKS;
 
-/// One answered call (as the model sent it) and the real name of the tool its dispatch
-/// resolved it to.
-#[derive(Debug)]
-struct Dispatched {
-    id: Option<String>,
-    namespace: Option<String>,
-    called: String,
-    tool: String,
-}
+/// How many bytes of ids and names those calls may hold together: our caution, 256 bytes a
+/// call at the count bound.
+const MAX_DISPATCHED_BYTES: usize = 1 << 20;
 
 impl Held {
     /// The position of the record of `name` made in `namespace`.
@@ -222,6 +279,29 @@ impl Held {
         (self.by_name.entry(record.name.clone()).or_default()).push(at);
         self.state.history_names.push(record);
     }
+
+    /// Keeps `call`, then lets the oldest calls go past the bounds, warning how many went.
+    fn keep_dispatched(&mut self, call: DispatchedCall) {
+        self.dispatched_bytes += call.bytes();
+        self.dispatched.push_back(call);
+        let mut evicted = 0;
+        while self.dispatched.len() > MAX_DISPATCHED || self.dispatched_bytes > MAX_DISPATCHED_BYTES
+        {
+            let Some(oldest) = self.dispatched.pop_front() else {
+                break;
+            };
+            self.dispatched_bytes -= oldest.bytes();
+            evicted += 1;
+        }
+        if evicted > 0 {
+            tracing::warn!(
+                evicted,
+                "the conversation lets go of the tool its oldest answered calls ran (at most \
+                 {MAX_DISPATCHED} calls, {MAX_DISPATCHED_BYTES} bytes of names): their replay \
+                 records what their names reach then, and returns them as unverified"
+            );
+        }
+    }
 }
 
 impl fmt::Debug for Conversation {
@@ -243,13 +323,19 @@ impl Conversation {
     pub(super) fn new(shared: Arc<Shared>, mut state: ConversationState) -> Conversation {
         // Indexed as recorded: a name listed twice (a hand-edited state) keeps its first tool.
         let records = std::mem::take(&mut state.history_names);
+        let dispatched = std::mem::take(&mut state.dispatched);
         let mut held = Held {
             state,
             by_name: HashMap::new(),
             dispatched: VecDeque::new(),
+            dispatched_bytes: 0,
         };
         for record in records {
             held.record(record);
+        }
+        // Under the bounds, as a call answered now would be (a state saved with other bounds).
+        for call in dispatched {
+            held.keep_dispatched(call);
         }
         Conversation {
             shared,
@@ -282,7 +368,10 @@ impl Conversation {
     /// assert!(conversation.state().loaded.contains("a/b"));
     /// ```
     pub fn state(&self) -> ConversationState {
-        self.lock().state.clone()
+        let held = self.lock();
+        let mut state = held.state.clone();
+        state.dispatched = held.dispatched.iter().cloned().collect();
+        state
     }
 
     /// The real names of the loaded tools, sorted.
@@ -354,41 +443,40 @@ impl Conversation {
     }
 
     /// Remembers that the call `(id, namespace, called)` was dispatched to the tool whose real
-    /// name is `tool` (hop 5 as the call ran), for the replay of its turn.
+    /// name is `tool` (hop 5 as the call ran; none when it reached no tool or a meta-tool), for
+    /// the replay of its turn.
     pub(super) fn record_dispatched(
         &self,
         id: Option<&str>,
         namespace: Option<&str>,
         called: &str,
-        tool: &str,
+        tool: Option<&str>,
     ) {
-        let mut held = self.lock();
-        if held.dispatched.len() == MAX_DISPATCHED {
-            held.dispatched.pop_front();
-        }
-        held.dispatched.push_back(Dispatched {
+        self.lock().keep_dispatched(DispatchedCall {
             id: id.map(str::to_owned),
             namespace: namespace.map(str::to_owned),
             called: called.to_owned(),
-            tool: tool.to_owned(),
+            tool: tool.map(str::to_owned),
         });
     }
 
-    /// The real name of the tool the latest dispatch of the call `(id, namespace, called)`
-    /// ran, when this conversation answered it.
-    pub(super) fn dispatched_tool(
+    /// Takes the latest dispatch of the call `(id, namespace, called)` this conversation
+    /// keeps: the real name of the tool it ran (`Some(None)`: it reached none); `None` when
+    /// it keeps none (not answered here, taken by an earlier replay, or let go).
+    pub(super) fn take_dispatched(
         &self,
         id: Option<&str>,
         namespace: Option<&str>,
         called: &str,
-    ) -> Option<String> {
-        let held = self.lock();
-        let latest = held.dispatched.iter().rev().find(|call| {
-            call.id.as_deref() == id
-                && call.namespace.as_deref() == namespace
-                && call.called == called
-        });
-        latest.map(|call| call.tool.clone())
+    ) -> Option<Option<String>> {
+        let mut held = self.lock();
+        let at = held
+            .dispatched
+            .iter()
+            .rposition(|call| call.is(id, namespace, called))?;
+        let call = held.dispatched.remove(at)?;
+        held.dispatched_bytes -= call.bytes();
+        Some(call.tool)
     }
 
     /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does. The

@@ -33,12 +33,32 @@ use super::request::Request;
 use crate::census::{Resolution, UnknownTool};
 use crate::wire::calls::{CallFormat, ToolCall};
 use crate::wire::replay::{
-    self, history_name, resolve_in_history, Replay, ReplayError, StreamedTurn,
+    self, history_name, resolve_in_history, Replay, ReplayError, StreamedTurn, UnverifiedCall,
 };
 use crate::wire::{LeftOutTool, WhyLeftOut};
 
 #[cfg(doc)]
 use super::ConversationState;
+
+/// What a replayed call's conversation says it ran.
+#[derive(Default)]
+struct Ran {
+    /// Its dispatch, taken from the conversation: the tool it ran (`Some(None)`: none);
+    /// `None` when the conversation kept none.
+    dispatched: Option<Option<String>>,
+    /// Whether an earlier turn recorded its name (so its dispatch went by the record).
+    recorded_before: bool,
+    /// Whether the replay is in a conversation (outside one nothing is recorded).
+    in_conversation: bool,
+}
+
+impl Ran {
+    /// Whether what the call ran is not known: in a conversation that kept no dispatch of it
+    /// and no earlier record of its name, so what is recorded for it is the census's now.
+    fn unverified(&self) -> bool {
+        self.in_conversation && self.dispatched.is_none() && !self.recorded_before
+    }
+}
 
 impl Request {
     /// The assistant turn of `body` (a `format` response to this request) to append to
@@ -94,40 +114,49 @@ impl Request {
         // The names this turn records, recorded once it is replayed: seen by the later calls
         // of the same turn, so two calls never share one.
         let pending: RefCell<Vec<RecordedName>> = RefCell::new(Vec::new());
+        // The calls whose tool is taken from this census, not from their dispatch.
+        let unverified: RefCell<Vec<UnverifiedCall>> = RefCell::new(Vec::new());
         let recorded = |namespace: Option<&str>, name: &str| {
             if let Some(record) = pending.borrow().iter().find(|r| r.is(namespace, name)) {
                 return Some(record.tool.clone());
             }
             conversation?.recorded_tool(namespace, name)
         };
-        // The tool the call's dispatch ran (`answer_calls` on any request of this
-        // conversation), when no record of its name came first (a recorded name reached its
-        // tool at the dispatch too): the census may have changed since, and what its name
-        // reaches now may be another tool.
+        // What the call ran, asked once per call: its dispatch's entry in the conversation is
+        // taken (a later call of the same id and name never matches it).
         let ran = |call: &ToolCall| {
             let namespace = call.namespace.as_deref();
-            if recorded(namespace, &call.name).is_some() {
-                return None;
+            let Some(conversation) = conversation else {
+                return Ran::default();
+            };
+            Ran {
+                dispatched: conversation.take_dispatched(call.id.as_deref(), namespace, &call.name),
+                recorded_before: conversation.recorded_tool(namespace, &call.name).is_some(),
+                in_conversation: true,
             }
-            conversation?.dispatched_tool(call.id.as_deref(), namespace, &call.name)
         };
         // `ran` is the call's `ran(call)`, asked once by the caller.
-        let record = |call: &ToolCall, name: String, ran: Option<String>| {
-            // The tool the call ran, even when it is gone now (a call by the name then
-            // reaches none, never another); else hop 5 now. A call that reached a meta-tool
-            // or nothing records nothing.
-            let tool = ran.or_else(|| {
-                let resolved = resolve_in_history(
-                    self.census(),
-                    &recorded,
-                    call.namespace.as_deref(),
-                    &call.name,
-                );
-                match resolved {
-                    Ok(Resolution::Tool(hit)) => Some(hit.name.to_owned()),
-                    _ => None,
+        let record = |call: &ToolCall, name: String, ran: &Ran| {
+            let namespace = call.namespace.as_deref();
+            // A record of its name comes first (a recorded name reached its tool at the
+            // dispatch too); then the tool the call ran, even when it is gone now (a call by
+            // the name then reaches none, never another; a call that ran none records
+            // nothing); else hop 5 now, returned as unverified. A call that reaches a
+            // meta-tool or nothing records nothing.
+            let tool = match &ran.dispatched {
+                Some(tool) if recorded(namespace, &call.name).is_none() => tool.clone(),
+                _ => {
+                    match resolve_in_history(self.census(), &recorded, namespace, &call.name) {
+                        Ok(Resolution::Tool(hit)) => {
+                            if ran.unverified() {
+                                self.unverified(&unverified, call, hit.name);
+                            }
+                            Some(hit.name.to_owned())
+                        }
+                        _ => None,
+                    }
                 }
-            });
+            };
             if let Some(tool) = tool {
                 pending.borrow_mut().push(RecordedName {
                     name,
@@ -136,14 +165,15 @@ impl Request {
                 });
             }
         };
-        let replay = replay::replay_named(format, body, calls, &mut |call| {
+        let mut replay = replay::replay_named(format, body, calls, &mut |call| {
             // `recorded`, with the call's own name recorded for the tool it ran.
             let ran = ran(call);
-            let recorded_for = |namespace: Option<&str>, name: &str| match &ran {
-                Some(tool) if namespace == call.namespace.as_deref() && name == call.name => {
-                    Some(tool.clone())
+            let recorded_for = |namespace: Option<&str>, name: &str| {
+                let own = namespace == call.namespace.as_deref() && name == call.name;
+                match (recorded(namespace, name), &ran.dispatched) {
+                    (None, Some(Some(tool))) if own => Some(tool.clone()),
+                    (recorded, _) => recorded,
                 }
-                _ => recorded(namespace, name),
             };
             let named = history_name(
                 self.census(),
@@ -152,17 +182,31 @@ impl Request {
                 &refuses,
                 &recorded_for,
             );
-            record(call, named.name.clone(), ran);
+            record(call, named.name.clone(), &ran);
             named
         })?;
         // The calls history carries as they were called: their names depend on the census too.
         for call in calls.iter().filter(|call| !refuses(&call.name)) {
-            record(call, call.name.clone(), ran(call));
+            record(call, call.name.clone(), &ran(call));
         }
         if let Some(conversation) = conversation {
             conversation.record_history_names(pending.into_inner());
         }
+        replay.unverified = unverified.into_inner();
         Ok(replay)
+    }
+
+    /// Adds `call` to `unverified`, with the `tool` its name reaches now, and says so in the
+    /// log too.
+    fn unverified(&self, unverified: &RefCell<Vec<UnverifiedCall>>, call: &ToolCall, tool: &str) {
+        let call = UnverifiedCall {
+            id: call.id.clone(),
+            namespace: call.namespace.clone(),
+            called: call.name.clone(),
+            tool: tool.to_owned(),
+        };
+        tracing::warn!(%call, "a replayed name is recorded from the census");
+        unverified.borrow_mut().push(call);
     }
 
     /// The assistant turn a stream carried, to append to history, given the calls the stream
@@ -204,17 +248,22 @@ impl Request {
     /// Remembers, in this request's conversation, the tool `call` is dispatched to (its hop 5,
     /// as `answer_calls` runs it): what the replay of its turn records for it, on whichever
     /// request of the conversation it is replayed. A call that reaches a meta-tool or nothing
-    /// is not remembered (it records nothing).
+    /// is remembered as running none: its replay records nothing, whatever its name reaches
+    /// by then.
     pub(super) fn note_dispatched(&self, call: &ToolCall, resolution: Option<Resolution<'_>>) {
-        if let (Some(conversation), Some(Resolution::Tool(hit))) = (self.conversation(), resolution)
-        {
-            conversation.record_dispatched(
-                call.id.as_deref(),
-                call.namespace.as_deref(),
-                &call.name,
-                hit.name,
-            );
-        }
+        let Some(conversation) = self.conversation() else {
+            return;
+        };
+        let tool = match resolution {
+            Some(Resolution::Tool(hit)) => Some(hit.name),
+            _ => None,
+        };
+        conversation.record_dispatched(
+            call.id.as_deref(),
+            call.namespace.as_deref(),
+            &call.name,
+            tool,
+        );
     }
 
     /// Hop 5 for a name this request's conversation recorded in replayed history

@@ -118,7 +118,7 @@ pub use builder::ToolRuntimeBuilder;
 pub use catalog_policy::CatalogPolicy;
 #[cfg(feature = "mcp")]
 pub(crate) use catalog_tools::{meta_through_tool_call, tool_call_target};
-pub use conversation::{Conversation, ConversationState, RecordedName};
+pub use conversation::{Conversation, ConversationState, DispatchedCall, RecordedName};
 pub use dispatch::CallOutcome;
 pub use errors::{DispatchError, RuntimeError};
 pub use load_status::{LoadFailed, LoadProblem, LoadStatus, ProviderHealth};

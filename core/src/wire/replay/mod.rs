@@ -75,6 +75,16 @@ pub struct Replay {
     /// Each call whose arguments never became a JSON object, in call order: the replayed copy
     /// carries empty arguments instead. Empty when every call's arguments are its own.
     pub repaired: Vec<RepairedCall>,
+    /// Each call [`Request::replay_turn`](crate::runtime::Request::replay_turn) recorded a
+    /// tool for from the replaying request's census, in call order, because its conversation
+    /// keeps no dispatch of it (not answered by
+    /// [`answer_calls`](crate::runtime::Request::answer_calls) in this conversation, or let go
+    /// past the bound of
+    /// [`ConversationState::dispatched`](crate::runtime::ConversationState::dispatched)): the
+    /// tool recorded is what the name reaches now, which may not be the tool the call ran.
+    /// Empty when every recorded tool is the one its call ran, and always for the bare
+    /// [`replay_turn`] and [`replay_turn_in`], which record nothing.
+    pub unverified: Vec<UnverifiedCall>,
 }
 
 impl Replay {
@@ -220,6 +230,60 @@ impl fmt::Display for RepairedCall {
             write!(f, " (id `{id}`)")?;
         }
         write!(f, " is replayed with empty arguments: {}", self.error)
+    }
+}
+
+/// A call whose replay recorded, for the names its history carries, the tool its name reaches
+/// in the replaying request's census, not the tool it ran: its conversation keeps no dispatch
+/// of it ([`Replay::unverified`]).
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use serde_json::json;
+/// use toolwire_core::{ToolDefinition, ToolRuntime, provider::provider_fn};
+/// use toolwire_core::wire::calls::{parse_calls, CallFormat};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let tools = vec![ToolDefinition::new("get_time", "The time.", json!({}))];
+/// let time = provider_fn("t", tools, |_, _| async move { Ok(json!("noon")) });
+/// let runtime = ToolRuntime::new();
+/// runtime.add_provider(Arc::new(time)).await.unwrap().check().unwrap();
+/// let body = json!({"content": [{"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}}]});
+/// let calls = parse_calls(CallFormat::Anthropic, &body).unwrap();
+/// // Replayed without `answer_calls` in this conversation: what ran is not known here.
+/// let replay = runtime.conversation().request().replay_turn(CallFormat::Anthropic, &body, &calls).unwrap();
+/// assert_eq!(replay.unverified[0].tool, "get_time");
+/// assert_eq!(replay.unverified[0].to_string(),
+///     "`get_time` (id `toolu_1`) is recorded for `get_time`, what it reaches now: this conversation did not keep the tool it ran");
+/// # });
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UnverifiedCall {
+    /// The call's id ([`ToolCall::id`]).
+    pub id: Option<String>,
+    /// The call's Responses API namespace, when it had one.
+    pub namespace: Option<String>,
+    /// The called name.
+    pub called: String,
+    /// The real name of the tool recorded for it: the one its name reaches in the replaying
+    /// request's census.
+    pub tool: String,
+}
+
+impl fmt::Display for UnverifiedCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`", self.called)?;
+        if let Some(namespace) = &self.namespace {
+            write!(f, " (namespace `{namespace}`)")?;
+        }
+        if let Some(id) = &self.id {
+            write!(f, " (id `{id}`)")?;
+        }
+        write!(
+            f,
+            " is recorded for `{}`, what it reaches now: this conversation did not keep the tool it ran",
+            self.tool
+        )
     }
 }
 
@@ -479,6 +543,7 @@ pub(crate) fn replay_named(
         turn,
         renamed,
         repaired,
+        unverified: Vec::new(),
     })
 }
 
