@@ -12,7 +12,11 @@
 //!   still reach that tool. The tool recorded is the one the call ran, as `answer_calls`
 //!   dispatched it on any request of the conversation, not what the called name reaches when
 //!   the turn is replayed: the tool set may have changed in between, and the name may reach
-//!   another tool by then (or none). A later call by a recorded name reaches that tool or, if it is
+//!   another tool by then (or none). The conversation's state keeps each dispatch
+//!   ([`ConversationState::dispatched`]) until the replay of its call takes it, so a resumed
+//!   conversation replays as the original would; a call it keeps no dispatch of records what
+//!   its name reaches now, and the [`Replay`] returns it in `unverified`. A later call by a
+//!   recorded name reaches that tool or, if it is
 //!   gone, no tool ([`resolve_in_history`]); a later tool whose form is a recorded name of
 //!   another tool does not travel under it: the request leaves it out, saying so
 //!   ([`WhyLeftOut::HistoryName`]), as the spec leaves out a tool whose form is a name
@@ -69,7 +73,8 @@ impl Request {
     /// carries for a call that reached a tool (the called name, the form, the alias) is
     /// recorded in this request's conversation with that tool (the tool the call ran, when
     /// [`answer_calls`](Self::answer_calls) answered it in this conversation, even if the tool
-    /// set changed since; else the tool hop 5 reaches in this request)
+    /// set changed since or the conversation was resumed; else the tool hop 5 reaches in this
+    /// request, and the call is listed in [`Replay::unverified`])
     /// ([`ConversationState::history_names`](super::ConversationState::history_names)): on
     /// every later turn, whatever the tool set is then, a call by it reaches that tool or, if
     /// it is gone, none, and a tool that would travel under it is left out of the request

@@ -380,8 +380,11 @@ impl ToolRuntime {
     /// assert_eq!(resumed.loaded(), ["mcp/files/read"]);
     /// ```
     ///
-    /// A state saved before history names were recorded with their tool (its `aliases`) is
-    /// read too: each alias becomes a record of the tool its call reaches now.
+    /// The state keeps the tool each call answered and not yet replayed ran
+    /// ([`ConversationState::dispatched`]): a turn answered before the save and replayed
+    /// after the resume records the tool that ran, whatever the names reach here. A state
+    /// saved before history names were recorded with their tool (its `aliases`) is read too:
+    /// each alias becomes a record of the tool its call reaches now.
     pub fn resume(&self, mut state: ConversationState) -> Conversation {
         if state.has_old_aliases() {
             state.upgrade(self.request().census());

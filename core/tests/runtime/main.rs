@@ -9,5 +9,6 @@ mod history_review;
 mod history_turns;
 mod left_out;
 mod replay_after_change;
+mod replay_kept;
 mod search_quality;
 mod turns;
