@@ -387,23 +387,3 @@ async fn a_32602_for_bad_arguments_is_bad_arguments_and_leaves_the_list_alone() 
     );
     assert!(!changed.has_changed().unwrap());
 }
-
-#[tokio::test]
-async fn a_tool_its_server_does_not_know_makes_the_runtime_list_it_again() {
-    // "Its list marked stale" means a runtime lists the provider again: its tool set changes
-    // once that listing is in (`runtime/loading.rs`, `watch_tool_list`), not only the flag.
-    use toolwire_core::provider::ToolProvider;
-    let provider = fixture("fx", &[]).await;
-    let runtime = ToolRuntime::new();
-    let status = runtime.add_provider(provider.clone()).await.unwrap();
-    // The fixture's hard names clash (loaded all the same); the list is followed either way.
-    assert_search_clash(&status, "fx");
-    let mut changes = runtime.tool_set_changes();
-    changes.borrow_and_update();
-    let err = provider.call("mcp/fx/gone", json!({})).await.unwrap_err();
-    assert!(matches!(err, ToolError::Unavailable { .. }), "{err:?}");
-    tokio::time::timeout(crate::HANG_BOUND, changes.changed())
-        .await
-        .expect("the runtime lists the provider again")
-        .unwrap();
-}

@@ -5,6 +5,10 @@
 //! tools the server lists now are in it. MCP 2025-11-25 answers an unknown tool with `-32602`
 //! ("Tools" -> "Error Handling":
 //! <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling>).
+//! The provider's own side (the `-32602` read as "no such tool", the signal fired by the time
+//! the call returns) is `server.rs`'s
+//! `a_32602_for_a_tool_the_server_does_not_know_is_not_bad_arguments_and_marks_its_list_stale`;
+//! this is the runtime's: its tool set changes once the new listing is in.
 
 use serde_json::json;
 use toolwire_core::runtime::DispatchError;
