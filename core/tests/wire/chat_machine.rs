@@ -98,3 +98,39 @@ proptest! {
         }
     }
 }
+
+/// A Chat Completions chunk of one tool call delta at index 0.
+fn delta(id: Option<&str>, name: &str, arguments: &str) -> serde_json::Value {
+    let mut call = serde_json::json!({"index": 0, "type": "function",
+        "function": {"name": name, "arguments": arguments}});
+    if let Some(id) = id {
+        call["id"] = id.into();
+    }
+    serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]})
+}
+
+#[test]
+fn arguments_nested_past_127_levels_are_not_json_and_a_call_after_them_at_their_index_joins_them()
+{
+    use toolwire_core::wire::calls::{ArgumentsError, CallStream};
+    let deep = format!("{{\"a\":{}{}}}", "[".repeat(127), "]".repeat(127));
+    let mut stream = CallStream::new(CallFormat::OpenAiChat).recording_turn();
+    let mut calls = stream.push(&delta(Some("call_1"), "f", &deep)).unwrap();
+    // A second call at the same index, with its own id: after whole arguments it would begin
+    // a call of its own; after arguments too deep to read whole, it continues the first.
+    calls.extend(stream.push(&delta(Some("call_2"), "f", "{}")).unwrap());
+    let end = serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    calls.extend(stream.push(&end).unwrap());
+    calls.extend(stream.finish().unwrap());
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0].id.as_deref(), Some("call_1"));
+    let Err(ArgumentsError::NotJson { message }) = &calls[0].arguments else {
+        panic!("{:?}", calls[0].arguments)
+    };
+    assert!(message.contains("recursion limit"), "{message}");
+    // The turn records the text; its replay carries `{}` instead, and says so.
+    let turn = stream.turn().unwrap();
+    let replay = turn.replay(&calls).unwrap();
+    assert_eq!(replay.repaired.len(), 1);
+    assert_eq!(replay.turn["tool_calls"][0]["function"]["arguments"], "{}");
+}

@@ -29,6 +29,17 @@
 //! `input_json_delta` came); blocks are kept in the order they start, each as it came (a block
 //! type or delta type we do not know stays as it started), so a pointer yielded never moves;
 //! a block's `index` is only its name in later events.
+//!
+//! Limits: a `tool_use` whose `partial_json` fragments pass the arguments limit ends as
+//! `ArgumentsError::TooLong` (answered as an error, never run), and its text is not kept: the
+//! message records as its `input` the string `(arguments over the limit: not kept)`, not a
+//! blank and not `{}`, which the body's parse reads as unusable too and the replay carries as
+//! `{}` (returned in `Replay::repaired`). A `tool_use` with no fragments whose start `input`
+//! object passes the limit is `TooLong` too, and the message keeps that object as it came
+//! (the body's parse, under the same limit, refuses it alike). One event past the event
+//! limit fails the stream (`StreamError::EventTooLong`, from the line reader before this
+//! machine); text, thinking and signature deltas are appended whole, bounded by that
+//! per-event limit only.
 
 use serde_json::{Map, Value};
 

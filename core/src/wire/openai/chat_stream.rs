@@ -79,6 +79,14 @@
 //!   "began" are read from every fragment, kept or not (`wire::calls::json_scan`), so the
 //!   arguments limit, past which text is not kept, never changes which calls there are;
 //! - arguments sent as an object (some compatible servers) are their JSON text;
+//! - arguments nested deeper than 127 levels of arrays and objects are never whole: the
+//!   scanner that reads "whole" follows no deeper (`wire::calls::json_scan`), the depth past
+//!   which `serde_json::Value` refuses them anyway. Such a call ends, at its real end, as
+//!   `ArgumentsError::NotJson` (serde_json's "recursion limit exceeded"), never run; the
+//!   message keeps its text, which the body's parse refuses alike and the replay carries as
+//!   `{}` (returned as repaired). A delta at its index with another `id` and the same name
+//!   then continues it (the id minted anew) rather than beginning a call: a second call sent
+//!   there joins the first and is answered with its error;
 //! - past [`MAX_BLOCKS`] calls the chunk is refused, before it changes anything.
 
 use serde_json::{json, Map, Value};
