@@ -63,8 +63,10 @@ fuzz_target!(|data: &[u8]| {
 });
 
 /// A stream built event by event (`toolwire_fuzz::streams`), assembled with its turn recorded:
-/// when it ends cleanly, its calls are `parse_calls` of the body it built, and that turn
-/// replays with them; when it does not, the same events as SSE text end the same way.
+/// its calls follow the id and name rules; under the smaller arguments limit it gives the same
+/// calls but for arguments refused as over it; and when it ends cleanly, its calls are
+/// `parse_calls` of the body it built, and that turn replays with them. A stream that fails or
+/// ends cut is checked no further (its body is not whole, so it is not parsed).
 fn built_stream(format: CallFormat, data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(events) = streams::stream_events(format, &mut u) else {
@@ -92,6 +94,8 @@ fn built_stream(format: CallFormat, data: &[u8]) {
     let body = stream.turn().expect("a recording stream has a turn").body();
     let turn_replay = stream.turn().expect("a recording stream has a turn").replay(&calls);
     assert_call_rules(format, &calls);
+    let small = CallParser::new(format).max_argument_bytes(SMALL_LIMIT).stream();
+    assert_only_limited(format, &calls, &built_calls(small, &events));
     if failed || ended.is_err() {
         return;
     }
@@ -130,6 +134,22 @@ fn built_stream(format: CallFormat, data: &[u8]) {
     if let Err(error) = turn_replay {
         panic!("{format}: a clean stream's turn does not replay with its calls: {error}\n{body}");
     }
+}
+
+/// The calls `stream` gives for `events`, as `built_stream` collects them: up to the first
+/// fault, then the end's (asked twice, as there).
+fn built_calls(mut stream: CallStream, events: &[Value]) -> Vec<ToolCall> {
+    let mut calls = Vec::new();
+    for event in events {
+        match stream.push(event) {
+            Ok(ended) => calls.extend(ended),
+            Err(_) => return calls,
+        }
+    }
+    if let Ok(last) = stream.finish() {
+        calls.extend(last);
+    }
+    calls
 }
 
 /// The lengths of the chunks `text` is cut into: the fuzzer's, cycled, covering it all.
