@@ -94,7 +94,9 @@ fn built_stream(format: CallFormat, data: &[u8]) {
     let body = stream.turn().expect("a recording stream has a turn").body();
     let turn_replay = stream.turn().expect("a recording stream has a turn").replay(&calls);
     assert_call_rules(format, &calls);
-    let small = CallParser::new(format).max_argument_bytes(SMALL_LIMIT).stream();
+    let small = CallParser::new(format)
+        .max_argument_bytes(SMALL_LIMIT)
+        .stream();
     assert_only_limited(format, &calls, &built_calls(small, &events));
     if failed || ended.is_err() {
         return;

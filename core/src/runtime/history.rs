@@ -150,17 +150,15 @@ impl Request {
             // meta-tool or nothing records nothing.
             let tool = match &ran.dispatched {
                 Some(tool) if recorded(namespace, &call.name).is_none() => tool.clone(),
-                _ => {
-                    match resolve_in_history(self.census(), &recorded, namespace, &call.name) {
-                        Ok(Resolution::Tool(hit)) => {
-                            if ran.unverified() {
-                                self.unverified(&unverified, call, hit.name);
-                            }
-                            Some(hit.name.to_owned())
+                _ => match resolve_in_history(self.census(), &recorded, namespace, &call.name) {
+                    Ok(Resolution::Tool(hit)) => {
+                        if ran.unverified() {
+                            self.unverified(&unverified, call, hit.name);
                         }
-                        _ => None,
+                        Some(hit.name.to_owned())
                     }
-                }
+                    _ => None,
+                },
             };
             if let Some(tool) = tool {
                 pending.borrow_mut().push(RecordedName {

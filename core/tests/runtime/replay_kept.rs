@@ -40,7 +40,11 @@ async fn answer_others(conversation: &Conversation, tool: &str, count: usize) {
 
 /// The called names `replay` says it recorded from the census.
 fn unverified(replay: &Replay) -> Vec<&str> {
-    replay.unverified.iter().map(|u| u.called.as_str()).collect()
+    replay
+        .unverified
+        .iter()
+        .map(|u| u.called.as_str())
+        .collect()
 }
 
 /// A Gemini response with one call of `name` (no id: Gemini's calls have none).
@@ -130,7 +134,10 @@ async fn id_less_calls_of_one_name_on_two_turns_each_record_what_their_own_turn_
         .replay_turn(CallFormat::Gemini, &second, &calls)
         .unwrap();
     // Turn 2 ran no tool: it records none (not turn 1's fetch), and says nothing is unverified.
-    assert_eq!(conversation.state().history_names, Vec::<RecordedName>::new());
+    assert_eq!(
+        conversation.state().history_names,
+        Vec::<RecordedName>::new()
+    );
     assert!(replay.unverified.is_empty(), "{:?}", replay.unverified);
     // Turn 3: the name reaches the app's tool, which its replay records.
     let third = gemini_call("mcp_y_fetch");

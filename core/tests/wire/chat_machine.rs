@@ -110,8 +110,7 @@ fn delta(id: Option<&str>, name: &str, arguments: &str) -> serde_json::Value {
 }
 
 #[test]
-fn arguments_nested_past_127_levels_are_not_json_and_a_call_after_them_at_their_index_joins_them()
-{
+fn arguments_nested_past_127_levels_are_not_json_and_a_call_after_them_at_their_index_joins_them() {
     use toolwire_core::wire::calls::{ArgumentsError, CallStream};
     let deep = format!("{{\"a\":{}{}}}", "[".repeat(127), "]".repeat(127));
     let mut stream = CallStream::new(CallFormat::OpenAiChat).recording_turn();
@@ -119,7 +118,8 @@ fn arguments_nested_past_127_levels_are_not_json_and_a_call_after_them_at_their_
     // A second call at the same index, with its own id: after whole arguments it would begin
     // a call of its own; after arguments too deep to read whole, it continues the first.
     calls.extend(stream.push(&delta(Some("call_2"), "f", "{}")).unwrap());
-    let end = serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    let end =
+        serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
     calls.extend(stream.push(&end).unwrap());
     calls.extend(stream.finish().unwrap());
     assert_eq!(calls.len(), 1, "{calls:?}");
