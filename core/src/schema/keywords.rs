@@ -148,10 +148,26 @@ pub(crate) fn is_checked_rule(keyword: &str) -> bool {
 
 /// Annotations to a 2020-12 validator that draft 6 and 7 validators may check
 /// (`jsonschema-0.61.2/src/keywords/mod.rs` compiles them as assertions for `Draft6 | Draft7`;
-/// draft-07 validation § 8): an MCP server's draft-07 schema may mean them as rules, so a
+/// draft-07 validation § 8): in a schema that names draft-07 or older
+/// ([`names_draft_07_or_older`]), such as an MCP server's, they may be meant as rules, so a
 /// dialect that drops one records a loss (unguarded: the `#[tool]`'s 2020-12 validator never
-/// checks them) rather than dropping it quietly like an annotation.
+/// checks them). Anywhere else they are annotations, dropped as one.
 pub(crate) const CONTENT_RULES: &[&str] = &["contentEncoding", "contentMediaType"];
+
+/// Whether a schema's root names draft-07 or an older draft in its `$schema`, where a `$ref`'s
+/// siblings are ignored and the content keywords ([`CONTENT_RULES`]) may assert. A schema with
+/// no `$schema` is draft 2020-12: schemars writes 2020-12, and an MCP tool's `inputSchema`
+/// "Defaults to 2020-12 if no `$schema` field is present"
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool>).
+pub(crate) fn names_draft_07_or_older(root: &Value) -> bool {
+    root.get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|uri| {
+            ["draft-07", "draft-06", "draft-04", "draft-03"]
+                .iter()
+                .any(|old| uri.contains(old))
+        })
+}
 
 /// Writes a walker over the direct subschemas of a node, once for shared and once for mutable
 /// access (`iter`/`iter_mut`), from one body: the two cannot drift apart.

@@ -103,17 +103,66 @@ fn an_extension_keyword_lost_is_unguarded_and_no_validator_refuses_for_it() {
 }
 
 #[test]
-fn a_content_keyword_dropped_is_a_loss_and_unguarded() {
+fn a_content_keyword_dropped_from_a_draft_07_schema_is_a_loss_and_unguarded() {
     // A draft-07 server may check these; the `#[tool]`'s 2020-12 validator never does.
     for (keyword, value, bad) in [
         ("contentMediaType", "application/json", "{not json"),
         ("contentEncoding", "base64", "*not base64*"),
     ] {
+        for draft in [
+            "http://json-schema.org/draft-07/schema#",
+            "http://json-schema.org/draft-04/schema#",
+        ] {
+            let schema = json!({"$schema": draft, "type": "object",
+                "properties": {"v": {"type": "string", keyword: value}}});
+            let prepared = prepare_schema(Dialect::Gemini, &schema).unwrap();
+            let loss = prepared
+                .losses
+                .iter()
+                .find(|l| l.pointer == "/properties/v")
+                .unwrap_or_else(|| panic!("no loss of `{keyword}` under {draft}"));
+            assert_eq!(loss.keyword, keyword);
+            assert!(loss.note.contains(value), "{}", loss.note);
+            assert_eq!(loss.standing(true), Standing::Unguarded, "{keyword}");
+        }
         let node = json!({"type": "string", keyword: value});
-        let loss = loss_of(Dialect::Gemini, node.clone());
-        assert_eq!(loss.keyword, keyword);
-        assert!(loss.note.contains(value), "{}", loss.note);
-        assert_eq!(loss.standing(true), Standing::Unguarded, "{keyword}");
         assert!(!refused_by_the_tool(&node, json!(bad)), "{keyword}");
+    }
+}
+
+#[test]
+fn a_content_keyword_of_a_2020_12_schema_is_dropped_as_an_annotation() {
+    // No `$schema` is 2020-12 (an MCP tool's `inputSchema` defaults to it), and so is 2019-09's
+    // vocabulary: there the content keywords only annotate.
+    for root in [
+        json!({}),
+        json!({"$schema": "https://json-schema.org/draft/2020-12/schema"}),
+        json!({"$schema": "https://json-schema.org/draft/2019-09/schema"}),
+    ] {
+        for keyword in ["contentMediaType", "contentEncoding"] {
+            let mut schema = root.clone();
+            schema["type"] = json!("object");
+            schema["properties"] = json!({"v": {"type": "string", keyword: "application/json"}});
+            let prepared = prepare_schema(Dialect::Gemini, &schema).unwrap();
+            assert!(
+                prepared.losses.iter().all(|l| l.keyword != keyword),
+                "{root}: {:?}",
+                prepared.losses
+            );
+            assert!(
+                prepared.schema["properties"]["v"].get(keyword).is_none(),
+                "{root}: dropped, as Gemini takes no `{keyword}`: {}",
+                prepared.schema
+            );
+            let report = SchemaReport::of_preparation(
+                &toolwire_core::schema::prepare_schema_cached(Dialect::Gemini, &schema),
+                true,
+            );
+            assert_ne!(
+                report.standing,
+                Some(Standing::Unguarded),
+                "{root}: {report:?}"
+            );
+        }
     }
 }
