@@ -325,16 +325,9 @@ impl ArgumentsValidator {
                 .and_then(Value::as_object)
                 .map(|p| p.keys().cloned().collect())
                 .unwrap_or_default();
-            // Draft 2020-12 is what schemars writes (`SchemaSettings::draft2020_12`). Formats
-            // are checked too: a `format` schemars writes is a bound like any other. Without
-            // the crate's `resolve-*` features nothing is fetched: a `$ref` outside the schema
-            // is an error here, never a request. A `format` the crate does not know is ignored
-            // (its default, `ValidationOptions::should_ignore_unknown_formats`): schemars writes
-            // such formats for common types (`"ip"` for `std::net::IpAddr`), and refusing them
-            // would fail every call of those tools.
-            jsonschema::options()
-                .with_draft(jsonschema::Draft::Draft202012)
-                .should_validate_formats(true)
+            // The one builder of the `#[tool]` validator's options: what it checks is what the
+            // report calls guarded (draft 2020-12, formats checked, unknown formats ignored).
+            toolwire_core::schema::arguments_validator_options()
                 .build(&schema)
                 .map(|validator| CompiledArguments {
                     validator,

@@ -147,21 +147,22 @@ fn a_format_the_validator_does_not_know_leaves_the_tool_callable() {
         .find(|t| t.name == "shout")
         .expect("`#[tool] fn shout` is registered");
     let answer = futures::executor::block_on(shout.call(json!({"word": "quiet"}), AppState::new()));
-    // Refusing an unknown format would fail every call (schemars writes `"ip"` for `IpAddr`).
+    // Refusing an unknown format would fail every call (schemars writes `"zoned-date-time"`
+    // for jiff's `Zoned`, which the validator does not check).
     assert!(answer.is_ok(), "{answer:?}");
 }
 
 /// Pings a host.
 #[toolwire::tool]
 fn ping(
-    /// The host's address: schemars writes `"format": "ip"`, a format `jsonschema` ignores.
+    /// The host's address: schemars writes `"format": "ip"`, which the validator checks.
     host: std::net::IpAddr,
 ) -> String {
     host.to_string()
 }
 
 #[test]
-fn an_ip_address_s_lost_format_is_unguarded_and_the_tool_still_runs() {
+fn an_ip_address_s_lost_format_is_guarded_and_the_tool_refuses_what_is_not_one() {
     let ping = registered_tools()
         .into_iter()
         .find(|t| t.name == "ping")
@@ -177,11 +178,18 @@ fn an_ip_address_s_lost_format_is_unguarded_and_the_tool_still_runs() {
         .iter()
         .find(|f| f.problem.starts_with("`format`"))
         .unwrap_or_else(|| panic!("no `format` finding: {findings}"));
-    // The validator lets "not an address" through to serde: nothing of ours checks `ip`.
-    assert_eq!(format.standing, Standing::Unguarded, "{findings}");
-    assert!(!findings.passes(false), "{findings}");
-    let answer = futures::executor::block_on(ping.call(json!({"host": "::1"}), AppState::new()));
-    assert_eq!(answer, Ok(json!("::1")));
+    // The validator refuses "not an address" before serde sees it, naming the rule.
+    assert_eq!(format.standing, Standing::Guarded, "{findings}");
+    assert!(findings.passes(false), "{findings}");
+    let call =
+        |host: &str| futures::executor::block_on(ping.call(json!({"host": host}), AppState::new()));
+    assert_eq!(call("::1"), Ok(json!("::1")));
+    match call("not an address") {
+        Err(toolwire::ToolError::InvalidArguments { reason, .. }) => {
+            assert!(reason.contains("rule `format`"), "{reason}")
+        }
+        other => panic!("not an address passed: {other:?}"),
+    }
 }
 
 /// One judge on every route (`RailTool`, `SchemaReport::of_definition_run_by`,

@@ -96,7 +96,7 @@ pub(crate) fn is_validation(keyword: &str) -> bool {
 /// `get_for_draft`). Anything else (an extension keyword, `contentMediaType` and
 /// `contentEncoding`, which that function compiles as annotations only for 2020-12, an
 /// annotation) is never checked by it, so its loss is not guarded. `format` is not here: it is
-/// checked only for the formats in [`CHECKED_FORMATS`].
+/// checked only for the formats that validator knows (`validator.rs`, `is_checked_format`).
 const CHECKED_RULES: &[&str] = &[
     "type",
     "enum",
@@ -141,50 +141,33 @@ const CHECKED_RULES: &[&str] = &[
 ];
 
 /// Whether a JSON Schema validator checks `keyword` ([`CHECKED_RULES`]); `format` is asked of
-/// its value ([`is_checked_format`]).
+/// its value (`validator.rs`, `is_checked_format`).
 pub(crate) fn is_checked_rule(keyword: &str) -> bool {
     CHECKED_RULES.contains(&keyword)
 }
 
-/// The formats the `#[tool]`'s validator checks: those `jsonschema` 0.61's
-/// `builtin_format(Draft::Draft202012, _)` knows (`jsonschema-0.61.2/src/keywords/format.rs`),
-/// the validator being built `with_draft(Draft202012)` and `should_validate_formats(true)`
-/// (`src/__private.rs`). Any other format is ignored by it (`should_ignore_unknown_formats`
-/// is left at its default, `true`: `options.rs`), so its loss is unguarded. `idn-email` and
-/// `idn-hostname` are checked only with the crate's `idna` feature, which toolwire does not
-/// enable (`default-features = false`, `Cargo.toml`): unguarded too, the safe side should an
-/// app's own dependency turn the feature on.
-const CHECKED_FORMATS: &[&str] = &[
-    "date",
-    "date-time",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "iri",
-    "iri-reference",
-    "json-pointer",
-    "regex",
-    "relative-json-pointer",
-    "time",
-    "uri",
-    "uri-reference",
-    "uri-template",
-    "uuid",
-];
-
-/// Whether the `#[tool]`'s validator checks the format `format` ([`CHECKED_FORMATS`]).
-pub(crate) fn is_checked_format(format: &str) -> bool {
-    CHECKED_FORMATS.contains(&format)
-}
-
 /// Annotations to a 2020-12 validator that draft 6 and 7 validators may check
 /// (`jsonschema-0.61.2/src/keywords/mod.rs` compiles them as assertions for `Draft6 | Draft7`;
-/// draft-07 validation § 8): an MCP server's draft-07 schema may mean them as rules, so a
+/// draft-07 validation § 8): in a schema that names draft-07 or older
+/// ([`names_draft_07_or_older`]), such as an MCP server's, they may be meant as rules, so a
 /// dialect that drops one records a loss (unguarded: the `#[tool]`'s 2020-12 validator never
-/// checks them) rather than dropping it quietly like an annotation.
+/// checks them). Anywhere else they are annotations, dropped as one.
 pub(crate) const CONTENT_RULES: &[&str] = &["contentEncoding", "contentMediaType"];
+
+/// Whether a schema's root names draft-07 or an older draft in its `$schema`, where a `$ref`'s
+/// siblings are ignored and the content keywords ([`CONTENT_RULES`]) may assert. A schema with
+/// no `$schema` is draft 2020-12: schemars writes 2020-12, and an MCP tool's `inputSchema`
+/// "Defaults to 2020-12 if no `$schema` field is present"
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool>).
+pub(crate) fn names_draft_07_or_older(root: &Value) -> bool {
+    root.get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|uri| {
+            ["draft-07", "draft-06", "draft-04", "draft-03"]
+                .iter()
+                .any(|old| uri.contains(old))
+        })
+}
 
 /// Writes a walker over the direct subschemas of a node, once for shared and once for mutable
 /// access (`iter`/`iter_mut`), from one body: the two cannot drift apart.

@@ -26,6 +26,8 @@
 //!   `null`, whether its branches exclude each other), asked alike by checking and rewriting;
 //! - `rewrite/`: the rewrites of one node for one dialect, in their order, a file per kind of
 //!   rewrite (unions, the root, types and nulls, values, dropped constraints, strict);
+//! - `validator.rs`: the validator a `#[tool]` checks its arguments with, and which formats it
+//!   checks;
 //! - `check.rs`, `prepare.rs`, `cache.rs`, `restore.rs`: the public functions.
 
 mod cache;
@@ -39,6 +41,7 @@ pub(crate) mod report;
 mod restore;
 mod rewrite;
 mod shape;
+mod validator;
 
 pub use cache::{prepare_definition_cached, prepare_schema_cached, Preparation};
 pub use check::check_schema;
@@ -48,3 +51,5 @@ pub use report::{
     Loss, RefusalReason, SchemaProblem, SchemaRefusal, SchemaReport, SchemaStatus, Standing,
 };
 pub use restore::restore_arguments;
+#[doc(hidden)]
+pub use validator::arguments_validator_options;

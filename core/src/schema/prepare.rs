@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::check::check_schema;
+use super::keywords::names_draft_07_or_older;
 use super::keywords::{child, for_each_subschema_mut};
 use super::refs::{no_recursion_why, ref_faults, siblings_ignored, Inliner, MAX_DEPTH, MAX_NODES};
 use super::report::{Loss, RefusalReason, SchemaRefusal, SchemaStatus};
@@ -186,6 +187,7 @@ pub fn prepare_schema_with(
         }
     };
     let mut rewriter = Rewriter::new(dialect, options);
+    rewriter.content_asserts = names_draft_07_or_older(schema);
     if recursive.is_some() {
         // References stay: what a property refuses is read through them.
         rewriter.references = working.clone();

@@ -205,13 +205,7 @@ pub(crate) fn no_recursion_why(dialect: Dialect, reference: &str) -> String {
 
 /// Whether the root says it is draft 7 or older, where a `$ref`'s siblings are ignored.
 pub(crate) fn siblings_ignored(root: &Value) -> bool {
-    root.get("$schema")
-        .and_then(Value::as_str)
-        .is_some_and(|uri| {
-            ["draft-07", "draft-06", "draft-04", "draft-03"]
-                .iter()
-                .any(|old| uri.contains(old))
-        })
+    super::keywords::names_draft_07_or_older(root)
 }
 
 /// Inlines every reference of a schema that has no recursion (check [`ref_faults`] first) and

@@ -75,12 +75,14 @@ pub struct Loss {
 }
 
 impl Loss {
-    /// Whether the `#[tool]`'s validator (`jsonschema`, draft 2020-12) checks the rule lost, so
-    /// a tool that validates its own arguments refuses what breaks it: an extension keyword,
-    /// `contentMediaType`/`contentEncoding`, or a `format` it does not know (`"ip"`,
-    /// `"upper-case-word"`; it knows `date-time`, `email`, `uri`, `uuid`, `ipv4` and the other
-    /// formats of 2020-12 but the `idn-*` ones) is never checked, and its loss is unguarded
-    /// whoever runs the tool.
+    /// Whether the `#[tool]`'s validator (`jsonschema`, draft 2020-12, built with
+    /// [`arguments_validator_options`](crate::schema::arguments_validator_options)) checks the
+    /// rule lost, so a tool that validates its own arguments refuses what breaks it: an
+    /// extension keyword, `contentMediaType`/`contentEncoding`, or a `format` it does not know
+    /// (`"upper-case-word"`, jiff's `"zoned-date-time"`; it knows `date-time`, `email`, `uri`,
+    /// `uuid`, `ipv4` and the other formats of 2020-12 but the `idn-*` ones, and schemars'
+    /// `ip`, `partial-date-time` and `partial-time`) is never checked, and its loss is
+    /// unguarded whoever runs the tool.
     ///
     /// ```
     /// use serde_json::json;
@@ -93,15 +95,17 @@ impl Loss {
     /// assert!(checked.contains(&("x-rule", false)), "{checked:?}");
     /// // A format the validator checks, and one it ignores.
     /// let formats = json!({"type": "object", "properties": {
-    ///     "at": {"type": "string", "format": "date-time"},
-    ///     "ip": {"type": "string", "format": "ip"}}});
+    ///     "ip": {"type": "string", "format": "ip"},
+    ///     "word": {"type": "string", "format": "upper-case-word"}}});
     /// let prepared = prepare_schema(Dialect::Gemini, &formats).unwrap();
     /// let checked: Vec<(Option<&str>, bool)> = prepared.losses.iter()
     ///     .map(|l| (l.format.as_deref(), l.checked_by_validators())).collect();
-    /// assert!(checked.contains(&(Some("ip"), false)), "{checked:?}");
+    /// assert!(checked.contains(&(Some("ip"), true)), "{checked:?}");
+    /// assert!(checked.contains(&(Some("upper-case-word"), false)), "{checked:?}");
     /// ```
     pub fn checked_by_validators(&self) -> bool {
-        use crate::schema::keywords::{is_checked_format, is_checked_rule};
+        use crate::schema::keywords::is_checked_rule;
+        use crate::schema::validator::is_checked_format;
         match self.keyword.as_str() {
             "format" => self.format.as_deref().is_some_and(is_checked_format),
             keyword => is_checked_rule(keyword),

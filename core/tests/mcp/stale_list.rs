@@ -9,12 +9,19 @@
 //! the call returns) is `server.rs`'s
 //! `a_32602_for_a_tool_the_server_does_not_know_is_not_bad_arguments_and_marks_its_list_stale`;
 //! this is the runtime's: its tool set changes once the new listing is in.
+//! A server that answers it with an `isError` result instead (the Python SDK's), through a
+//! provider that keeps error results (a gateway's), has its result kept as it came and its list
+//! marked stale all the same (issue 28, point 4).
+
+use std::sync::Arc;
 
 use serde_json::json;
+use toolwire_core::mcp::McpProvider;
 use toolwire_core::runtime::DispatchError;
+use toolwire_core::tools::ToolOutput;
 use toolwire_core::{ToolError, ToolRuntime, WireFormat};
 
-use crate::{assert_search_clash, fixture, HANG_BOUND};
+use crate::{assert_search_clash, fixture, fixture_command, HANG_BOUND};
 
 /// The function names of the next Chat Completions list.
 fn listed(runtime: &ToolRuntime) -> Vec<String> {
@@ -82,4 +89,55 @@ async fn an_unknown_tool_answer_makes_the_runtime_list_again_without_the_tool() 
         .await
         .unwrap_err();
     assert!(matches!(err, DispatchError::UnknownTool { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn an_unknown_tool_error_result_kept_for_the_client_still_marks_the_list_stale() {
+    let provider = McpProvider::spawn(
+        "quiet",
+        fixture_command(&["--extras", "--quiet-change", "--unknown-as-error"]),
+    )
+    .await
+    .expect("the fixture server starts")
+    .with_call_timeout(HANG_BOUND)
+    .with_error_results_kept();
+    let runtime = ToolRuntime::new();
+    let status = runtime.add_provider(Arc::new(provider)).await.unwrap();
+    assert_search_clash(&status, "quiet");
+    let mut changes = runtime.tool_set_changes();
+    changes.mark_unchanged();
+    let request = runtime.request();
+    request
+        .dispatch("mcp_quiet_change_tools", json!({}))
+        .await
+        .unwrap();
+    assert!(listed(&runtime).contains(&"mcp_quiet_whereami".to_owned()));
+    assert!(!changes.has_changed().unwrap(), "no change announced");
+    // The server answers with an isError result: kept as it came, not turned into an error.
+    let outcome = request
+        .dispatch("mcp_quiet_whereami", json!({}))
+        .await
+        .expect("the error result is kept");
+    let ToolOutput::Content(content) = &outcome.output else {
+        panic!("{:?}", outcome.output)
+    };
+    assert!(content.is_error, "{content:?}");
+    assert_eq!(
+        serde_json::to_value(&content.content).unwrap(),
+        json!([{"type": "text", "text": "Unknown tool: whereami"}])
+    );
+    // And its words still say the list is stale: the runtime lists the server again.
+    tokio::time::timeout(HANG_BOUND, changes.changed())
+        .await
+        .expect("the runtime lists the stale provider again")
+        .unwrap();
+    let after = listed(&runtime);
+    assert!(
+        !after.contains(&"mcp_quiet_whereami".to_owned()),
+        "{after:?}"
+    );
+    assert!(
+        after.contains(&"mcp_quiet_added_later".to_owned()),
+        "{after:?}"
+    );
 }

@@ -3,6 +3,7 @@
 //!
 //! One test binary (one link) with a module per kind of test.
 
+mod formats;
 mod properties;
 mod recursion;
 mod rust_shapes;

@@ -894,9 +894,7 @@ pub(super) fn validator(schema: &Value) -> Rc<jsonschema::Validator> {
         return hit;
     }
     let compiled = Rc::new(
-        jsonschema::options()
-            .with_draft(jsonschema::Draft::Draft202012)
-            .should_validate_formats(true)
+        toolwire_core::schema::arguments_validator_options()
             .build(schema)
             .unwrap_or_else(|e| panic!("the validator refuses {schema}: {e}")),
     );

@@ -193,7 +193,9 @@ impl Rewriter {
 
     /// Keywords the dialect does not take: annotations go quietly (a default or an example
     /// moves into the description), constraints go with a loss, and so do `contentEncoding`
-    /// and `contentMediaType` ([`CONTENT_RULES`]: rules to a draft-07 server).
+    /// and `contentMediaType` in a schema that names draft-07 or older ([`CONTENT_RULES`]:
+    /// rules to a draft-07 server; annotations in 2020-12, the dialect of a schema without
+    /// `$schema`).
     pub(super) fn unknown_keywords(
         &mut self,
         map: &mut Map<String, Value>,
@@ -213,7 +215,9 @@ impl Rewriter {
                 notes.push(note_for(&key, &value));
             } else if key == "format" {
                 self.lose_format(notes, pointer, &value);
-            } else if is_validation(&key) || CONTENT_RULES.contains(&key.as_str()) {
+            } else if is_validation(&key)
+                || (self.content_asserts && CONTENT_RULES.contains(&key.as_str()))
+            {
                 // (`nullable` is no JSON Schema keyword: a validator ignores it.)
                 self.lose(notes, pointer, &key, note_for(&key, &value));
             }

@@ -56,6 +56,9 @@ pub(crate) struct Rewriter {
     pub null_is_absent: bool,
     /// The schema the references that stay point into (`Null` when every one was inlined).
     pub references: Value,
+    /// The schema names draft-07 or older, where `contentEncoding` and `contentMediaType` may
+    /// be rules rather than annotations (`keywords.rs`, `CONTENT_RULES`).
+    pub content_asserts: bool,
     pub losses: Vec<Loss>,
     pub changed: bool,
 }
@@ -68,6 +71,7 @@ impl Rewriter {
             notes_in_descriptions: options.notes_in_descriptions,
             null_is_absent: options.null_is_absent,
             references: Value::Null,
+            content_asserts: false,
             losses: Vec::new(),
             changed: false,
         }
@@ -85,15 +89,16 @@ impl Rewriter {
 
     /// Records a loss that widens the set (a keyword the dialect cannot say, dropped).
     fn lose(&mut self, notes: &mut Vec<String>, pointer: &str, keyword: &str, note: String) {
-        self.record(notes, pointer, keyword, note, false);
+        self.record(notes, pointer, keyword, note, false, None);
     }
 
     /// Records a loss that narrows the set: the wire forbids what the tool's own schema takes
     /// (strict's own changes, `strict.rs`), which fails the rail whatever guards the tool.
     fn narrow(&mut self, notes: &mut Vec<String>, pointer: &str, keyword: &str, note: String) {
-        self.record(notes, pointer, keyword, note, true);
+        self.record(notes, pointer, keyword, note, true, None);
     }
 
+    /// Records a loss, with the format lost when `keyword` is `format` (its value a string).
     fn record(
         &mut self,
         notes: &mut Vec<String>,
@@ -101,6 +106,7 @@ impl Rewriter {
         keyword: &str,
         note: String,
         narrows: bool,
+        format: Option<&str>,
     ) {
         self.changed = true;
         notes.push(note.clone());
@@ -109,17 +115,15 @@ impl Rewriter {
             keyword: keyword.to_owned(),
             note,
             narrows,
-            format: None,
+            format: format.map(str::to_owned),
         });
     }
 
     /// Records a dropped `format: value` (a widening), the loss knowing its format: whether a
     /// validator checks it depends on which format it is ([`Loss::checked_by_validators`]).
     fn lose_format(&mut self, notes: &mut Vec<String>, pointer: &str, value: &Value) {
-        self.lose(notes, pointer, "format", note_for("format", value));
-        if let Some(loss) = self.losses.last_mut() {
-            loss.format = value.as_str().map(str::to_owned);
-        }
+        let note = note_for("format", value);
+        self.record(notes, pointer, "format", note, false, value.as_str());
     }
 
     fn allows(&self, keyword: &str) -> bool {
