@@ -18,12 +18,15 @@ use crate::runtime::report::{ProviderReport, ReportStatus, ToolReport, ToolsRepo
 use crate::runtime::LoadStatus;
 use crate::schema::{SchemaReport, SchemaStatus, Standing};
 
-/// The page's style, inline (no CDN, nothing fetched).
+/// The page's style, inline (no CDN, nothing fetched). A name or description in a cell breaks
+/// anywhere (`overflow-wrap:anywhere` also lowers the table's minimum width), so the page fits
+/// a window of a laptop's width, names of 60 characters included; words of prose do not.
 const STYLE: &str = "\
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1b1b;background:#fff}\
 h1{font-size:1.5em;margin:0 0 .2em}h2{font-size:1.15em;margin:1.4em 0 .4em}\
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.35em .5em;\
 text-align:left;vertical-align:top}th{background:#f4f4f4}code{font:13px ui-monospace,monospace}\
+td code,.desc{overflow-wrap:anywhere}\
 .bad{color:#a40000;font-weight:600}.warn{color:#8a5a00}.ok{color:#176b00}\
 #clashes{border:2px solid #a40000;padding:.2em 1em 1em;border-radius:6px}\
 #clashes.none{border-color:#176b00}ul{margin:.2em 0;padding-left:1.3em}\
