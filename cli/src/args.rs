@@ -89,8 +89,8 @@ pub struct McpArgs {
 pub struct Origins {
     /// Each tool's server, tool by tool.
     pub servers: Option<Vec<String>>,
-    /// One message per MCP server that could not be listed; the others' tools were read.
-    pub failures: Vec<String>,
+    /// Each MCP server that could not be listed; the others' tools were read.
+    pub failures: Vec<mcp::ServerFailure>,
     /// One line per MCP tool read leniently (offered), saying how it was read.
     pub notes: Vec<String>,
 }
@@ -105,7 +105,7 @@ impl Origins {
             let _ = writeln!(err, "toolwire: note: {note}");
         }
         for failure in &self.failures {
-            let _ = writeln!(err, "toolwire: {failure}");
+            let _ = writeln!(err, "toolwire: {}", failure.message);
         }
         if self.failures.is_empty() {
             status

@@ -10,7 +10,7 @@
 //! With `--stream`, each call's line is written as soon as its end signal arrives. With
 //! `--answer` the calls are run and answered instead (`answer.rs`).
 
-mod answer;
+pub(crate) mod answer;
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};

@@ -171,9 +171,13 @@ pub fn run(args: &CensusArgs) -> Result<u8, Failure> {
     if let (Some(path), Some(definitions)) = (&args.html, &definitions) {
         crate::page::write_page(
             path,
-            definitions,
-            origins.servers.as_deref(),
-            &args.source.name(server),
+            &crate::page::PageInput {
+                definitions,
+                servers: origins.servers.as_deref(),
+                source: &args.source.name(server),
+                taken: &taken,
+                failures: &origins.failures,
+            },
         )?;
     }
     let mut out = BufWriter::new(io::stdout().lock());

@@ -12,9 +12,10 @@
 //! - the `<script>` and `<img onerror>` in `markup`'s description show as text, no element
 //!   made of them, and `document.title` never became `injected`.
 //!
-//! Screenshots of the page after the crash are saved under the target dir (`tmp/tools-page.png`,
-//! the whole page, and `tmp/tools-page-top.png`, its first screen; the paths are printed);
-//! `docs/tools-page.png` is a copy of the second. Run alone:
+//! The page fits the 1280-pixel window (no horizontal overflow). Screenshots are saved under the
+//! target dir (the paths are printed): before the crash, `tmp/tools-page.png` (the whole page,
+//! the clashes and reasons in view) and `tmp/tools-page-top.png` (its first screen), of which
+//! `docs/tools-page.png` is a copy; after it, `tmp/tools-page-crashed.png`. Run alone:
 //! `cargo test -p toolwire-cli --test tools_page_browser -- --nocapture`.
 //!
 //! No sleep: the gateway is ready when it prints its URL, a page when its load event fires, its
@@ -284,26 +285,38 @@ fn the_tools_page_in_chromium_shows_clashes_first_the_reasons_and_a_crash_withou
         let health = row(&before.backends, backend);
         assert!(health.contains("running"), "{backend}: {health}");
     }
-    // Each left-out tool says why, naming the tool it shares its form with.
+    // Each left-out tool says why in the census's words, naming the tool in its way.
     for (tool, reason, other) in [
-        ("mcp/fx/files/read", "form", "mcp/fx_files/read"),
-        ("mcp/fx_files/read", "form", "mcp/fx/files/read"),
-        ("mcp/fx/search.web", "form", "mcp/fx/search_web"),
+        (
+            "mcp/fx/files/read",
+            "it shares its form with",
+            "`mcp/fx_files/read`",
+        ),
+        (
+            "mcp/fx_files/read",
+            "it shares its form with",
+            "`mcp/fx/files/read`",
+        ),
+        (
+            "mcp/fx/search.web",
+            "it shares its form with",
+            "`mcp/fx/search_web`",
+        ),
         (
             "mcp/fx_files/report_daily",
-            "budget",
-            "mcp/fx_files/report_weekly",
+            "under the name budget of 20 characters",
+            "`mcp/fx_files/report_weekly`",
         ),
         (
             "mcp/fx_files/report_weekly",
-            "budget",
-            "mcp/fx_files/report_daily",
+            "under the name budget of 20 characters",
+            "`mcp/fx_files/report_daily`",
         ),
     ] {
         let said = row(&before.tools, tool);
         assert!(
             said.contains("left out") && said.contains(reason) && said.contains(other),
-            "{tool}'s row does not say it is left out for its {reason} with {other}: {said}"
+            "{tool}'s row does not say it is left out, \"{reason}\", {other}: {said}"
         );
     }
     let stat = row(&before.tools, "mcp/fx_files/stat");
@@ -312,6 +325,21 @@ fn the_tools_page_in_chromium_shows_clashes_first_the_reasons_and_a_crash_withou
         "mcp/fx_files/stat: {stat}"
     );
     markup_is_text(&before);
+
+    // The page fits a laptop's window: no name widens it past the viewport.
+    let overflow = browser
+        .evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+    assert_eq!(
+        overflow, 0,
+        "the page is wider than the window by {overflow} px"
+    );
+    // The screenshot for the README, before the crash: the clashes and the reasons.
+    let artifacts = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    for (name, height) in [("tools-page.png", None), ("tools-page-top.png", Some(1000))] {
+        let screenshot = artifacts.join(name);
+        browser.screenshot(&screenshot, height);
+        println!("the Tools page before fx crashed: {}", screenshot.display());
+    }
 
     // A value of this document: a reload would lose it.
     browser.evaluate("window.toolwireBeforeTheCrash = 'kept'");
@@ -335,11 +363,7 @@ fn the_tools_page_in_chromium_shows_clashes_first_the_reasons_and_a_crash_withou
     assert_eq!(after.sections.first().map(String::as_str), Some("clashes"));
     markup_is_text(&after);
 
-    // The whole page, and its first screen (docs/tools-page.png is one of those).
-    let artifacts = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    for (name, height) in [("tools-page.png", None), ("tools-page-top.png", Some(1000))] {
-        let screenshot = artifacts.join(name);
-        browser.screenshot(&screenshot, height);
-        println!("the Tools page after fx crashed: {}", screenshot.display());
-    }
+    let screenshot = artifacts.join("tools-page-crashed.png");
+    browser.screenshot(&screenshot, None);
+    println!("the Tools page after fx crashed: {}", screenshot.display());
 }

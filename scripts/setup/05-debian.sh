@@ -16,9 +16,16 @@ if [ "${#toolwire_missing[@]}" -gt 0 ]; then
     command -v apt-get >/dev/null \
         || { echo "scripts/setup: the tests need ${toolwire_missing[*]}; install them (no apt-get here)" >&2; exit 1; }
     echo "scripts/setup: installing ${toolwire_missing[*]} from Debian's packages" >&2
-    # Root installs as it is (CI runs as root); anyone else through sudo.
+    # Root installs as it is (CI runs as root); anyone else through `sudo -n`, which fails at
+    # once rather than wait for a password nobody types (a CI job, a script).
     toolwire_root=()
-    [ "$(id -u)" = 0 ] || toolwire_root=(sudo)
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null \
+            || { echo "scripts/setup: the tests need ${toolwire_missing[*]}; run this as root or install sudo (it is not installed)" >&2; exit 1; }
+        sudo -n true 2>/dev/null \
+            || { echo "scripts/setup: the tests need ${toolwire_missing[*]}; installing them needs root, and sudo wants a password: run 'sudo -v' first, or run this as root" >&2; exit 1; }
+        toolwire_root=(sudo -n)
+    fi
     toolwire_policy_ours=0
     if [ ! -e /usr/sbin/policy-rc.d ]; then
         printf '#!/bin/sh\nexit 101\n' | "${toolwire_root[@]}" tee /usr/sbin/policy-rc.d >/dev/null

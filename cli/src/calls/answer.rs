@@ -104,13 +104,7 @@ impl AnswerTools {
         options: toolwire_core::mcp::McpOptions,
         taken: &[&str],
     ) -> Result<AnswerTools, UnusableInput> {
-        let builder = ToolRuntime::builder();
-        let builder = if taken == DEFAULT_META_TOOLS {
-            builder
-        } else {
-            builder.meta_tools(taken.iter().map(|name| app_meta_tool(name)))
-        };
-        let runtime = builder
+        let runtime = builder_taking(taken)
             .catalog(toolwire_core::runtime::CatalogPolicy::All)
             .build()
             .map_err(|err| UnusableInput(err.to_string()))?;
@@ -243,6 +237,17 @@ fn repaired(call: &RepairedCall) -> Repaired<'_> {
         called: &call.called,
         error: call.error.to_string(),
         pointer: &call.pointer,
+    }
+}
+
+/// A runtime's builder whose meta-tools are the `taken` names (the built-ins when they are
+/// the default ones), so its census reserves what `census` reserves.
+pub(crate) fn builder_taking(taken: &[&str]) -> toolwire_core::runtime::ToolRuntimeBuilder {
+    let builder = ToolRuntime::builder();
+    if taken == DEFAULT_META_TOOLS {
+        builder
+    } else {
+        builder.meta_tools(taken.iter().map(|name| app_meta_tool(name)))
     }
 }
 

@@ -119,10 +119,19 @@ pub struct Listing {
     pub tools: Vec<ToolDefinition>,
     /// The name of each tool's server, tool by tool.
     pub servers: Vec<String>,
-    /// One message per server that could not be listed, naming it and why.
-    pub failures: Vec<String>,
+    /// Each server that could not be listed, named, with why.
+    pub failures: Vec<ServerFailure>,
     /// One line per tool read leniently (named as [`Wanted`] says), saying how it was read.
     pub notes: Vec<String>,
+}
+
+/// A server that could not be started or listed.
+#[derive(Clone, Debug)]
+pub struct ServerFailure {
+    /// The name its tools would take (`mcp/<server>/<tool>`), or its label when it has none.
+    pub server: String,
+    /// What went wrong, naming it (its label) and why.
+    pub message: String,
 }
 
 /// The options `--timeout` gives: it bounds the start and, again, the listing; core's defaults
@@ -176,11 +185,19 @@ pub fn list_all(wanted: &[Wanted], options: &McpOptions) -> Result<Listing, Unus
                 listing.tools.extend(tools);
                 listing.notes.extend(notes);
             }
-            Err(UnusableInput(message)) => listing.failures.push(message),
+            Err(UnusableInput(message)) => listing.failures.push(ServerFailure {
+                server: wanted.name.clone().unwrap_or_else(|| wanted.label.clone()),
+                message,
+            }),
         }
     }
     if !wanted.is_empty() && listing.failures.len() == wanted.len() {
-        return Err(UnusableInput(listing.failures.join("\ntoolwire: ")));
+        let messages: Vec<&str> = listing
+            .failures
+            .iter()
+            .map(|f| f.message.as_str())
+            .collect();
+        return Err(UnusableInput(messages.join("\ntoolwire: ")));
     }
     Ok(listing)
 }

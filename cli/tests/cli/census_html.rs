@@ -87,3 +87,67 @@ fn a_config_of_two_servers_is_one_page_naming_each_server_and_their_clash() {
         r#"data-tool="mcp/fx/needs_tasks" data-status="unsupported""#,
     );
 }
+
+#[test]
+fn a_taken_name_is_left_out_on_the_page_saying_so() {
+    let tools = file(&json!(["deploy", "echo"]).to_string());
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("tools.html");
+    let output = toolwire(
+        &[
+            "census",
+            path(&tools),
+            "--taken",
+            "deploy",
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let page = std::fs::read_to_string(&html).expect("the page is written");
+    let row = at(&page, r#"data-tool="deploy" data-status="left_out""#);
+    let row = &page[row..row + page[row..].find("</tr>").unwrap()];
+    assert!(
+        row.contains("it is, or travels as, the meta-tool `deploy`"),
+        "{row}"
+    );
+    at(
+        &page,
+        r#"data-clash="taken_name">Taken name: <code data-clash-tool="deploy">"#,
+    );
+    at(&page, r#"data-tool="echo" data-status="offered""#);
+}
+
+#[test]
+fn a_server_that_cannot_be_listed_is_on_the_page_failed_with_why() {
+    let fixture = fixture_server();
+    let config = file(
+        &json!({"mcpServers": {
+            "fx": {"command": fixture, "args": []},
+            "gone": {"command": "/nonexistent/toolwire-no-such-server", "args": []}
+        }})
+        .to_string(),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("tools.html");
+    let output = toolwire(
+        &[
+            "census",
+            "--mcp-config",
+            path(&config),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(status(&output), 2, "{}", stderr(&output));
+    let page = std::fs::read_to_string(&html).expect("the page is written");
+    at(&page, r#"data-backend="fx" data-health="running""#);
+    let gone = at(&page, r#"data-backend="gone" data-health="failed""#);
+    let row = &page[gone..gone + page[gone..].find("</tr>").unwrap()];
+    assert!(
+        row.contains("toolwire-no-such-server"),
+        "the error is shown: {row}"
+    );
+}

@@ -224,6 +224,53 @@ async fn backend(url: &str, name: &str) -> Value {
 }
 
 #[tokio::test]
+async fn behind_a_tls_proxy_a_browser_at_an_allowed_host_logs_in_with_a_secure_cookie() {
+    let (_child, url) = page_gateway(&["--token", "s3cret", "--allowed-host", "gw.example"]).await;
+    let http = client();
+    // What a TLS-terminating proxy forwards of a browser at https://gw.example/tools: the
+    // browser's Host and (on the POST) its same-origin Origin, and the scheme it used.
+    let login = |origin: &'static str| {
+        http.post(format!("{url}/tools/login"))
+            .header("host", "gw.example")
+            .header("x-forwarded-proto", "https")
+            .header("origin", origin)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("token=s3cret")
+            .send()
+    };
+    let welcome = login("https://gw.example").await.unwrap();
+    assert_eq!(welcome.status(), 303, "{:?}", welcome.headers());
+    let set_cookie = header(&welcome, "set-cookie").to_owned();
+    let flags: Vec<&str> = set_cookie.split("; ").skip(1).collect();
+    assert_eq!(
+        flags,
+        ["HttpOnly", "SameSite=Strict", "Path=/tools", "Secure"],
+        "{set_cookie}"
+    );
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    let page = http
+        .get(format!("{url}/tools"))
+        .header("host", "gw.example")
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(body(page).await.contains(r#"<section id="tools""#));
+    // Another site's page at the same gateway is still refused, and so is a rebound name.
+    assert_eq!(login("https://evil.example").await.unwrap().status(), 403);
+    let rebound = http
+        .post(format!("{url}/tools/login"))
+        .header("host", "evil.example")
+        .header("origin", "https://evil.example")
+        .body("token=s3cret")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rebound.status(), 403);
+}
+
+#[tokio::test]
 async fn the_event_stream_says_when_a_backend_crashes_and_when_it_is_restarted() {
     let (_child, url) = page_gateway(&[]).await;
     let mut events = client()
@@ -236,7 +283,26 @@ async fn the_event_stream_says_when_a_backend_crashes_and_when_it_is_restarted()
     let mut pending = String::new();
     let ready = next_event(&mut events, &mut pending).await;
     assert!(ready.contains("event: ready\n"), "{ready}");
-    assert_eq!(backend(&url, "mcp/fx").await["health"], "running");
+    let fx = backend(&url, "mcp/fx").await;
+    assert_eq!(
+        (&fx["health"], &fx["restarts"], &fx["restarts_left"]),
+        (&json!("running"), &json!(0), &json!(3)),
+        "{fx}"
+    );
+    let sequence = || async {
+        let report: Value = client()
+            .get(format!("{url}/tools.json"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        report["sequence"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("a sequence in {report}"))
+    };
+    let at_start = sequence().await;
 
     let config = StreamableHttpClientTransportConfig::with_uri(format!("{url}/mcp"));
     let mcp = ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
@@ -246,10 +312,12 @@ async fn the_event_stream_says_when_a_backend_crashes_and_when_it_is_restarted()
     assert!(change.starts_with("data: "), "{change}");
     let fx = backend(&url, "mcp/fx").await;
     assert_eq!(
-        (&fx["health"], &fx["restarts"]),
-        (&json!("failed"), &json!(0)),
+        (&fx["health"], &fx["restarts"], &fx["restarts_left"]),
+        (&json!("failed"), &json!(0), &json!(3)),
         "{fx}"
     );
+    let after_crash = sequence().await;
+    assert!(after_crash > at_start, "{after_crash} after {at_start}");
 
     // The next call restarts it: the stream says so, and the page counts the restart.
     assert_eq!(reached(&call(&mcp, "mcp_fx_echo", json!({})).await), "echo");
@@ -257,8 +325,13 @@ async fn the_event_stream_says_when_a_backend_crashes_and_when_it_is_restarted()
     assert!(restart.starts_with("data: "), "{restart}");
     let fx = backend(&url, "mcp/fx").await;
     assert_eq!(
-        (&fx["health"], &fx["restarts"]),
-        (&json!("running"), &json!(1)),
+        (&fx["health"], &fx["restarts"], &fx["restarts_left"]),
+        (&json!("running"), &json!(1), &json!(2)),
         "{fx}"
+    );
+    let after_restart = sequence().await;
+    assert!(
+        after_restart > after_crash,
+        "{after_restart} after {after_crash}"
     );
 }

@@ -120,8 +120,9 @@ pub struct ToolReport {
     /// spells them.
     pub reason_key: Option<&'static str>,
     /// The other tools, by real name, whose names keep this one from being called: those it
-    /// shares its form with, the one whose real name its form is, those that outrank it.
-    /// Empty when no other tool is in the way.
+    /// shares its form with, the one whose real name its form is, those that outrank it, the
+    /// earlier tool of the same real name (another provider's, for a duplicate name). Empty
+    /// when no other tool is in the way.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clashes_with: Vec<String>,
     /// How its schema travels in each dialect (by [`Dialect::key`](crate::schema::Dialect::key)): as is, rewritten, with
@@ -146,6 +147,7 @@ pub struct ToolReport {
 ///     status: LoadStatus::Loaded,
 ///     health: ProviderHealth::Running,
 ///     restarts: 0,
+///     restarts_left: None,
 ///     protocol_version: None,
 /// };
 /// assert_eq!(runtime.report().providers, [expected]);
@@ -172,6 +174,11 @@ pub struct ProviderReport {
     ///
     /// [`ToolRuntime::reload_provider`]: crate::runtime::ToolRuntime::reload_provider
     pub restarts: u32,
+    /// How many restarts a gateway has left for it (its `--restarts` bound less those used;
+    /// `mcp::serve::ToolServer::report`, feature `mcp`, whose `restarts` then counts the
+    /// gateway's own restarts). `None` in a runtime's own report: nothing bounds its reloads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restarts_left: Option<u32>,
     /// The protocol version it speaks to its server ([`ToolProvider::protocol_version`]): an
     /// MCP server's negotiated revision; absent for a provider without one.
     ///

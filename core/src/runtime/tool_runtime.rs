@@ -441,6 +441,7 @@ impl ToolRuntime {
                 status: slot.status.clone(),
                 health: ProviderHealth::of(&slot.status, slot.reloading),
                 restarts: slot.restarts,
+                restarts_left: None,
                 protocol_version: slot.provider.protocol_version(),
             });
             for index in tool_set.positions_of(slot.id) {
@@ -471,7 +472,14 @@ impl ToolRuntime {
                     status,
                     reason,
                     reason_key,
-                    clashes_with: left_out.map(clashes_of).unwrap_or_default(),
+                    clashes_with: match left_out {
+                        // The earlier tool of this very name: its real name is this one's, and
+                        // the reason names its provider.
+                        Some(LeftOutReason::DuplicateName { first }) => {
+                            vec![tool_set.definitions[*first].name.clone()]
+                        }
+                        other => other.map(clashes_of).unwrap_or_default(),
+                    },
                     schemas: Dialect::ALL
                         .into_iter()
                         .map(|d| {

@@ -12,6 +12,7 @@ mod http;
 mod http_holds;
 mod stand_alone;
 mod stdio;
+mod tools_page;
 
 use std::sync::Arc;
 

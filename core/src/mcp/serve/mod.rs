@@ -306,6 +306,17 @@ impl ToolServer {
         view
     }
 
+    /// How many restarts of provider `name` this server has used (what
+    /// [`ServeOptions::restarts`] bounds).
+    fn restarts_used(&self, name: &str) -> u32 {
+        let restarts = self
+            .inner
+            .restarts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        restarts.get(name).copied().unwrap_or(0)
+    }
+
     /// Whether provider `name` may be reloaded once more, counting this reload if so.
     fn take_restart(&self, name: &str) -> bool {
         let mut restarts = self

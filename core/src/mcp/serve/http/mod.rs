@@ -230,10 +230,14 @@ impl ToolServer {
         let server = self.clone();
         let service =
             StreamableHttpService::new(move || Ok(server.session()), sessions.clone(), config);
+        // Held by this future alone: dropping it (the caller stops serving) ends every Tools
+        // page event stream, which would otherwise live on in its connection's task.
+        let (_stop, stop) = tokio::sync::watch::channel(());
         let page = PageGuard::new(
             options.allowed_hosts.clone(),
             options.allowed_origins.clone(),
             options.token.as_deref(),
+            stop,
         );
         let guard = Arc::new(Guard {
             service,

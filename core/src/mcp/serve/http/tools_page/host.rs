@@ -30,15 +30,33 @@ pub(super) fn authority(text: &str) -> Option<Authority> {
     }
 }
 
-/// Whether the `Host` header `host` is one of `allowed` (an empty list allows every host, as
+/// A request's `Host` header read strictly (RFC 9110 §7.2: `uri-host [ ":" port ]`, no user
+/// information): `None` when it does not parse, which the page answers with 400. The allowed
+/// lists are read leniently ([`authority`]: `::1` without brackets is an entry), a request's
+/// header is not.
+pub(super) fn request_host(text: &str) -> Option<Authority> {
+    let parsed = http::uri::Authority::try_from(text.trim()).ok()?;
+    if parsed.as_str().contains('@') || parsed.host().is_empty() {
+        return None;
+    }
+    // `http` keeps a port it cannot read (`gw.example:port`) as no port: that is no Host.
+    let port = &parsed.as_str()[parsed.host().len()..];
+    if let Some(digits) = port.strip_prefix(':') {
+        if !digits.is_empty() && digits.parse::<u16>().is_err() {
+            return None;
+        }
+    } else if !port.is_empty() {
+        return None;
+    }
+    authority(parsed.as_str())
+}
+
+/// Whether the `Host` `host` is one of `allowed` (an empty list allows every host, as
 /// rmcp's does: `HttpOptions::allowed_hosts` emptied is the caller's choice to check none).
-pub(super) fn host_allowed(host: &str, allowed: &[String]) -> bool {
+pub(super) fn host_allowed(host: &Authority, allowed: &[String]) -> bool {
     if allowed.is_empty() {
         return true;
     }
-    let Some(host) = authority(host) else {
-        return false;
-    };
     allowed
         .iter()
         .filter_map(|a| authority(a))
@@ -83,9 +101,11 @@ pub(super) fn origin_allowed(given: &str, allowed: &[String]) -> bool {
 }
 
 /// Whether `given` (an `Origin`) is the origin the request was sent to (`host`, its `Host`):
-/// a page of another origin, even another loopback port, is another site's.
-pub(super) fn same_origin(given: &str, host: &str) -> bool {
-    let (Some((scheme, given)), Some(host)) = (origin(given), authority(host)) else {
+/// a page of another origin, even another loopback port, is another site's. The scheme is the
+/// `Origin`'s own: behind a TLS-terminating proxy the page is `https://gw.example` while the
+/// gateway hears plain HTTP with `Host: gw.example`, and the two are one origin.
+pub(super) fn same_origin(given: &str, host: &Authority) -> bool {
+    let Some((scheme, given)) = origin(given) else {
         return false;
     };
     given.host == host.host
@@ -102,16 +122,19 @@ mod tests {
         (options.allowed_hosts, options.allowed_origins)
     }
 
+    fn host(text: &str) -> Authority {
+        request_host(text).unwrap_or_else(|| panic!("{text} parses"))
+    }
+
     #[test]
     fn loopback_hosts_and_origins_pass_and_foreign_ones_do_not() {
         let (hosts, origins) = loopback();
-        assert!(host_allowed("127.0.0.1:8080", &hosts));
-        assert!(host_allowed("localhost", &hosts));
-        assert!(host_allowed("[::1]:9", &hosts));
-        assert!(!host_allowed("evil.example:8080", &hosts));
-        assert!(!host_allowed("", &hosts));
+        assert!(host_allowed(&host("127.0.0.1:8080"), &hosts));
+        assert!(host_allowed(&host("localhost"), &hosts));
+        assert!(host_allowed(&host("[::1]:9"), &hosts));
+        assert!(!host_allowed(&host("evil.example:8080"), &hosts));
         assert!(
-            host_allowed("evil.example", &[]),
+            host_allowed(&host("evil.example"), &[]),
             "an empty list checks none, as rmcp's"
         );
         assert!(origin_allowed("http://127.0.0.1:5555", &origins));
@@ -126,9 +149,43 @@ mod tests {
 
     #[test]
     fn same_origin_is_the_host_and_port_the_request_was_sent_to() {
-        assert!(same_origin("http://127.0.0.1:8080", "127.0.0.1:8080"));
-        assert!(same_origin("http://gw.example", "gw.example:80"));
-        assert!(!same_origin("http://127.0.0.1:9999", "127.0.0.1:8080"));
-        assert!(!same_origin("null", "127.0.0.1:8080"));
+        assert!(same_origin(
+            "http://127.0.0.1:8080",
+            &host("127.0.0.1:8080")
+        ));
+        assert!(same_origin("http://gw.example", &host("gw.example:80")));
+        assert!(same_origin("https://gw.example", &host("gw.example")));
+        assert!(!same_origin("https://gw.example", &host("gw.example:80")));
+        assert!(!same_origin(
+            "http://127.0.0.1:9999",
+            &host("127.0.0.1:8080")
+        ));
+        assert!(!same_origin("null", &host("127.0.0.1:8080")));
+    }
+
+    #[test]
+    fn a_host_that_does_not_parse_is_none_and_a_malformed_entry_matches_nothing() {
+        for bad in [
+            "",
+            "a b",
+            "user@gw.example",
+            "gw.example:port",
+            "[::1",
+            "gw/x",
+        ] {
+            assert!(request_host(bad).is_none(), "{bad:?}");
+        }
+        let entries = [
+            "http://[".to_owned(),
+            "::*".to_owned(),
+            "%%%".to_owned(),
+            "http://127.0.0.1:*".to_owned(),
+        ];
+        assert!(origin_allowed("http://127.0.0.1:5555", &entries));
+        assert!(!origin_allowed("http://evil.example", &entries));
+        assert!(!host_allowed(
+            &host("evil.example"),
+            &["[".to_owned(), ":".to_owned()]
+        ));
     }
 }

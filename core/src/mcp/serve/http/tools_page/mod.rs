@@ -26,9 +26,11 @@ use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{
     HeaderValue, AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, COOKIE, HOST,
-    LOCATION, ORIGIN, SET_COOKIE, WWW_AUTHENTICATE,
+    LOCATION, ORIGIN, RETRY_AFTER, SET_COOKIE, WWW_AUTHENTICATE,
 };
 use hyper::{Method, Request, Response, StatusCode};
+use std::sync::Arc;
+use tokio::sync::{watch, Semaphore};
 
 use super::requests::full;
 use super::token::TokenDigest;
@@ -51,6 +53,13 @@ pub(super) struct PageGuard {
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     token: Option<(TokenDigest, CookieKey)>,
+    /// The places of the open event streams ([`events::MAX_STREAMS`]).
+    streams: Arc<Semaphore>,
+    /// Ends every event stream when its sender (held by `serve_http`) is dropped.
+    stop: watch::Receiver<()>,
+    /// This gateway's start, in every stamp: a page that outlived a restart of the gateway
+    /// (whose change numbers begin again) takes the new one's report as newer.
+    epoch: u64,
 }
 
 impl PageGuard {
@@ -58,29 +67,79 @@ impl PageGuard {
         allowed_hosts: Vec<String>,
         allowed_origins: Vec<String>,
         token: Option<&str>,
+        stop: watch::Receiver<()>,
     ) -> PageGuard {
+        // Not a secret, only different from one start to the next: the clock and the pid.
+        let since = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let epoch = (since.as_nanos() as u64) ^ (u64::from(std::process::id()) << 48);
         PageGuard {
             allowed_hosts,
             allowed_origins,
             token: token.map(|t| (TokenDigest::of(t), CookieKey::of(t))),
+            streams: Arc::new(Semaphore::new(events::MAX_STREAMS)),
+            stop,
+            epoch,
         }
     }
 
-    /// The answer to a request of the page's paths.
+    /// The current change number, read before the report it stamps: every change is made
+    /// before its number is bumped, so a report is never older than its stamp says.
+    fn sequence(server: &ToolServer) -> u64 {
+        *server.runtime().report_changes().borrow()
+    }
+
+    /// The answer to a request of the page's paths, every one with the page's headers.
     pub(super) async fn answer(
         &self,
         server: &ToolServer,
         request: Request<Incoming>,
     ) -> Response<BoxBody> {
-        let host = header(&request, HOST).unwrap_or_default().to_owned();
+        let mut response = self.answer_bare(server, request).await;
+        guarded_headers(response.headers_mut());
+        response
+    }
+
+    async fn answer_bare(
+        &self,
+        server: &ToolServer,
+        request: Request<Incoming>,
+    ) -> Response<BoxBody> {
+        // RFC 9112 §3.2: a request without a `Host`, or with one that is not a host and port,
+        // is answered 400.
+        let Some(host) = header(&request, HOST).and_then(host::request_host) else {
+            return text(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: the Host header is missing or is not a host and port",
+            );
+        };
         // The MCP transport's rule, for the page too (MCP 2025-11-25, "Transports" → "Security
         // Warning": validate `Origin` against DNS rebinding; 403 when invalid).
         if !host::host_allowed(&host, &self.allowed_hosts) {
             return text(StatusCode::FORBIDDEN, "Forbidden: this Host is not allowed");
         }
-        let origin = header(&request, ORIGIN).map(str::to_owned);
+        // An `Origin` that is not text is no origin this gateway allows (a browser serialises
+        // an origin as ASCII: HTML Living Standard, "ASCII serialization of an origin"): 403,
+        // never read as no `Origin` at all.
+        let origin = match request.headers().get(ORIGIN).map(HeaderValue::to_str) {
+            None => None,
+            Some(Ok(origin)) => Some(origin.to_owned()),
+            Some(Err(_)) => {
+                return text(
+                    StatusCode::FORBIDDEN,
+                    "Forbidden: this Origin is not allowed",
+                )
+            }
+        };
         if let Some(origin) = &origin {
-            if !host::origin_allowed(origin, &self.allowed_origins) {
+            // A page of this very origin passes: its `Host` passed the list above, so a name a
+            // browser reaches the gateway by (`--allowed-host gw.example`, its page
+            // `https://gw.example/tools` behind a TLS proxy) needs no second entry among the
+            // origins. DNS rebinding is still refused: a rebound page's `Host` is its own name.
+            if !host::origin_allowed(origin, &self.allowed_origins)
+                && !host::same_origin(origin, &host)
+            {
                 return text(
                     StatusCode::FORBIDDEN,
                     "Forbidden: this Origin is not allowed",
@@ -107,9 +166,14 @@ impl PageGuard {
             (Method::GET | Method::HEAD, "/tools/login") => see_tools(None),
             (Method::GET | Method::HEAD, "/tools") => {
                 if self.admits(&request) {
+                    let sequence = Self::sequence(server);
+                    let stamp = render::Stamp {
+                        epoch: format!("{:016x}", self.epoch),
+                        sequence,
+                    };
                     html(
                         StatusCode::OK,
-                        render::page(&server.report(), render::Mode::Live),
+                        render::page(&server.report(), render::Mode::Live(&stamp)),
                     )
                 } else {
                     login_form(false)
@@ -119,13 +183,28 @@ impl PageGuard {
                 if !self.admits(&request) {
                     return unauthorized();
                 }
-                json(&server.report())
+                let sequence = Self::sequence(server);
+                json(&server.report(), self.epoch, sequence)
             }
             (Method::GET, "/tools/events") => {
                 if !self.admits(&request) {
                     return unauthorized();
                 }
-                let mut response = Response::new(events::stream(server.runtime().report_changes()));
+                let Ok(place) = self.streams.clone().try_acquire_owned() else {
+                    let mut busy = text(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "too many Tools page event streams are open; close a tab and try again",
+                    );
+                    busy.headers_mut()
+                        .insert(RETRY_AFTER, HeaderValue::from_static("5"));
+                    return busy;
+                };
+                let mut response = Response::new(events::stream(
+                    server.runtime().report_changes(),
+                    self.stop.clone(),
+                    self.epoch,
+                    place,
+                ));
                 let headers = response.headers_mut();
                 headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
                 headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -160,8 +239,7 @@ impl PageGuard {
             // Nothing to log in to: the page is open.
             return see_tools(None);
         };
-        let secure = header(&request, "x-forwarded-proto")
-            .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"));
+        let secure = over_tls(&request);
         let body = match Limited::new(request.into_body(), MAX_LOGIN_BYTES)
             .collect()
             .await
@@ -204,6 +282,34 @@ impl PageGuard {
 /// ```
 pub fn tools_page_html(report: &ToolsReport) -> String {
     render::page(report, render::Mode::File)
+}
+
+/// Whether the browser reached the gateway over TLS, which decides the login cookie's
+/// `Secure`. The gateway itself speaks plain HTTP, so TLS is a proxy's in front of it, and
+/// only the request says so: an `https` request target, the proxy's `X-Forwarded-Proto`
+/// (its first entry, the one nearest the browser: a chain of proxies appends) or `Forwarded`
+/// (RFC 7239 §5.4, `proto=https`). Why it matters both ways: over TLS, `Secure` keeps the
+/// browser from ever sending the cookie in clear; over plain HTTP a `Secure` cookie is one the
+/// browser refuses to store (RFC 6265bis §5.7, "If the scheme component of the request-uri
+/// does not denote a secure protocol … abort"), so the login would never stick.
+fn over_tls<B>(request: &Request<B>) -> bool {
+    let https = |proto: &str| proto.trim().trim_matches('"').eq_ignore_ascii_case("https");
+    if request.uri().scheme() == Some(&http::uri::Scheme::HTTPS) {
+        return true;
+    }
+    let forwarded_proto = header(request, "x-forwarded-proto")
+        .and_then(|p| p.split(',').next())
+        .is_some_and(https);
+    let forwarded = header(request, "forwarded")
+        .and_then(|f| f.split(',').next())
+        .is_some_and(|nearest| {
+            nearest.split(';').any(|pair| {
+                pair.split_once('=').is_some_and(|(key, value)| {
+                    key.trim().eq_ignore_ascii_case("proto") && https(value)
+                })
+            })
+        });
+    forwarded_proto || forwarded
 }
 
 fn header<B>(request: &Request<B>, name: impl hyper::header::AsHeaderName) -> Option<&str> {
@@ -275,13 +381,23 @@ fn html(status: StatusCode, page: String) -> Response<BoxBody> {
         CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
+    // The page's policy travels as a header, not only as a `<meta>`: `frame-ancestors`
+    // (no other page frames this one) is ignored in a `<meta>` policy (CSP 3, "6.4.2
+    // frame-ancestors": "not supported in the `<meta>` element").
     headers.insert(
         CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(render::live_policy()),
     );
-    // The page names every tool: no cache keeps it, no other page frames it, no link to another
-    // site says where it came from.
+    // The page names every tool: no cache keeps it.
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The headers every answer of the page's paths carries (the page, its JSON, its events, a
+/// refusal): no browser guesses another type than the one said (`nosniff`, Fetch, "should
+/// response to request be blocked due to nosniff?"), and no link to another site says where
+/// it came from.
+fn guarded_headers(headers: &mut hyper::HeaderMap) {
     headers.insert(
         "x-content-type-options",
         HeaderValue::from_static("nosniff"),
@@ -292,7 +408,6 @@ fn html(status: StatusCode, page: String) -> Response<BoxBody> {
     // same-origin check refuses: Chromium's login failed so. `same-origin` still sends no
     // `Referer` to another site.
     headers.insert("referrer-policy", HeaderValue::from_static("same-origin"));
-    response
 }
 
 /// The login form, 401 (with `wrong`, saying the token was not the gateway's).
@@ -316,8 +431,17 @@ fn see_tools(cookie: Option<String>) -> Response<BoxBody> {
     response
 }
 
-fn json(report: &ToolsReport) -> Response<BoxBody> {
-    match serde_json::to_vec(report) {
+/// The report as JSON, with its stamp (`epoch`, `sequence`: what the event stream's events
+/// carry) beside `providers` and `tools`.
+fn json(report: &ToolsReport, epoch: u64, sequence: u64) -> Response<BoxBody> {
+    let stamped = serde_json::to_value(report).map(|mut value| {
+        if let Some(object) = value.as_object_mut() {
+            object.insert("epoch".into(), format!("{epoch:016x}").into());
+            object.insert("sequence".into(), sequence.into());
+        }
+        value
+    });
+    match stamped.and_then(|value| serde_json::to_vec(&value)) {
         Ok(body) => {
             let mut response = Response::new(full(body));
             let headers = response.headers_mut();

@@ -18,26 +18,45 @@ use crate::runtime::report::{ProviderReport, ReportStatus, ToolReport, ToolsRepo
 use crate::runtime::LoadStatus;
 use crate::schema::{SchemaReport, SchemaStatus, Standing};
 
-/// The page's style, inline (no CDN, nothing fetched).
+/// The page's style, inline (no CDN, nothing fetched). A name or description in a cell breaks
+/// anywhere (`overflow-wrap:anywhere` also lowers the table's minimum width), so the page fits
+/// a window of a laptop's width, names of 60 characters included; words of prose do not.
 const STYLE: &str = "\
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1b1b;background:#fff}\
 h1{font-size:1.5em;margin:0 0 .2em}h2{font-size:1.15em;margin:1.4em 0 .4em}\
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.35em .5em;\
 text-align:left;vertical-align:top}th{background:#f4f4f4}code{font:13px ui-monospace,monospace}\
+td code,.desc{overflow-wrap:anywhere}\
 .bad{color:#a40000;font-weight:600}.warn{color:#8a5a00}.ok{color:#176b00}\
 #clashes{border:2px solid #a40000;padding:.2em 1em 1em;border-radius:6px}\
 #clashes.none{border-color:#176b00}ul{margin:.2em 0;padding-left:1.3em}\
 .desc{color:#444;white-space:pre-wrap}details summary{cursor:pointer}.muted{color:#666}\
 form label{display:block;margin:.6em 0}";
 
-/// The live refresh: on each event of `/tools/events` the page is fetched again and its
-/// content replaced (the server renders it, so there is no second renderer in script).
+/// The live refresh: on each event of `/tools/events` (the `ready` one too: a page that
+/// reconnects learns what it missed) whose stamp is newer than the page's, the page is fetched
+/// again, and the fetched content replaces the page's only when its own stamp is newer still
+/// (two fetches may answer out of order). Newer: another gateway start (`epoch`), or a larger
+/// change number within one. The server renders the page, so there is no second renderer in
+/// script.
 const REFRESH: &str = "\
-(function(){var s=new EventSource('/tools/events');s.onmessage=function(){\
+(function(){function st(e){return e?{e:e.getAttribute('data-epoch'),\
+q:Number(e.getAttribute('data-sequence'))}:null}function newer(a,b){\
+return !!a&&(!b||a.e!==b.e||a.q>b.q)}function cur(){return st(document.getElementById('page'))}\
+function on(ev){var d;try{d=JSON.parse(ev.data)}catch(x){return}\
+if(!newer({e:d.epoch,q:d.sequence},cur()))return;\
 fetch('/tools',{credentials:'same-origin',cache:'no-store'}).then(function(r){\
 return r.ok?r.text():null}).then(function(t){if(!t)return;\
 var n=new DOMParser().parseFromString(t,'text/html').getElementById('page');\
-var o=document.getElementById('page');if(n&&o)o.replaceWith(n)})}})();";
+var o=document.getElementById('page');if(n&&o&&newer(st(n),st(o)))o.replaceWith(n)})}\
+var s=new EventSource('/tools/events');s.onmessage=on;s.addEventListener('ready',on)})();";
+
+/// What a live page's content is of: the gateway's start and the change number, as the
+/// event stream's events and `/tools.json` carry them.
+pub(super) struct Stamp {
+    pub(super) epoch: String,
+    pub(super) sequence: u64,
+}
 
 /// `'sha256-…'` of a constant, as a CSP source (CSP 3, "hash-source").
 fn hash_source(text: &str) -> String {
@@ -49,7 +68,10 @@ fn hash_source(text: &str) -> String {
 }
 
 /// The Content-Security-Policy of a page: nothing but its own style and, live, its script and
-/// requests to itself.
+/// requests to itself. A file (`census --html`) has only a `<meta>` to carry it, which cannot
+/// say `frame-ancestors` (CSP 3, "6.4.2 frame-ancestors": not supported in `<meta>`), so its
+/// policy leaves it out: a file opened from disk is framed by no site. A live page's policy
+/// is a header alone (`mod.rs`), with `frame-ancestors 'none'`.
 static CSP_STATIC: LazyLock<String> = LazyLock::new(|| {
     format!(
         "default-src 'none'; style-src {}; base-uri 'none'; form-action 'none'",
@@ -70,18 +92,19 @@ pub(super) fn live_policy() -> &'static str {
     CSP_LIVE.as_str()
 }
 
-/// Whether the page refreshes itself (a gateway's) or is a file (`census --html`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mode {
-    Live,
+/// Whether the page refreshes itself (a gateway's, of the stamp given) or is a file
+/// (`census --html`).
+#[derive(Clone, Copy)]
+pub(super) enum Mode<'a> {
+    Live(&'a Stamp),
     File,
 }
 
 /// The Tools page of `report`.
-pub(super) fn page(report: &ToolsReport, mode: Mode) -> String {
-    let csp = match mode {
-        Mode::Live => CSP_LIVE.as_str(),
-        Mode::File => CSP_STATIC.as_str(),
+pub(super) fn page(report: &ToolsReport, mode: Mode<'_>) -> String {
+    let (file_policy, stamp) = match mode {
+        Mode::Live(stamp) => (None, Some(stamp)),
+        Mode::File => (Some(CSP_STATIC.as_str()), None),
     };
     let offered = report
         .tools
@@ -93,13 +116,15 @@ pub(super) fn page(report: &ToolsReport, mode: Mode) -> String {
         html lang="en" {
             head {
                 meta charset="utf-8";
-                meta http-equiv="Content-Security-Policy" content=(csp);
+                @if let Some(policy) = file_policy {
+                    meta http-equiv="Content-Security-Policy" content=(policy);
+                }
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { "Tools · toolwire" }
                 style { (PreEscaped(STYLE)) }
             }
             body {
-                main id="page" {
+                main id="page" data-epoch=[stamp.map(|s| &s.epoch)] data-sequence=[stamp.map(|s| s.sequence)] {
                     h1 { "Tools" }
                     p class="muted" {
                         (report.tools.len()) " tools, " (offered) " offered, "
@@ -110,7 +135,7 @@ pub(super) fn page(report: &ToolsReport, mode: Mode) -> String {
                     (backends(&report.providers))
                     (tools(&report.tools))
                 }
-                @if mode == Mode::Live {
+                @if stamp.is_some() {
                     script { (PreEscaped(REFRESH)) }
                 }
             }
@@ -206,7 +231,7 @@ fn clashes(report: &ToolsReport) -> Markup {
                             @for (i, tool) in group.iter().enumerate() {
                                 @if i > 0 { ", " }
                                 code data-clash-tool=(tool.name) { (tool.name) }
-                                " (" (status_word(tool)) ")"
+                                " (" (status_word(tool)) ", from " (tool.provider) ")"
                             }
                             ul {
                                 @for tool in group.iter().filter(|t| t.status == ReportStatus::LeftOut) {
@@ -258,13 +283,21 @@ fn backends(providers: &[ProviderReport]) -> Markup {
         section id="backends" {
             h2 { "Backends" }
             table {
-                thead { tr { th { "Backend" } th { "Health" } th { "Restarts used" } th { "MCP revision" } th { "Tools" } th { "Load" } } }
+                thead { tr { th { "Backend" } th { "Health" } th { "Restarts" } th { "MCP revision" } th { "Tools" } th { "Load" } } }
                 tbody {
                     @for p in providers {
                         tr data-backend=(p.name) data-health=(p.health.word()) {
                             td { code { (p.name) } }
-                            td class=(health_class(p)) { (p.health.word()) }
-                            td { (p.restarts) }
+                            td class=(health_class(p)) {
+                                (p.health.word())
+                                @if p.health.word() == "failed" && p.restarts_left == Some(0) {
+                                    ", no restarts left"
+                                }
+                            }
+                            td data-restarts=(p.restarts) data-restarts-left=[p.restarts_left] {
+                                (p.restarts) " used"
+                                @if let Some(left) = p.restarts_left { ", " (left) " left" }
+                            }
                             td { (p.protocol_version.as_deref().unwrap_or("—")) }
                             td { (p.tools) }
                             td { (load(&p.status)) }
@@ -363,9 +396,14 @@ fn schemas(tool: &ToolReport) -> Markup {
     html! {
         ul {
             @for (dialect, schema) in &tool.schemas {
-                li data-dialect=(dialect) data-standing=(standing(schema)) {
+                li data-dialect=(dialect) data-standing=(standing(schema)) data-fails=(schema.fails(false)) {
                     code { (dialect) } ": "
-                    span class=(match standing(schema) { "exact" => "ok", "guarded" => "warn", _ => "bad" }) { (standing(schema)) }
+                    span class=(match standing(schema) { _ if schema.over_restricts => "bad", "exact" => "ok", "guarded" => "warn", _ => "bad" }) { (standing(schema)) }
+                    // A loss that forbids arguments the tool accepts fails whatever guards it
+                    // (`SchemaReport::fails`): a model's valid call is refused on the wire.
+                    @if schema.over_restricts {
+                        ", " span class="bad" data-over-restricts { "over-restricts: forbids arguments the tool accepts" }
+                    }
                     @if let Some(reason) = &schema.reason { " (" (reason) ")" }
                     @if !schema.losses.is_empty() {
                         details {
@@ -385,11 +423,18 @@ mod tests {
 
     use serde_json::json;
 
-    use super::{hash_source, live_policy, page, Mode, REFRESH};
+    use super::{hash_source, live_policy, page, Mode, Stamp, REFRESH};
     use crate::census::NameBudget;
     use crate::mcp::serve::{ServeOptions, ToolServer};
     use crate::provider::provider_fn;
     use crate::{ToolDefinition, ToolRuntime};
+
+    fn stamp() -> Stamp {
+        Stamp {
+            epoch: "00000000000000ab".to_owned(),
+            sequence: 7,
+        }
+    }
 
     fn server(tools: Vec<ToolDefinition>, options: ServeOptions) -> ToolServer {
         let runtime = ToolRuntime::new();
@@ -414,7 +459,7 @@ mod tests {
             )],
             ServeOptions::default(),
         );
-        let html = page(&server.report(), Mode::Live);
+        let html = page(&server.report(), Mode::Live(&stamp()));
         assert!(html.contains(
             "&lt;/div&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
         ));
@@ -436,7 +481,7 @@ mod tests {
             ToolDefinition::new("mcp/fx/read_dir", "Lists.", json!({})),
         ];
         let budget = ServeOptions::default().budget(NameBudget::new(10).unwrap());
-        let html = page(&server(tools, budget).report(), Mode::Live);
+        let html = page(&server(tools, budget).report(), Mode::Live(&stamp()));
         let clashes = &html[html.find(r#"<section id="clashes""#).unwrap()
             ..html.find(r#"<section id="backends""#).unwrap()];
         assert!(
@@ -469,6 +514,82 @@ mod tests {
         assert!(
             html.contains("<code>echo</code><br><span class=\"muted\">form </span>"),
             "{html}"
+        );
+    }
+
+    #[test]
+    fn a_schema_that_over_restricts_shows_failing_with_why() {
+        // An open object: the strict dialects close it, forbidding arguments the tool accepts.
+        let open = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let server = server(
+            vec![ToolDefinition::new("mcp/fx/find", "Finds.", open)],
+            ServeOptions::default(),
+        );
+        let report = server.report();
+        assert!(report.tools[0].schemas["anthropic-strict"].over_restricts);
+        let html = page(&report, Mode::File);
+        let start = html.find(r#"data-dialect="anthropic-strict""#).unwrap();
+        let item = &html[start..start + html[start..].find("</li>").unwrap()];
+        assert!(item.contains(r#"data-fails="true""#), "{item}");
+        assert!(
+            item.contains(r#"<span class="bad" data-over-restricts>over-restricts: forbids arguments the tool accepts</span>"#),
+            "{item}"
+        );
+        let exact = html.find(r#"data-dialect="openai""#).unwrap();
+        let item = &html[exact..exact + html[exact..].find("</li>").unwrap()];
+        assert!(!item.contains("over-restricts"), "{item}");
+    }
+
+    #[test]
+    fn a_duplicate_name_names_the_other_providers_tool() {
+        let runtime = ToolRuntime::new();
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(async {
+                for provider in ["first", "second"] {
+                    let tools = vec![ToolDefinition::new("mcp/fx/read", "Reads.", json!({}))];
+                    let provider = provider_fn(provider, tools, |_, args| async move { Ok(args) });
+                    let _status = runtime.add_provider(Arc::new(provider)).await.unwrap();
+                }
+            });
+        let report = ToolServer::new(runtime, ServeOptions::default()).report();
+        let second = &report.tools[1];
+        assert_eq!(
+            (second.provider.as_str(), second.reason_key),
+            ("second", Some("duplicate_name"))
+        );
+        assert_eq!(second.clashes_with, ["mcp/fx/read"]);
+        let html = page(&report, Mode::File);
+        assert!(html.contains("(offered, from first)"), "{html}");
+        assert!(html.contains("(left out, from second)"), "{html}");
+    }
+
+    #[test]
+    fn a_live_page_carries_its_stamp_and_no_meta_policy_and_a_file_its_meta_policy() {
+        let server = server(
+            vec![ToolDefinition::new("echo", "Echoes.", json!({}))],
+            ServeOptions::default().restarts(2),
+        );
+        let live = page(&server.report(), Mode::Live(&stamp()));
+        assert!(
+            live.contains(r#"<main id="page" data-epoch="00000000000000ab" data-sequence="7">"#),
+            "{live}"
+        );
+        assert!(!live.contains("http-equiv"), "{live}");
+        assert!(
+            live.contains(r#"data-restarts="0" data-restarts-left="2">0 used, 2 left</td>"#),
+            "{live}"
+        );
+        let file = page(&server.report(), Mode::File);
+        assert!(file.contains(r#"<main id="page">"#), "{file}");
+        assert!(
+            file.contains("http-equiv=\"Content-Security-Policy\""),
+            "{file}"
+        );
+        assert!(
+            !file.contains("frame-ancestors"),
+            "a meta policy cannot carry it: {file}"
         );
     }
 }

@@ -9,7 +9,9 @@ impl ToolServer {
     /// The tools report ([`ToolRuntime::report`](crate::ToolRuntime::report)) as this server
     /// serves it: each served tool's name under the budget ([`ToolReport::served`]), and each
     /// tool the runtime offers but this server does not (a name cut by the budget into
-    /// another's, a name or schema a client or API refuses) left out with why. What a
+    /// another's, a name or schema a client or API refuses) left out with why, and each
+    /// provider's restarts as this server counts them (used, and left under
+    /// [`ServeOptions::restarts`](crate::mcp::serve::ServeOptions::restarts)). What a
     /// gateway's `/tools` and `/tools.json` show.
     ///
     /// [`ToolReport::served`]: crate::runtime::report::ToolReport::served
@@ -34,12 +36,20 @@ impl ToolServer {
     /// assert_eq!(report.tools[0].reason_key, Some("budget_clash"));
     /// assert_eq!(report.tools[0].clashes_with, ["mcp/files/read_dir"]);
     /// assert_eq!(server.runtime().report().tools[0].status, ReportStatus::Offered);
+    /// assert_eq!((report.providers[0].restarts, report.providers[0].restarts_left), (0, Some(3)));
     /// # });
     /// ```
     pub fn report(&self) -> ToolsReport {
         let request = self.runtime().request();
         let view = self.view(&request);
         let mut report = self.runtime().report();
+        // The restarts this server made and may still make, from the counter that decides
+        // them: the runtime counts every reload, this server bounds its own restarts.
+        for provider in &mut report.providers {
+            let used = self.restarts_used(&provider.name);
+            provider.restarts = used;
+            provider.restarts_left = Some(self.options().restarts.saturating_sub(used));
+        }
         for tool in &mut report.tools {
             if tool.status != ReportStatus::Offered {
                 continue;
