@@ -15,6 +15,7 @@ mod history_names;
 mod machines;
 mod namespaces;
 mod not_a_stream;
+mod oracle;
 mod replay;
 mod request_namespaces;
 mod responses_items;

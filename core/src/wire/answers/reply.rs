@@ -162,12 +162,13 @@ pub(crate) fn json_text_fits(value: &Value, left: usize) -> bool {
 }
 
 /// An upper bound of the length of `value`'s compact JSON: a string's bytes each escaped at
-/// most to six (`\u001f`), its quotes; a number at most 24 characters (an `f64` as `ryu`
-/// writes it, `-1.7976931348623157e308`, or a 64-bit integer); the punctuation.
+/// most to six (`\u001f`), its quotes; a number exactly, as `serde_json` writes it (no fixed
+/// width: with serde_json's `arbitrary_precision` feature, which any crate of the build can turn
+/// on, a `Number` holds its text, of any length); the punctuation.
 fn json_len_bound(value: &Value) -> usize {
     match value {
         Value::Null | Value::Bool(_) => 5,
-        Value::Number(_) => 24,
+        Value::Number(number) => number_len(number),
         Value::String(text) => 2 + 6 * text.len(),
         Value::Array(items) => {
             2 + items
@@ -181,6 +182,27 @@ fn json_len_bound(value: &Value) -> usize {
                 .map(|(key, item)| 2 + 6 * key.len() + 2 + json_len_bound(item))
                 .sum::<usize>()
         }
+    }
+}
+
+/// The length of `number` as `serde_json` writes it, counted without a copy: its `Display` is
+/// the text its serializer writes (`itoa` / `ryu`, or the held text under
+/// `arbitrary_precision`).
+fn number_len(number: &serde_json::Number) -> usize {
+    use std::fmt::Write as _;
+    let mut count = CharCount(0);
+    // Infallible: `CharCount` never refuses a write.
+    let _ = write!(count, "{number}");
+    count.0
+}
+
+/// A `fmt::Write` that keeps only how many bytes it was given.
+struct CharCount(usize);
+
+impl std::fmt::Write for CharCount {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.0 += text.len();
+        Ok(())
     }
 }
 
@@ -355,5 +377,69 @@ impl Budget<'_> {
             mime_type: mime_type.map(str::to_owned),
             bytes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::{json_len_bound, json_text_fits};
+
+    /// Numbers as JSON texts of every kind: small and 64-bit integers, integers past 64 bits,
+    /// fractions, exponents (some past `f64`'s range), long mantissas. Without
+    /// `arbitrary_precision` serde_json reads the long ones as `f64` (and refuses those out of
+    /// range); with it, a `Number` keeps the text whole.
+    fn number() -> impl Strategy<Value = Value> {
+        let text = prop_oneof![
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<u64>().prop_map(|n| n.to_string()),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| f.to_string()),
+            "-?[1-9][0-9]{0,80}",
+            "-?[1-9][0-9]{0,40}\\.[0-9]{1,40}",
+            "-?[1-9]\\.[0-9]{0,30}[eE][+-]?[0-9]{1,3}",
+        ];
+        text.prop_filter_map("a JSON number serde_json reads", |text| {
+            serde_json::from_str::<Value>(&text).ok()
+        })
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            number(),
+            any::<String>().prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(any::<String>(), inner, 0..6)
+                    .prop_map(|map| Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// A number's bound is its text's length exactly, under either serde_json build.
+        #[test]
+        fn a_numbers_bound_is_its_length(number in number()) {
+            prop_assert_eq!(json_len_bound(&number), serde_json::to_string(&number).unwrap().len());
+        }
+
+        /// Any value's bound is at least its text's length, so the shortcut that trusts the
+        /// bound never lets an output over the limit through whole.
+        #[test]
+        fn a_values_bound_is_never_below_its_length(value in value()) {
+            let len = serde_json::to_string(&value).unwrap().len();
+            prop_assert!(json_len_bound(&value) >= len, "{} < {}", json_len_bound(&value), len);
+            prop_assert!(json_text_fits(&value, len));
+            if !value.is_string() {
+                prop_assert!(!json_text_fits(&value, len - 1));
+            }
+        }
     }
 }
