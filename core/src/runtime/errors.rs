@@ -103,7 +103,7 @@ pub enum DispatchError {
         provider: String,
     },
     /// The call did not end within the turn's time limit per call
-    /// ([`TurnOptions::time_limit`](super::TurnOptions::time_limit)) and was abandoned: its
+    /// ([`CallOptions::time_limit`](super::CallOptions::time_limit)) and was abandoned: its
     /// future dropped, which an MCP provider answers by cancelling the request on its server
     /// (`notifications/cancelled`), so the server stops running a call nobody waits for. The
     /// turn's other calls were answered.

@@ -61,7 +61,7 @@
 //! | | `conversation.rs` | [`Conversation`], [`ConversationState`], [`RecordedName`]: what one conversation loaded, and the tool each name its history carries reached |
 //! | | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
 //! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
-//! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`TurnOptions`] |
+//! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`CallOptions`] |
 //! | | `call_span.rs` | the `execute_tool` span each call runs in (OpenTelemetry GenAI conventions) |
 //! | | `history.rs` | [`Request::replay_turn`]: the assistant turn for history, its renamed calls named in this request's census |
 //! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools`, `tool_call` |
@@ -126,4 +126,6 @@ pub use meta_tool::{MetaCall, MetaTool};
 pub use request::{CatalogHit, Request};
 pub use route::Route;
 pub use tool_runtime::ToolRuntime;
-pub use turn::{ToolAnswer, TurnOptions, DEFAULT_CALL_TIME_LIMIT, DEFAULT_CONCURRENCY};
+#[allow(deprecated)]
+pub use turn::TurnOptions;
+pub use turn::{CallOptions, ToolAnswer, DEFAULT_CALL_TIME_LIMIT, DEFAULT_CONCURRENCY};

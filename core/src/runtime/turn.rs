@@ -38,36 +38,47 @@ pub const DEFAULT_CALL_TIME_LIMIT: Duration = Duration::from_secs(120);
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolwire_core::runtime::TurnOptions;
-/// let options = TurnOptions::default().with_concurrency(2).with_time_limit(Duration::from_secs(5));
+/// use toolwire_core::runtime::CallOptions;
+/// let options = CallOptions::default().with_concurrency(2).with_time_limit(Duration::from_secs(5));
 /// assert_eq!((options.concurrency, options.time_limit), (2, Duration::from_secs(5)));
-/// assert_eq!(TurnOptions::default().concurrency, 8);
+/// assert_eq!(CallOptions::default().concurrency, 8);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct TurnOptions {
+pub struct CallOptions {
     /// How many calls run at once (at least 1). Default [`DEFAULT_CONCURRENCY`].
     pub concurrency: usize,
     /// How long one call may run. Default [`DEFAULT_CALL_TIME_LIMIT`].
     pub time_limit: Duration,
 }
 
-impl Default for TurnOptions {
-    fn default() -> TurnOptions {
-        TurnOptions {
+/// The former name of [`CallOptions`]: "turn" names the assistant message as history.
+///
+/// ```
+/// #![allow(deprecated)]
+/// use toolwire_core::runtime::{CallOptions, TurnOptions};
+/// let options: TurnOptions = CallOptions::default();
+/// assert_eq!(options.concurrency, 8);
+/// ```
+#[deprecated(note = "renamed CallOptions")]
+pub type TurnOptions = CallOptions;
+
+impl Default for CallOptions {
+    fn default() -> CallOptions {
+        CallOptions {
             concurrency: DEFAULT_CONCURRENCY,
             time_limit: DEFAULT_CALL_TIME_LIMIT,
         }
     }
 }
 
-impl TurnOptions {
+impl CallOptions {
     /// These options with another bound on the calls that run at once (0 counts as 1).
     ///
     /// ```
-    /// assert_eq!(toolwire_core::runtime::TurnOptions::default().with_concurrency(0).concurrency, 1);
+    /// assert_eq!(toolwire_core::runtime::CallOptions::default().with_concurrency(0).concurrency, 1);
     /// ```
-    pub fn with_concurrency(mut self, concurrency: usize) -> TurnOptions {
+    pub fn with_concurrency(mut self, concurrency: usize) -> CallOptions {
         self.concurrency = concurrency.max(1);
         self
     }
@@ -76,10 +87,10 @@ impl TurnOptions {
     ///
     /// ```
     /// use std::time::Duration;
-    /// let options = toolwire_core::runtime::TurnOptions::default().with_time_limit(Duration::from_millis(10));
+    /// let options = toolwire_core::runtime::CallOptions::default().with_time_limit(Duration::from_millis(10));
     /// assert_eq!(options.time_limit, Duration::from_millis(10));
     /// ```
-    pub fn with_time_limit(mut self, time_limit: Duration) -> TurnOptions {
+    pub fn with_time_limit(mut self, time_limit: Duration) -> CallOptions {
         self.time_limit = time_limit;
         self
     }
@@ -181,7 +192,7 @@ impl ToolAnswer {
 
 impl Request {
     /// Runs every call of a turn (the client calls parsed from one response, in order) with
-    /// the default [`TurnOptions`], and answers each: one [`ToolAnswer`] per call, in call
+    /// the default [`CallOptions`], and answers each: one [`ToolAnswer`] per call, in call
     /// order, never fewer.
     ///
     /// ```
@@ -210,7 +221,7 @@ impl Request {
     /// # });
     /// ```
     pub async fn answer_calls(&self, calls: &[ToolCall]) -> Vec<ToolAnswer> {
-        self.answer_calls_with(calls, TurnOptions::default()).await
+        self.answer_calls_with(calls, CallOptions::default()).await
     }
 
     /// [`answer_calls`](Request::answer_calls) with `options`: at most
@@ -220,7 +231,7 @@ impl Request {
     /// # use std::sync::Arc;
     /// # use std::time::Duration;
     /// # use serde_json::json;
-    /// use toolwire_core::{ToolDefinition, ToolRuntime, provider::provider_fn, runtime::{DispatchError, TurnOptions}};
+    /// use toolwire_core::{ToolDefinition, ToolRuntime, provider::provider_fn, runtime::{DispatchError, CallOptions}};
     /// use toolwire_core::wire::calls::ToolCall;
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let slow = provider_fn("slow", vec![ToolDefinition::new("wait", "Never ends.", json!({}))],
@@ -228,7 +239,7 @@ impl Request {
     /// let runtime = ToolRuntime::new();
     /// runtime.add_provider(Arc::new(slow)).await.unwrap().check().unwrap();
     /// let calls = [ToolCall::new(Some("c1".into()), "wait", Ok(Default::default()), "/output/0")];
-    /// let options = TurnOptions::default().with_time_limit(Duration::from_millis(20));
+    /// let options = CallOptions::default().with_time_limit(Duration::from_millis(20));
     /// let answers = runtime.request().answer_calls_with(&calls, options).await;
     /// assert_eq!(answers[0].result, Err(DispatchError::TimedOut { tool: "wait".into(), millis: 20 }));
     /// # });
@@ -236,7 +247,7 @@ impl Request {
     pub async fn answer_calls_with(
         &self,
         calls: &[ToolCall],
-        options: TurnOptions,
+        options: CallOptions,
     ) -> Vec<ToolAnswer> {
         let answers = calls.iter().map(|call| async move {
             // Hop 5, once: the span names the tool the call runs by (a namespaced call's pair,
@@ -273,7 +284,7 @@ impl Request {
         &self,
         call: &ToolCall,
         resolution: Option<Resolution<'_>>,
-        options: TurnOptions,
+        options: CallOptions,
     ) -> Result<CallOutcome, DispatchError> {
         let called = call.name.as_str();
         let tool = match resolution {

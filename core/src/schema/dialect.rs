@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use crate::wire::{anthropic, converse, gemini, openai, LlmProvider};
+use crate::wire::{apis, LlmProvider};
 
 /// A request field's schema dialect: what one provider accepts as a tool's parameters.
 ///
@@ -303,14 +303,7 @@ impl Dialect {
     /// assert_eq!(Dialect::Converse.rules().min_description_chars, 1);
     /// ```
     pub const fn rules(self) -> DialectRules {
-        match self {
-            Dialect::OpenAi => openai::DIALECT,
-            Dialect::OpenAiStrict => openai::STRICT_DIALECT,
-            Dialect::Anthropic => anthropic::DIALECT,
-            Dialect::AnthropicStrict => anthropic::STRICT_DIALECT,
-            Dialect::Converse => converse::DIALECT,
-            Dialect::Gemini => gemini::DIALECT,
-        }
+        apis::dialect_rules(self)
     }
 }
 

@@ -11,9 +11,10 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::apis::{api, wire_dialect};
 use super::calls::CallFormat;
 use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
-use super::{anthropic, converse, gemini, openai};
+use super::{anthropic, openai};
 use crate::census::Census;
 use crate::schema::{prepare_definition_cached, Dialect};
 use crate::tools::ToolDefinition;
@@ -106,15 +107,7 @@ impl WireFormat {
     /// assert_eq!(WireFormat::AnthropicStrict.dialect(), Dialect::AnthropicStrict);
     /// ```
     pub const fn dialect(self) -> Dialect {
-        match self {
-            WireFormat::OpenAi | WireFormat::OpenAiResponses => Dialect::OpenAi,
-            WireFormat::OpenAiStrict | WireFormat::OpenAiResponsesStrict => Dialect::OpenAiStrict,
-            WireFormat::Anthropic => Dialect::Anthropic,
-            WireFormat::AnthropicStrict => Dialect::AnthropicStrict,
-            WireFormat::ConverseStrict => converse::STRICT_DIALECT,
-            WireFormat::Converse => Dialect::Converse,
-            WireFormat::Gemini => Dialect::Gemini,
-        }
+        wire_dialect(self)
     }
 
     /// Whether tools carry `"strict": true` in this shape.
@@ -172,35 +165,6 @@ impl WireFormat {
     /// ```
     pub fn from_key(key: &str) -> Option<WireFormat> {
         WireFormat::ALL.into_iter().find(|f| f.key() == key)
-    }
-
-    /// One definition in this shape, under `form`, with its prepared `schema` (the shape is
-    /// the provider file's).
-    fn one(self, form: &str, def: &ToolDefinition, schema: &Value) -> Value {
-        let strict = self.is_strict();
-        match self {
-            WireFormat::OpenAi | WireFormat::OpenAiStrict => {
-                openai::tool(form, def, schema, strict)
-            }
-            WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict => {
-                openai::responses_tool(form, def, schema, strict)
-            }
-            WireFormat::Anthropic | WireFormat::AnthropicStrict => {
-                anthropic::tool(form, def, schema, strict)
-            }
-            WireFormat::Converse | WireFormat::ConverseStrict => {
-                converse::tool(form, def, schema, strict)
-            }
-            WireFormat::Gemini => gemini::declaration(form, def, schema),
-        }
-    }
-
-    /// The value of a request's tool list in this shape, of `tools` made by [`Self::one`].
-    fn list(self, tools: Vec<Value>) -> Value {
-        match self {
-            WireFormat::Gemini => gemini::tool_list(tools),
-            _ => Value::Array(tools),
-        }
     }
 }
 
@@ -317,7 +281,10 @@ pub(crate) fn wire_list<'a>(
     entries: impl IntoIterator<Item = (&'a str, &'a ToolDefinition)>,
     mut left_out: Vec<LeftOutTool>,
 ) -> Result<ToolList, WireError> {
-    let dialect = format.dialect();
+    let api = api(format.call_format());
+    let strict = format.is_strict();
+    let dialect = api.dialect(strict);
+    let provider = api.provider();
     let mut list = Vec::new();
     let mut prepared_schemas = Vec::new();
     for (form, def) in entries {
@@ -333,12 +300,11 @@ pub(crate) fn wire_list<'a>(
         }
         // One refused name fails the whole request: a form this provider refuses (Gemini
         // wants a letter or `_` first) stays out of its list, loudly.
-        if let Err(why) = check_definition_name(format.llm_provider(), form) {
+        if let Err(why) = check_definition_name(provider, form) {
             tracing::warn!(
                 tool = def.name.as_str(),
                 form,
-                "tool left out of the {} tool list: {why}; rename it",
-                format.llm_provider()
+                "tool left out of the {provider} tool list: {why}; rename it",
             );
             left_out.push(LeftOutTool::new(
                 &def.name,
@@ -350,7 +316,7 @@ pub(crate) fn wire_list<'a>(
         let prepared = prepare_definition_cached(dialect, def);
         match &*prepared {
             Ok(ready) => {
-                list.push(format.one(form, def, &ready.schema));
+                list.push(api.tool(form, def, &ready.schema, strict));
                 prepared_schemas.push(prepared.clone());
             }
             // Likewise a schema the dialect refuses: the tool is left out of this list only.
@@ -369,7 +335,7 @@ pub(crate) fn wire_list<'a>(
         }
     }
     check_request_limits(format, &prepared_schemas)?;
-    Ok(ToolList::new(format.list(list), left_out))
+    Ok(ToolList::new(api.tool_list(list), left_out))
 }
 
 /// The per-request limits of `format`, over the schemas about to be sent.

@@ -10,20 +10,27 @@
 //! the name string does not.
 //!
 //! The public API is keyed by the enums, because which provider a request goes to is run-time
-//! data. Behind them, the code is laid out in two kinds of file:
-//! - generic machinery, which holds no provider's facts: `name_rules.rs` ([`NameRule`],
-//!   [`check_definition_name`]), `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`]),
-//!   `namespaces.rs` ([`namespaced_tools`]: the Responses API's `namespace` tools), `replay/`
-//!   ([`replay`]: the assistant turn as history carries it, from a body or a stream) and, for
+//! data. Behind them, each LLM API is one type implementing one trait, and the code is laid out
+//! in three kinds of file:
+//! - generic machinery, which holds no provider's facts and knows a provider only through the
+//!   trait: `api.rs` (`LlmApi`: the name rule and dialects, the shape of one tool and where
+//!   `strict` goes, the body parser and stream machine, the replay rules, the answer writer and
+//!   what an answer can carry), `name_rules.rs` ([`NameRule`], [`check_definition_name`]),
+//!   `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`]), `namespaces.rs`
+//!   ([`namespaced_tools`]: the Responses API's `namespace` tools), [`calls`], [`answers`],
+//!   [`replay`] (the assistant turn as history carries it, from a body or a stream) and, for
 //!   schemas, `schema/dialect.rs` (the `DialectRules` types and the `Dialect` enum);
+//! - the table, `apis.rs`: each [`CallFormat`](calls::CallFormat) to its API, and the `const`
+//!   maps the public `const fn`s read (name rules, dialects); the one generic file that names
+//!   the providers, so adding an API is its folder plus a line there;
 //! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
 //!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
-//!   tool list (and where `strict` goes) and its request limits; beside it the return leg so far,
-//!   its calls read from a response body and from its stream (`wire::calls`), the answers sent
-//!   back (`wire::answers`) and its replay (the names it refuses in history, the body its
-//!   stream builds). `openai/` (Chat Completions and the Responses API), `anthropic/` (the
-//!   Messages API, with its native tool search), `converse/` (Bedrock Converse) and `gemini/`
-//!   (Gemini).
+//!   tool list (and where `strict` goes) and its request limits; beside it its calls read from a
+//!   response body and from its stream, the answers sent back, its replay (the names it refuses
+//!   in history, the body its stream builds), and the API type that joins them (`api.rs`).
+//!   `openai/` (Chat Completions and the Responses API, `chat_api.rs` and `responses_api.rs`),
+//!   `anthropic/` (the Messages API, with its native tool search), `converse/` (Bedrock
+//!   Converse) and `gemini/` (Gemini).
 //!
 //! ```
 //! use toolwire_core::wire::{check_definition_name, LlmProvider};
@@ -36,6 +43,9 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub mod answers;
 pub(crate) mod anthropic;
+#[cfg(feature = "runtime")]
+pub(crate) mod api;
+pub(crate) mod apis;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub mod calls;

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::{anthropic, converse, gemini, openai};
+use super::apis;
 
 /// An LLM API whose tool-name rule toolwire knows.
 ///
@@ -146,12 +146,7 @@ impl LlmProvider {
     /// assert_eq!(LlmProvider::Converse.definition_rule().max_chars, 64);
     /// ```
     pub const fn definition_rule(self) -> NameRule {
-        match self {
-            LlmProvider::OpenAi => openai::NAME_RULE,
-            LlmProvider::Anthropic => anthropic::NAME_RULE,
-            LlmProvider::Converse => converse::NAME_RULE,
-            LlmProvider::Gemini => gemini::NAME_RULE,
-        }
+        apis::name_rule(self)
     }
 
     /// How long a name in a *past tool call* (turn history) may be, if the provider says: the
@@ -163,10 +158,7 @@ impl LlmProvider {
     /// assert_eq!(LlmProvider::OpenAi.history_name_limit(), None);
     /// ```
     pub const fn history_name_limit(self) -> Option<usize> {
-        match self {
-            LlmProvider::Anthropic => Some(anthropic::HISTORY_NAME_MAX_CHARS),
-            _ => None,
-        }
+        apis::history_name_limit(self)
     }
 }
 

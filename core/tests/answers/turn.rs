@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tokio::sync::Barrier;
 use toolwire_core::provider::{provider_fn, ProviderError, ToolProvider};
 use toolwire_core::runtime::approval::Approval;
-use toolwire_core::runtime::{DispatchError, Route, TurnOptions};
+use toolwire_core::runtime::{CallOptions, DispatchError, Route};
 use toolwire_core::tools::{ToolDefinition, ToolError, ToolOutput};
 use toolwire_core::wire::calls::{ArgumentsError, ToolCall};
 use toolwire_core::ToolRuntime;
@@ -105,7 +105,7 @@ async fn the_concurrency_bound_holds() {
     let calls: Vec<ToolCall> = (0..4)
         .map(|i| call(Some(&format!("c{i}")), &format!("pair/{i}"), json!({})))
         .collect();
-    let options = TurnOptions::default().with_concurrency(2);
+    let options = CallOptions::default().with_concurrency(2);
     let answers = tokio::time::timeout(
         HANG_BOUND,
         runtime.request().answer_calls_with(&calls, options),
@@ -144,7 +144,7 @@ async fn a_call_past_its_time_limit_is_an_answer_and_the_others_are_answered_too
         call(Some("c0"), "hang", json!({})),
         call(Some("c1"), "quick", json!({})),
     ];
-    let options = TurnOptions::default().with_time_limit(Duration::from_millis(50));
+    let options = CallOptions::default().with_time_limit(Duration::from_millis(50));
     let answers = tokio::time::timeout(
         HANG_BOUND,
         runtime.request().answer_calls_with(&calls, options),
@@ -168,7 +168,7 @@ async fn a_call_past_its_time_limit_is_an_answer_and_the_others_are_answered_too
 
 #[tokio::test]
 async fn the_default_time_limit_is_two_minutes_and_eight_calls_run_at_once() {
-    let options = TurnOptions::default();
+    let options = CallOptions::default();
     assert_eq!(options.time_limit, Duration::from_secs(120));
     assert_eq!(options.concurrency, 8);
     // Eight at once by default: a barrier of eight passes with the default options.

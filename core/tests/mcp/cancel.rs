@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use toolwire_core::{
     mcp::{McpHttp, McpOptions, McpProvider, McpServer, McpTimeouts},
     provider::ToolProvider,
-    runtime::{DispatchError, TurnOptions},
+    runtime::{CallOptions, DispatchError},
     wire::calls::ToolCall,
     ToolError, ToolRuntime,
 };
@@ -254,7 +254,7 @@ async fn a_turns_time_limit_cancels_its_call_while_the_call_beside_it_runs_on() 
             Ok(arguments),
             "/output/0",
         )];
-        let turn = request.answer_calls_with(&calls, TurnOptions::default().with_time_limit(LIMIT));
+        let turn = request.answer_calls_with(&calls, CallOptions::default().with_time_limit(LIMIT));
         let (beside, answers) =
             tokio::time::timeout(HANG_BOUND, async { tokio::join!(beside, turn) })
                 .await

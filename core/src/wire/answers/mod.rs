@@ -52,11 +52,11 @@ mod reply;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::apis::api;
 use super::calls::CallFormat;
-use super::{anthropic, converse, gemini, openai};
 use crate::runtime::ToolAnswer;
 
-pub(crate) use reply::{Body, Part, Reply, EMPTY_TEXT};
+pub(crate) use reply::{Part, Payload, Reply, EMPTY_TEXT};
 
 /// The default limit of one answer's text (its text blocks, a JSON output's JSON text, notes
 /// aside), in bytes: our caution (about 25k tokens), not any provider's rule.
@@ -291,10 +291,10 @@ pub fn write_answers_with(
     answers: &[ToolAnswer],
     limits: &AnswerLimits,
 ) -> WireAnswers {
-    let mut messages = out::Values(Vec::new());
+    let mut messages = out::Messages::default();
     let notes = write_to(format, answers, limits, &mut messages);
     WireAnswers {
-        messages: messages.0,
+        messages: messages.values,
         notes,
     }
 }
@@ -342,10 +342,13 @@ pub fn write_raw_answers(
     answers: &[ToolAnswer],
     limits: &AnswerLimits,
 ) -> RawAnswers {
-    let mut messages = out::Raws(Vec::new());
+    let mut messages = out::Messages {
+        raw: true,
+        ..Default::default()
+    };
     let notes = write_to(format, answers, limits, &mut messages);
     RawAnswers {
-        messages: messages.0,
+        messages: messages.raws,
         notes,
     }
 }
@@ -355,40 +358,20 @@ fn write_to(
     format: CallFormat,
     answers: &[ToolAnswer],
     limits: &AnswerLimits,
-    out: &mut impl out::Out,
+    out: &mut out::Messages,
 ) -> Vec<AnswerNote> {
-    let takes_image: fn(&str) -> bool = match format {
-        CallFormat::OpenAiChat => openai::chat_answers::takes_image,
-        CallFormat::OpenAiResponses => openai::responses_answers::takes_image,
-        CallFormat::Anthropic => anthropic::answers::takes_image,
-        CallFormat::Converse => converse::answers::takes_image,
-        CallFormat::Gemini => gemini::answers::takes_image,
-    };
-    // Chat Completions, the Responses API and the Messages API carry a JSON output as its text
-    // (each writer's source); Converse and Gemini as a JSON value.
-    let renders_json = matches!(
-        format,
-        CallFormat::OpenAiChat | CallFormat::OpenAiResponses | CallFormat::Anthropic
-    );
+    let api = api(format);
     let mut notes = Vec::new();
     let replies: Vec<Reply<'_>> = answers
         .iter()
         .enumerate()
-        .map(|(index, answer)| {
-            reply::reply(answer, index, takes_image, renders_json, limits, &mut notes)
-        })
+        .map(|(index, answer)| reply::reply(answer, index, api, limits, &mut notes))
         .collect();
     if replies.is_empty() {
         // No call, no answer: an empty `user` message would be refused.
         return notes;
     }
-    match format {
-        CallFormat::OpenAiChat => openai::chat_answers::write(&replies, out),
-        CallFormat::OpenAiResponses => openai::responses_answers::write(&replies, out),
-        CallFormat::Anthropic => anthropic::answers::write(&replies, out),
-        CallFormat::Converse => converse::answers::write(&replies, &mut notes, out),
-        CallFormat::Gemini => gemini::answers::write(&replies, &mut notes, out),
-    }
+    api.write_answers(&replies, &mut notes, out);
     // A format's own notes come after the shared ones: in call order again.
     notes.sort_by_key(|note| note.call);
     notes

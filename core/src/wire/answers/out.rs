@@ -1,6 +1,6 @@
 //! Where written messages go: each format's writer serializes borrowed values (the outputs, the
-//! texts, the images' base64) straight into one of these, as `Value`s ([`Values`]) or as raw
-//! JSON text ([`Raws`]), from the same `Serialize` (no `json!` copy per level).
+//! texts, the images' base64) straight into [`Messages`], as `Value`s or as raw JSON text,
+//! from the same `Serialize` (no `json!` copy per level).
 //!
 //! Every writer emits an object's keys in sorted order: what `serde_json` writes for a `Value`
 //! (its `Map` is a `BTreeMap` without the `preserve_order` feature), so a raw message is the
@@ -15,25 +15,31 @@ pub(crate) trait Out {
     fn message<T: Serialize>(&mut self, message: &T);
 }
 
-/// Messages as `Value`s ([`WireAnswers::messages`](super::WireAnswers::messages)).
-pub(crate) struct Values(pub(crate) Vec<Value>);
-
-impl Out for Values {
-    fn message<T: Serialize>(&mut self, message: &T) {
-        // Infallible: every key is a string, every number one a `Value` already held.
-        let value = serde_json::to_value(message).unwrap_or(Value::Null);
-        self.0.push(value);
-    }
+/// Where one turn's messages go: as `Value`s
+/// ([`WireAnswers::messages`](super::WireAnswers::messages)) or as raw JSON text
+/// ([`RawAnswers::messages`](super::RawAnswers::messages)). One type for both, so each API's
+/// writer is one method of its [`LlmApi`](crate::wire::api::LlmApi) (a trait object takes no
+/// generic sink).
+#[derive(Default)]
+pub(crate) struct Messages {
+    /// Whether the messages are wanted as raw text (else as `Value`s).
+    pub(crate) raw: bool,
+    pub(crate) values: Vec<Value>,
+    pub(crate) raws: Vec<Box<RawValue>>,
 }
 
-/// Messages as raw JSON text ([`RawAnswers::messages`](super::RawAnswers::messages)).
-pub(crate) struct Raws(pub(crate) Vec<Box<RawValue>>);
-
-impl Out for Raws {
+impl Out for Messages {
     fn message<T: Serialize>(&mut self, message: &T) {
-        // Infallible as above: writing to a `Vec` cannot fail. The fallback is valid JSON.
-        let raw = serde_json::value::to_raw_value(message).unwrap_or_default();
-        self.0.push(raw);
+        if self.raw {
+            // Infallible: writing to a `Vec` cannot fail, every key is a string, every number
+            // one a `Value` already held. The fallback is valid JSON.
+            let raw = serde_json::value::to_raw_value(message).unwrap_or_default();
+            self.raws.push(raw);
+        } else {
+            // Infallible as above.
+            self.values
+                .push(serde_json::to_value(message).unwrap_or(Value::Null));
+        }
     }
 }
 

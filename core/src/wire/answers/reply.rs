@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::{AnswerLimits, AnswerNote, NoteKind};
 use crate::runtime::ToolAnswer;
 use crate::tools::{json_text, ContentBlock, MediaBlock, ToolOutput};
+use crate::wire::api::LlmApi;
 
 /// One answer as a format writes it.
 pub(crate) struct Reply<'a> {
@@ -19,7 +20,8 @@ pub(crate) struct Reply<'a> {
     pub id: Option<&'a str>,
     /// The called name, verbatim.
     pub name: &'a str,
-    pub body: Body<'a>,
+    /// What the answer carries to the model.
+    pub payload: Payload<'a>,
 }
 
 impl Reply<'_> {
@@ -31,7 +33,9 @@ impl Reply<'_> {
     }
 }
 
-pub(crate) enum Body<'a> {
+/// What one answer carries to the model, ready for any format: an error, a JSON output (as a
+/// value or as its text) or content parts. Not a response body: the body is the provider's.
+pub(crate) enum Payload<'a> {
     /// The call did not run or complete: what the model reads about it.
     Error(String),
     /// A JSON output, whole (within the text limit).
@@ -46,13 +50,13 @@ pub(crate) enum Body<'a> {
     },
 }
 
-impl Body<'_> {
+impl Payload<'_> {
     /// Whether the model is told the call failed.
     pub fn is_error(&self) -> bool {
         match self {
-            Body::Error(_) => true,
-            Body::Value(_) | Body::JsonText(_) => false,
-            Body::Parts { is_error, .. } => *is_error,
+            Payload::Error(_) => true,
+            Payload::Value(_) | Payload::JsonText(_) => false,
+            Payload::Parts { is_error, .. } => *is_error,
         }
     }
 }
@@ -71,14 +75,13 @@ pub(crate) const NO_OUTPUT: &str = "(the tool returned no output)";
 /// refuses such text (Converse).
 pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
 
-/// Prepares `answer` (the `index`th of the turn) for a format that takes the images
-/// `takes_image` accepts, within `limits`, recording what it could not carry in `notes`.
-/// `renders_json`: the format carries a JSON output only as its text ([`Body::JsonText`]).
+/// Prepares `answer` (the `index`th of the turn) for `api`, which says the images it takes and
+/// whether it carries a JSON output only as its text ([`Payload::JsonText`]), within `limits`,
+/// recording what it could not carry in `notes`.
 pub(crate) fn reply<'a>(
     answer: &'a ToolAnswer,
     index: usize,
-    takes_image: fn(&str) -> bool,
-    renders_json: bool,
+    api: &dyn LlmApi,
     limits: &AnswerLimits,
     notes: &mut Vec<AnswerNote>,
 ) -> Reply<'a> {
@@ -89,19 +92,21 @@ pub(crate) fn reply<'a>(
         limits: *limits,
         notes,
     };
-    let body = match &answer.result {
+    let takes_image = &|mime_type: &str| api.takes_image(mime_type);
+    let renders_json = api.renders_json();
+    let payload = match &answer.result {
         Err(_) => {
             let text = answer.error_for_model().unwrap_or_default();
-            Body::Error(budget.cut(Cow::Owned(text)).into_owned())
+            Payload::Error(budget.cut(Cow::Owned(text)).into_owned())
         }
         Ok(outcome) => match &outcome.output {
             ToolOutput::Json(value) if renders_json && !value.is_string() => {
                 // Rendered once: measured by its length, written as it is.
                 let text = serde_json::to_string(value).unwrap_or_default();
                 if text.len() <= budget.text_left {
-                    Body::JsonText(text)
+                    Payload::JsonText(text)
                 } else {
-                    Body::Parts {
+                    Payload::Parts {
                         parts: vec![Part::Text(budget.cut(Cow::Owned(text)))],
                         is_error: false,
                     }
@@ -110,10 +115,10 @@ pub(crate) fn reply<'a>(
             ToolOutput::Json(value) => {
                 // Measured, not rendered: the writer carries it as a JSON value.
                 if json_text_fits(value, budget.text_left) {
-                    Body::Value(value)
+                    Payload::Value(value)
                 } else {
                     let cut = budget.cut(Cow::Owned(json_text(value)));
-                    Body::Parts {
+                    Payload::Parts {
                         parts: vec![Part::Text(cut)],
                         is_error: false,
                     }
@@ -130,24 +135,24 @@ pub(crate) fn reply<'a>(
                 for block in &content.content {
                     budget.block(block, takes_image, &mut parts);
                 }
-                Body::Parts {
+                Payload::Parts {
                     parts,
                     is_error: content.is_error,
                 }
             }
         },
     };
-    let body = match body {
-        Body::Parts { parts, is_error } if parts.is_empty() => Body::Parts {
+    let payload = match payload {
+        Payload::Parts { parts, is_error } if parts.is_empty() => Payload::Parts {
             parts: vec![Part::Text(Cow::Borrowed(NO_OUTPUT))],
             is_error,
         },
-        body => body,
+        payload => payload,
     };
     Reply {
         id: answer.id.as_deref(),
         name: &answer.called,
-        body,
+        payload,
     }
 }
 
@@ -275,7 +280,7 @@ impl Budget<'_> {
     fn block<'a>(
         &mut self,
         block: &'a ContentBlock,
-        takes_image: fn(&str) -> bool,
+        takes_image: &dyn Fn(&str) -> bool,
         parts: &mut Vec<Part<'a>>,
     ) {
         match block {
@@ -342,7 +347,7 @@ impl Budget<'_> {
         &mut self,
         block: &'static str,
         media: &'a MediaBlock,
-        takes_image: fn(&str) -> bool,
+        takes_image: &dyn Fn(&str) -> bool,
         parts: &mut Vec<Part<'a>>,
     ) {
         let bytes = media.decoded_len();

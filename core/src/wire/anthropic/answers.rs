@@ -15,7 +15,7 @@
 use serde::{Serialize, Serializer};
 
 use crate::wire::answers::out::{JsonText, Out, Seq, TypedText};
-use crate::wire::answers::{Body, Part, Reply};
+use crate::wire::answers::{Part, Payload, Reply};
 
 /// `Base64ImageSourceParam.media_type`'s literals.
 pub(crate) fn takes_image(mime_type: &str) -> bool {
@@ -55,8 +55,8 @@ impl Serialize for ToolResult<'_> {
         }
         let reply = self.0;
         Block {
-            content: Content(&reply.body),
-            is_error: reply.body.is_error().then_some(true),
+            content: Content(&reply.payload),
+            is_error: reply.payload.is_error().then_some(true),
             tool_use_id: reply.id_or_empty(),
             kind: "tool_result",
         }
@@ -65,15 +65,15 @@ impl Serialize for ToolResult<'_> {
 }
 
 /// The text of a JSON output, or the content blocks.
-struct Content<'a>(&'a Body<'a>);
+struct Content<'a>(&'a Payload<'a>);
 
 impl Serialize for Content<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
-            Body::Error(text) => [TypedText { text, kind: "text" }].serialize(serializer),
-            Body::Value(value) => JsonText(value).serialize(serializer),
-            Body::JsonText(text) => serializer.serialize_str(text),
-            Body::Parts { parts, .. } => {
+            Payload::Error(text) => [TypedText { text, kind: "text" }].serialize(serializer),
+            Payload::Value(value) => JsonText(value).serialize(serializer),
+            Payload::JsonText(text) => serializer.serialize_str(text),
+            Payload::Parts { parts, .. } => {
                 Seq(|| parts.iter().map(ContentBlock)).serialize(serializer)
             }
         }

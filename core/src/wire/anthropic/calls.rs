@@ -13,11 +13,11 @@
 use serde_json::Value;
 
 use crate::wire::calls::shape::{self, member};
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{arguments_within, Fault, ToolCall};
 
 /// The calls of `body`, added to `turn` in order.
-pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
+pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
     let body = shape::object(body, "", "a message object")?;
     let content = shape::array(body, "content", "")?;
     for (position, block) in content.iter().enumerate() {
@@ -28,8 +28,8 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         }
         let id = shape::opt_id(block, "id", &pointer)?;
         let name = shape::opt_str(block, "name", &pointer)?.unwrap_or_default();
-        let arguments = arguments_within(member(block, "input"), turn.limit());
-        turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
+        let arguments = arguments_within(member(block, "input"), sink.limit());
+        sink.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())
 }
@@ -48,9 +48,9 @@ mod tests {
             {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
             {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
         ]});
-        let mut turn = Turn::new(64);
-        parse(&body, &mut turn).unwrap();
-        let calls = turn.take();
+        let mut sink = CallSink::new(64);
+        parse(&body, &mut sink).unwrap();
+        let calls = sink.take();
         assert_eq!(calls.len(), 1);
         assert_eq!(calls[0].pointer, "/content/2");
     }
@@ -60,10 +60,10 @@ mod tests {
         let body = json!({"content": [
             {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": "xxxxxxxx"}},
         ]});
-        let mut turn = Turn::new(8);
-        parse(&body, &mut turn).unwrap();
+        let mut sink = CallSink::new(8);
+        parse(&body, &mut sink).unwrap();
         assert_eq!(
-            turn.take()[0].arguments,
+            sink.take()[0].arguments,
             Err(ArgumentsError::TooLong {
                 bytes: 16,
                 limit: 8

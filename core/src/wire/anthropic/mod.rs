@@ -15,6 +15,8 @@
 #[cfg(feature = "runtime")]
 pub(crate) mod answers;
 #[cfg(feature = "runtime")]
+pub(crate) mod api;
+#[cfg(feature = "runtime")]
 pub(crate) mod calls;
 #[cfg(feature = "runtime")]
 pub(crate) mod stream;

@@ -46,7 +46,7 @@ use serde_json::{Map, Value};
 use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::machine::{append, input_of, MAX_BLOCKS};
 use crate::wire::calls::shape::{self, member};
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{arguments_within, ArgumentsText, Fault, ToolCall, UnfinishedCall};
 
 /// One content block as the events built it.
@@ -170,7 +170,7 @@ impl AnthropicMachine {
         Ok(())
     }
 
-    fn stop(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
+    fn stop(&mut self, event: &Map<String, Value>, sink: &mut CallSink) -> Result<(), Fault> {
         let index = shape::index(event, "index", "")?;
         let Some(position) = self.position(index) else {
             return Ok(());
@@ -181,8 +181,8 @@ impl AnthropicMachine {
             return Ok(());
         };
         let arguments = match &block.input {
-            Some(text) if !text.is_blank() => text.finish(turn.limit()),
-            _ => arguments_within(call.start_input.as_ref(), turn.limit()),
+            Some(text) if !text.is_blank() => text.finish(sink.limit()),
+            _ => arguments_within(call.start_input.as_ref(), sink.limit()),
         };
         // The block's `input` becomes what the call's arguments are, so the message parses to
         // this very call; a text that is not an object stays as it came.
@@ -195,7 +195,7 @@ impl AnthropicMachine {
         }
         block.input = None;
         let pointer = format!("/content/{position}");
-        turn.add_with_id(ToolCall::new(call.id, call.name, arguments, pointer))
+        sink.add_with_id(ToolCall::new(call.id, call.name, arguments, pointer))
     }
 }
 
@@ -224,7 +224,7 @@ fn error_message(event: &Map<String, Value>) -> String {
 }
 
 impl StreamMachine for AnthropicMachine {
-    fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
+    fn push(&mut self, event: &Value, sink: &mut CallSink) -> Result<(), Fault> {
         let event = shape::object(event, "", "a message stream event object")?;
         let kind = shape::opt_str(event, "type", "")?
             .ok_or_else(|| Fault::shape("/type", "the event's type, a string"))?;
@@ -242,8 +242,8 @@ impl StreamMachine for AnthropicMachine {
                 }
             }
             "content_block_start" => self.start(event)?,
-            "content_block_delta" => self.delta(event, turn.limit())?,
-            "content_block_stop" => self.stop(event, turn)?,
+            "content_block_delta" => self.delta(event, sink.limit())?,
+            "content_block_stop" => self.stop(event, sink)?,
             "error" => {
                 return Err(Fault::Provider {
                     message: error_message(event),
@@ -258,7 +258,7 @@ impl StreamMachine for AnthropicMachine {
     /// The `RawMessageStreamEvent` union (`raw_message_stream_event.py`: `message_start`,
     /// `message_delta`, `message_stop`, `content_block_start`, `content_block_delta`,
     /// `content_block_stop`), and the streaming guide's `ping` and `error` events.
-    fn knows(event: &Value) -> bool {
+    fn knows(&self, event: &Value) -> bool {
         const KNOWN: [&str; 8] = [
             "message_start",
             "message_delta",
@@ -322,11 +322,11 @@ mod tests {
 
     fn run(events: &[Value]) -> (Vec<ToolCall>, AnthropicMachine) {
         let mut machine = AnthropicMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         for event in events {
-            machine.push(event, &mut turn).unwrap();
+            machine.push(event, &mut sink).unwrap();
         }
-        (turn.take(), machine)
+        (sink.take(), machine)
     }
 
     fn start(index: u64, input: Value) -> Value {
@@ -370,12 +370,12 @@ mod tests {
     #[test]
     fn a_start_input_over_the_limit_is_too_long() {
         let mut machine = AnthropicMachine::default();
-        let mut turn = Turn::new(8);
+        let mut sink = CallSink::new(8);
         for event in [start(0, json!({"a": "xxxxxxxx"})), stop(0)] {
-            machine.push(&event, &mut turn).unwrap();
+            machine.push(&event, &mut sink).unwrap();
         }
         assert!(matches!(
-            turn.take()[0].arguments,
+            sink.take()[0].arguments,
             Err(ArgumentsError::TooLong { limit: 8, .. })
         ));
     }
@@ -413,11 +413,11 @@ mod tests {
     #[test]
     fn an_input_over_the_limit_is_recorded_as_the_marker_the_body_parse_refuses() {
         let mut machine = AnthropicMachine::default();
-        let mut turn = Turn::new(8);
+        let mut sink = CallSink::new(8);
         for event in [start(0, json!({})), delta(0, "{\"a\":\"long\"}"), stop(0)] {
-            machine.push(&event, &mut turn).unwrap();
+            machine.push(&event, &mut sink).unwrap();
         }
-        let calls = turn.take();
+        let calls = sink.take();
         assert!(matches!(
             calls[0].arguments,
             Err(ArgumentsError::TooLong {
@@ -466,7 +466,7 @@ mod tests {
         let mut machine = AnthropicMachine::default();
         let fault = machine.push(
             &json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
-            &mut Turn::new(8),
+            &mut CallSink::new(8),
         );
         assert_eq!(
             fault,

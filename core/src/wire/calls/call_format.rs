@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde_json::json;
+use crate::wire::apis::api;
 
 /// The shape of a provider's response, which fixes where its tool calls sit and how its stream
 /// carries them.
@@ -115,13 +115,7 @@ impl CallFormat {
     /// assert_eq!(CallFormat::Gemini.user_message("Hi?"), json!({"role": "user", "parts": [{"text": "Hi?"}]}));
     /// ```
     pub fn user_message(self, text: &str) -> serde_json::Value {
-        match self {
-            CallFormat::Converse => json!({"role": "user", "content": [{"text": text}]}),
-            CallFormat::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
-            CallFormat::OpenAiChat | CallFormat::OpenAiResponses | CallFormat::Anthropic => {
-                json!({"role": "user", "content": text})
-            }
-        }
+        api(self).user_message(text)
     }
 
     /// [`api_name`](Self::api_name) after its article, for messages: `an OpenAI Responses`,

@@ -4,35 +4,33 @@
 //! ([`StreamedTurn`](crate::wire::replay::StreamedTurn)) are both views of one machine, so the
 //! calls a stream yields and the history it replays agree by construction.
 //!
-//! Each format's machine lives in its provider folder (`<provider>/stream.rs`); this file only
-//! knows the trait and the table of formats.
+//! Each format's machine lives in its provider folder (`<provider>/stream.rs`), made by its
+//! API ([`LlmApi`](crate::wire::api::LlmApi)); this file only knows the trait.
 
 use std::fmt::Debug;
 
 use serde_json::Value;
 
-use super::call_format::CallFormat;
 use super::error::Fault;
+use super::sink::CallSink;
 use super::tool_call::UnfinishedCall;
-use super::turn::Turn;
-use crate::wire::{anthropic, converse, gemini, openai};
 
 /// What every format's stream machine does.
-pub(crate) trait StreamMachine: Debug + Default {
+pub(crate) trait StreamMachine: Debug + Send + Sync {
     /// Reads one parsed event: records it in the body being built and adds to `calls` each
     /// call the event ended, its pointer into [`body`](Self::body). A fault leaves the body
     /// as the events before it built it (the recorded turn never judges).
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault>;
+    fn push(&mut self, event: &Value, calls: &mut CallSink) -> Result<(), Fault>;
 
     /// Whether `event` is one of the format's kinds (else the stream may be another format's).
-    fn knows(event: &Value) -> bool;
+    fn knows(&self, event: &Value) -> bool;
 
     /// The calls begun and not yet ended, in order.
     fn open(&self) -> Vec<UnfinishedCall>;
 
     /// The stream's own end marker came (Chat Completions' `data: [DONE]`): adds to `calls`
     /// each call it ends. Only a format with such a marker has one.
-    fn done(&mut self, _calls: &mut Turn) -> Result<(), Fault> {
+    fn done(&mut self, _calls: &mut CallSink) -> Result<(), Fault> {
         Ok(())
     }
 
@@ -40,7 +38,7 @@ pub(crate) trait StreamMachine: Debug + Default {
     /// that end ends. Only Chat Completions ends calls so (its module doc says why that is
     /// safe); every other format has an end event per call, and a call still open at the end
     /// stays unfinished.
-    fn end(&mut self, _calls: &mut Turn) -> Result<(), Fault> {
+    fn end(&mut self, _calls: &mut CallSink) -> Result<(), Fault> {
         Ok(())
     }
 
@@ -68,79 +66,9 @@ pub(crate) trait StreamMachine: Debug + Default {
     fn body(&self) -> Value;
 }
 
-/// The table: each format's machine.
-#[derive(Debug)]
-pub(crate) enum Machine {
-    Chat(openai::chat_stream::ChatMachine),
-    Responses(openai::responses_stream::ResponsesMachine),
-    Anthropic(anthropic::stream::AnthropicMachine),
-    Converse(converse::stream::ConverseMachine),
-    Gemini(gemini::stream::GeminiMachine),
-}
-
-/// Runs `$body` with `$m` bound to the format's machine.
-macro_rules! each {
-    ($machine:expr, $m:ident => $body:expr) => {
-        match $machine {
-            Machine::Chat($m) => $body,
-            Machine::Responses($m) => $body,
-            Machine::Anthropic($m) => $body,
-            Machine::Converse($m) => $body,
-            Machine::Gemini($m) => $body,
-        }
-    };
-}
-
-impl Machine {
-    pub(crate) fn new(format: CallFormat) -> Machine {
-        match format {
-            CallFormat::OpenAiChat => Machine::Chat(Default::default()),
-            CallFormat::OpenAiResponses => Machine::Responses(Default::default()),
-            CallFormat::Anthropic => Machine::Anthropic(Default::default()),
-            CallFormat::Converse => Machine::Converse(Default::default()),
-            CallFormat::Gemini => Machine::Gemini(Default::default()),
-        }
-    }
-
-    pub(crate) fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
-        each!(self, m => m.push(event, calls))
-    }
-
-    pub(crate) fn knows(&self, event: &Value) -> bool {
-        fn knows_of<M: StreamMachine>(_: &M, event: &Value) -> bool {
-            M::knows(event)
-        }
-        each!(self, m => knows_of(m, event))
-    }
-
-    pub(crate) fn done(&mut self, calls: &mut Turn) -> Result<(), Fault> {
-        each!(self, m => m.done(calls))
-    }
-
-    pub(crate) fn end(&mut self, calls: &mut Turn) -> Result<(), Fault> {
-        each!(self, m => m.end(calls))
-    }
-
-    pub(crate) fn end_inferred(&self) -> bool {
-        each!(self, m => m.end_inferred())
-    }
-
-    pub(crate) fn open(&self) -> Vec<UnfinishedCall> {
-        each!(self, m => m.open())
-    }
-
-    pub(crate) fn open_server_calls(&self) -> Vec<UnfinishedCall> {
-        each!(self, m => m.open_server_calls())
-    }
-
-    pub(crate) fn cut(&self, text: &str) -> Vec<UnfinishedCall> {
-        each!(self, m => m.cut(text))
-    }
-
-    pub(crate) fn body(&self) -> Value {
-        each!(self, m => m.body())
-    }
-}
+/// One stream's machine, of the format its API made it for
+/// ([`LlmApi::stream_machine`](crate::wire::api::LlmApi::stream_machine)).
+pub(crate) type Machine = Box<dyn StreamMachine>;
 
 // What the machines share.
 

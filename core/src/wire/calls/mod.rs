@@ -16,7 +16,8 @@
 //! Each provider's facts live in its folder beside its tool list (`wire/openai/`:
 //! `chat_calls.rs`, `chat_stream.rs`, `responses_calls.rs`, `responses_stream.rs`;
 //! `wire/anthropic/`, `wire/converse/`, `wire/gemini/`: `calls.rs`, `stream.rs`); this module is
-//! the generic layer over them. Pure functions: no I/O.
+//! the generic layer over them, which reaches each through its API's trait (`wire/api.rs`,
+//! the table `wire/apis.rs`). Pure functions: no I/O.
 //!
 //! ```
 //! use serde_json::json;
@@ -46,10 +47,10 @@ mod json_scan;
 mod lines;
 pub(crate) mod machine;
 pub(crate) mod shape;
+pub(crate) mod sink;
 mod sse;
 pub(crate) mod stream;
 mod tool_call;
-pub(crate) mod turn;
 
 use serde_json::Value;
 
@@ -68,8 +69,8 @@ pub use sse::{EventTooLong, SseDecoder, SseEvent};
 pub use stream::{CallStream, JsonLinesCallStream, SseCallStream};
 pub use tool_call::{Arguments, ArgumentsError, ToolCall, UnfinishedCall};
 
-use crate::wire::{anthropic, converse, gemini, openai};
-use turn::Turn;
+use crate::wire::apis::api;
+use sink::CallSink;
 
 /// Reads the client tool calls of one format, with a limit on one call's arguments text and,
 /// for streams, on one line or event.
@@ -169,16 +170,10 @@ impl CallParser {
     /// assert_eq!(calls[0].pointer, "/content/1");
     /// ```
     pub fn parse(&self, body: &Value) -> Result<Vec<ToolCall>, BodyError> {
-        let mut turn = Turn::new(self.max_argument_bytes);
-        let found = match self.format {
-            CallFormat::OpenAiChat => openai::chat_calls::parse(body, &mut turn),
-            CallFormat::OpenAiResponses => openai::responses_calls::parse(body, &mut turn),
-            CallFormat::Anthropic => anthropic::calls::parse(body, &mut turn),
-            CallFormat::Converse => converse::calls::parse(body, &mut turn),
-            CallFormat::Gemini => gemini::calls::parse(body, &mut turn),
-        };
+        let mut sink = CallSink::new(self.max_argument_bytes);
+        let found = api(self.format).parse_calls(body, &mut sink);
         found.map_err(|fault| fault.in_body(self.format))?;
-        Ok(turn.take())
+        Ok(sink.take())
     }
 
     /// The client tool calls of a body given as JSON bytes.

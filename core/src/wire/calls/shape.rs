@@ -93,7 +93,7 @@ pub(crate) fn index(object: &Map<String, Value>, key: &str, parent: &str) -> Res
 }
 
 /// A call's id, which every format but Gemini requires (the answer names the call by it):
-/// `None` when absent or empty, for `Turn::add_with_id` to refuse.
+/// `None` when absent or empty, for `CallSink::add_with_id` to refuse.
 pub(crate) fn opt_id(
     object: &Map<String, Value>,
     key: &str,

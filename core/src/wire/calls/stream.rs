@@ -29,9 +29,9 @@ use super::arguments::DEFAULT_MAX_ARGUMENT_BYTES;
 use super::call_format::CallFormat;
 use super::error::{Fault, StreamError};
 use super::lines::DEFAULT_MAX_EVENT_BYTES;
+use super::sink::CallSink;
 use super::sse::SseDecoder;
 use super::tool_call::{ToolCall, UnfinishedCall};
-use super::turn::Turn;
 use crate::wire::replay::StreamedTurn;
 
 /// Assembles a stream's client tool calls from its events, parsed: Chat Completions chunks,
@@ -68,7 +68,7 @@ pub struct CallStream {
     recorded: StreamedTurn,
     /// Whether [`turn`](Self::turn) shows the turn ([`CallStream::recording_turn`]).
     recording: bool,
-    turn: Turn,
+    sink: CallSink,
     /// The limit of one raw line or event, for the text readers over this stream.
     max_event_bytes: usize,
     events: usize,
@@ -104,7 +104,7 @@ impl CallStream {
             format,
             recorded: StreamedTurn::new(format),
             recording: false,
-            turn: Turn::new(max_argument_bytes),
+            sink: CallSink::new(max_argument_bytes),
             max_event_bytes,
             events: 0,
             known_events: 0,
@@ -179,8 +179,8 @@ impl CallStream {
         } else if self.known_events == 0 && self.begins.is_empty() {
             self.begins = beginning(event.to_string().as_bytes());
         }
-        let pushed = machine.push(event, &mut self.turn);
-        let calls = self.turn.take();
+        let pushed = machine.push(event, &mut self.sink);
+        let calls = self.sink.take();
         match pushed {
             Ok(()) => Ok(calls),
             Err(fault) => {
@@ -212,8 +212,8 @@ impl CallStream {
         if let Some(refused) = self.refused() {
             return Err(refused);
         }
-        let pushed = self.recorded.machine_mut().done(&mut self.turn);
-        let calls = self.turn.take();
+        let pushed = self.recorded.machine_mut().done(&mut self.sink);
+        let calls = self.sink.take();
         match pushed {
             Ok(()) => Ok(calls),
             Err(fault) => {
@@ -403,12 +403,12 @@ impl CallStream {
         }
         let Some(cut_calls) = cut_calls else {
             let inferred = self.recorded.machine().end_inferred();
-            if let Err(fault) = self.recorded.machine_mut().end(&mut self.turn) {
+            if let Err(fault) = self.recorded.machine_mut().end(&mut self.sink) {
                 let error = fault.in_stream(self.format, self.events);
                 self.recorded.record_failure(error.to_string());
-                return Err((self.turn.take(), error));
+                return Err((self.sink.take(), error));
             }
-            let calls = self.turn.take();
+            let calls = self.sink.take();
             let open = self.recorded.machine().open();
             if open.is_empty() {
                 self.closed = inferred;

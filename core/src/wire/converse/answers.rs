@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use crate::tools::json_text;
 use crate::wire::answers::out::{Out, Seq};
-use crate::wire::answers::{AnswerNote, Body, NoteKind, Part, Reply, EMPTY_TEXT};
+use crate::wire::answers::{AnswerNote, NoteKind, Part, Payload, Reply, EMPTY_TEXT};
 
 /// The image MIME type's `ImageFormat`, when Converse has one.
 fn image_format(mime_type: &str) -> Option<&'static str> {
@@ -143,14 +143,14 @@ fn tool_result<'a>(
     call: usize,
     notes: &mut Vec<AnswerNote>,
 ) -> ToolResult<'a> {
-    let mut content: Vec<Block<'a>> = match &reply.body {
-        Body::Error(text) => vec![Block::Text(Cow::Borrowed(text))],
+    let mut content: Vec<Block<'a>> = match &reply.payload {
+        Payload::Error(text) => vec![Block::Text(Cow::Borrowed(text))],
         // A JSON object travels as a `json` block (a Document); any other value as its text.
-        Body::Value(value) if value.is_object() => vec![Block::Json(value)],
-        Body::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
-        Body::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
-        Body::JsonText(text) => vec![Block::Text(Cow::Borrowed(text))],
-        Body::Parts { parts, .. } => parts
+        Payload::Value(value) if value.is_object() => vec![Block::Json(value)],
+        Payload::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
+        Payload::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
+        Payload::JsonText(text) => vec![Block::Text(Cow::Borrowed(text))],
+        Payload::Parts { parts, .. } => parts
             .iter()
             .map(|part| match part {
                 Part::Text(text) => Block::Text(Cow::Borrowed(text)),
@@ -171,7 +171,7 @@ fn tool_result<'a>(
             kind: NoteKind::EmptyText,
         });
     }
-    let status = if reply.body.is_error() {
+    let status = if reply.payload.is_error() {
         "error"
     } else {
         "success"

@@ -16,14 +16,14 @@
 use serde_json::{Map, Value};
 
 use crate::wire::calls::shape::{self, member};
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{arguments_within, Fault, ToolCall};
 
 /// The value of `ToolUseBlock.type` (and `ToolUseBlockStart.type`) of a system tool.
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
 
 /// The calls of `body`, added to `turn` in order.
-pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
+pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
     let body = shape::object(body, "", "a ConverseResponse object")?;
     let output = shape::opt_object(body, "output", "")?
         .ok_or_else(|| Fault::shape("/output", "a ConverseOutput object"))?;
@@ -43,8 +43,8 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         let id = shape::opt_id(tool_use, "toolUseId", &tool_use_pointer)?;
         let name = shape::opt_str(tool_use, "name", &tool_use_pointer)?.unwrap_or_default();
         // The limit applies to an `input` that arrives as an object too.
-        let arguments = arguments_within(member(tool_use, "input"), turn.limit());
-        turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
+        let arguments = arguments_within(member(tool_use, "input"), sink.limit());
+        sink.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())
 }
@@ -67,9 +67,9 @@ mod tests {
             {"toolUse": {"toolUseId": "t1", "name": "f", "input": "Paris"}},
             {"toolUse": {"toolUseId": "t2", "name": "g", "input": {}}},
         ]}}});
-        let mut turn = Turn::new(64);
-        parse(&body, &mut turn).unwrap();
-        let calls = turn.take();
+        let mut sink = CallSink::new(64);
+        parse(&body, &mut sink).unwrap();
+        let calls = sink.take();
         assert_eq!(
             calls[0].arguments,
             Err(ArgumentsError::NotObject { found: "a string" })

@@ -41,7 +41,7 @@ use super::calls::is_server_tool;
 use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::machine::{input_of, MAX_BLOCKS};
 use crate::wire::calls::shape;
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{ArgumentsText, Fault, ToolCall, UnfinishedCall};
 
 /// The error members of `ConverseStreamOutput`.
@@ -193,7 +193,7 @@ impl ConverseMachine {
         Ok(())
     }
 
-    fn stop(&mut self, stop: &Map<String, Value>, calls: &mut Turn) -> Result<(), Fault> {
+    fn stop(&mut self, stop: &Map<String, Value>, calls: &mut CallSink) -> Result<(), Fault> {
         let index = shape::index(stop, "contentBlockIndex", "/contentBlockStop")?;
         let Some(&position) = self.positions.get(&index) else {
             return Ok(());
@@ -342,7 +342,7 @@ fn merge_members(so_far: &mut Value, delta: &Value) {
 }
 
 impl StreamMachine for ConverseMachine {
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+    fn push(&mut self, event: &Value, calls: &mut CallSink) -> Result<(), Fault> {
         let event = shape::object(event, "", "a ConverseStreamOutput event object")?;
         if let Some(start) = shape::opt_object(event, "messageStart", "")? {
             if let Some(role) = shape::opt_str(start, "role", "/messageStart")? {
@@ -371,7 +371,7 @@ impl StreamMachine for ConverseMachine {
         Ok(())
     }
 
-    fn knows(event: &Value) -> bool {
+    fn knows(&self, event: &Value) -> bool {
         is_known_event(event)
     }
 
@@ -452,7 +452,7 @@ mod tests {
         let mut stream = ConverseMachine::default();
         let event = json!({"throttlingException": {"message": "Too many requests"}});
         assert_eq!(
-            stream.push(&event, &mut Turn::new(8)),
+            stream.push(&event, &mut CallSink::new(8)),
             Err(Fault::Provider {
                 message: "throttlingException: Too many requests".into()
             })
@@ -462,15 +462,15 @@ mod tests {
     #[test]
     fn a_system_tool_is_not_a_client_call() {
         let mut stream = ConverseMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         for event in [
             json!({"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse":
                 {"toolUseId": "t_srv", "name": "nova_code_interpreter", "type": "server_tool_use"}}}}),
             json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}}),
             json!({"contentBlockStop": {"contentBlockIndex": 0}}),
         ] {
-            stream.push(&event, &mut turn).unwrap();
+            stream.push(&event, &mut sink).unwrap();
         }
-        assert!(turn.take().is_empty());
+        assert!(sink.take().is_empty());
     }
 }

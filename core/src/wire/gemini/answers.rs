@@ -25,7 +25,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::wire::answers::out::{JsonText, Out, Seq};
-use crate::wire::answers::{AnswerNote, Body, NoteKind, Part, Reply};
+use crate::wire::answers::{AnswerNote, NoteKind, Part, Payload, Reply};
 
 /// The image types a multimodal function response takes: "image/png, image/jpeg, image/webp"
 /// (ai.google.dev/gemini-api/docs/function-calling, "Multimodal function responses", which
@@ -86,7 +86,7 @@ fn function_response<'a>(
     call: usize,
     notes: &mut Vec<AnswerNote>,
 ) -> FunctionResponse<'a> {
-    let ref_as_text = matches!(reply.body, Body::Value(value) if holds_ref(value));
+    let ref_as_text = matches!(reply.payload, Payload::Value(value) if holds_ref(value));
     if ref_as_text {
         notes.push(AnswerNote {
             call,
@@ -108,8 +108,8 @@ impl Serialize for FunctionResponse<'_> {
             response: Response<'a>,
         }
         let reply = self.reply;
-        let images = match &reply.body {
-            Body::Parts { parts, .. } => parts
+        let images = match &reply.payload {
+            Payload::Parts { parts, .. } => parts
                 .iter()
                 .any(|part| matches!(part, Part::Image { .. }))
                 .then_some(parts),
@@ -129,7 +129,7 @@ impl Serialize for FunctionResponse<'_> {
                 })
             }),
             response: Response {
-                body: &reply.body,
+                payload: &reply.payload,
                 ref_as_text: self.ref_as_text,
             },
         }
@@ -153,7 +153,7 @@ struct Blob<'a> {
 
 /// `{"output": …}` or `{"error": …}`.
 struct Response<'a> {
-    body: &'a Body<'a>,
+    payload: &'a Payload<'a>,
     ref_as_text: bool,
 }
 
@@ -167,15 +167,15 @@ impl Serialize for Response<'_> {
         struct Error<T> {
             error: T,
         }
-        match self.body {
-            Body::Error(text) => Error { error: text }.serialize(serializer),
-            Body::Value(value) if self.ref_as_text => Output {
+        match self.payload {
+            Payload::Error(text) => Error { error: text }.serialize(serializer),
+            Payload::Value(value) if self.ref_as_text => Output {
                 output: JsonText(value),
             }
             .serialize(serializer),
-            Body::Value(value) => Output { output: value }.serialize(serializer),
-            Body::JsonText(text) => Output { output: text }.serialize(serializer),
-            Body::Parts { parts, is_error } => {
+            Payload::Value(value) => Output { output: value }.serialize(serializer),
+            Payload::JsonText(text) => Output { output: text }.serialize(serializer),
+            Payload::Parts { parts, is_error } => {
                 let texts: Vec<&str> = parts
                     .iter()
                     .filter_map(|part| match part {

@@ -22,11 +22,11 @@
 use serde_json::Value;
 
 use crate::wire::calls::shape::{self, member};
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{arguments_within, Fault, ToolCall};
 
 /// The calls of `body`, added to `turn` in order.
-pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
+pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
     let body = shape::object(body, "", "a GenerateContentResponse object")?;
     let Some(candidates) = shape::opt_array(body, "candidates", "")? else {
         if member(body, "promptFeedback").is_some() {
@@ -39,7 +39,7 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
     };
     for (position, part) in parts.iter().enumerate() {
         let pointer = format!("/candidates/{candidate}/content/parts/{position}");
-        read_part(part, &pointer, || pointer.clone(), turn)?;
+        read_part(part, &pointer, || pointer.clone(), sink)?;
     }
     Ok(())
 }
@@ -68,7 +68,7 @@ pub(super) fn read_part(
     part: &Value,
     pointer: &str,
     call_pointer: impl FnOnce() -> String,
-    turn: &mut Turn,
+    sink: &mut CallSink,
 ) -> Result<(), Fault> {
     let part = shape::object(part, pointer, "a Part object")?;
     let Some(function_call) = shape::opt_object(part, "functionCall", pointer)? else {
@@ -78,8 +78,8 @@ pub(super) fn read_part(
     let id = shape::opt_str(function_call, "id", &call_fields)?.map(str::to_owned);
     let name = shape::opt_str(function_call, "name", &call_fields)?.unwrap_or_default();
     // The limit applies to arguments that arrive as an object too.
-    let arguments = arguments_within(member(function_call, "args"), turn.limit());
-    turn.add(ToolCall::new(id, name, arguments, call_pointer()))
+    let arguments = arguments_within(member(function_call, "args"), sink.limit());
+    sink.add(ToolCall::new(id, name, arguments, call_pointer()))
 }
 
 #[cfg(test)]
@@ -90,14 +90,14 @@ mod tests {
 
     #[test]
     fn a_blocked_prompt_has_no_calls_and_a_foreign_body_is_refused() {
-        let mut turn = Turn::new(64);
+        let mut sink = CallSink::new(64);
         parse(
             &json!({"promptFeedback": {"blockReason": "SAFETY"}}),
-            &mut turn,
+            &mut sink,
         )
         .unwrap();
         assert_eq!(
-            parse(&json!({"choices": []}), &mut turn),
+            parse(&json!({"choices": []}), &mut sink),
             Err(Fault::shape("/candidates", "an array (or promptFeedback)"))
         );
     }
@@ -108,9 +108,9 @@ mod tests {
             {"index": 1, "content": {"parts": [{"functionCall": {"name": "other"}}]}},
             {"index": 0, "content": {"parts": [{"functionCall": {"name": "f"}}]}},
         ]});
-        let mut turn = Turn::new(64);
-        parse(&body, &mut turn).unwrap();
-        let calls = turn.take();
+        let mut sink = CallSink::new(64);
+        parse(&body, &mut sink).unwrap();
+        let calls = sink.take();
         assert_eq!(calls.len(), 1);
         assert_eq!(calls[0].pointer, "/candidates/1/content/parts/0");
     }
@@ -121,9 +121,9 @@ mod tests {
             {"functionCall": {"name": "f", "args": {"a": 1}}},
             {"functionCall": {"name": "f", "args": {"a": 2}}},
         ]}}]});
-        let mut turn = Turn::new(64);
-        parse(&body, &mut turn).unwrap();
-        let calls = turn.take();
+        let mut sink = CallSink::new(64);
+        parse(&body, &mut sink).unwrap();
+        let calls = sink.take();
         assert_eq!((calls[0].id.as_ref(), calls[1].id.as_ref()), (None, None));
         assert_eq!(calls[1].arguments.as_ref().unwrap()["a"], 2);
     }

@@ -31,7 +31,7 @@ use super::calls::{parts, read_part};
 use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::machine::MAX_BLOCKS;
 use crate::wire::calls::shape;
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{Fault, UnfinishedCall};
 
 /// The format's stream machine (`wire::calls::machine`): the model content so far.
@@ -43,7 +43,7 @@ pub(crate) struct GeminiMachine {
 }
 
 impl StreamMachine for GeminiMachine {
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+    fn push(&mut self, event: &Value, calls: &mut CallSink) -> Result<(), Fault> {
         let event = shape::object(event, "", "a GenerateContentResponse chunk object")?;
         if let Some(error) = shape::member(event, "error") {
             let message = error.get("message").and_then(Value::as_str);
@@ -101,7 +101,7 @@ impl StreamMachine for GeminiMachine {
         Ok(())
     }
 
-    fn knows(event: &Value) -> bool {
+    fn knows(&self, event: &Value) -> bool {
         is_known_event(event)
     }
 
@@ -271,7 +271,7 @@ mod tests {
     fn vertex_streamed_arguments_are_refused() {
         let chunk = serde_json::json!({"candidates": [{"content": {"parts": [
             {"functionCall": {"name": "f", "willContinue": true}}]}}]});
-        let fault = GeminiMachine::default().push(&chunk, &mut Turn::new(64));
+        let fault = GeminiMachine::default().push(&chunk, &mut CallSink::new(64));
         assert!(matches!(fault, Err(Fault::Unsupported { .. })));
     }
 }

@@ -10,7 +10,7 @@
 use serde::{Serialize, Serializer};
 
 use crate::wire::answers::out::{JsonText, Out, Seq, TypedText};
-use crate::wire::answers::{Body, Part, Reply};
+use crate::wire::answers::{Part, Payload, Reply};
 
 /// No image travels in a tool message (its content is text parts only).
 pub(crate) fn takes_image(_mime_type: &str) -> bool {
@@ -24,7 +24,7 @@ pub(crate) const ERROR_PREFIX: &str = "Error: ";
 pub(crate) fn write(replies: &[Reply<'_>], out: &mut impl Out) {
     for reply in replies {
         out.message(&ToolMessage {
-            content: Content(&reply.body),
+            content: Content(&reply.payload),
             role: "tool",
             tool_call_id: reply.id_or_empty(),
         });
@@ -40,15 +40,15 @@ struct ToolMessage<'a> {
 }
 
 /// The text, or the text parts (an image is said in words by `answers::reply`).
-struct Content<'a>(&'a Body<'a>);
+struct Content<'a>(&'a Payload<'a>);
 
 impl Serialize for Content<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
-            Body::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
-            Body::Value(value) => JsonText(value).serialize(serializer),
-            Body::JsonText(text) => serializer.serialize_str(text),
-            Body::Parts { parts, is_error } => {
+            Payload::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
+            Payload::Value(value) => JsonText(value).serialize(serializer),
+            Payload::JsonText(text) => serializer.serialize_str(text),
+            Payload::Parts { parts, is_error } => {
                 let error = is_error.then_some(ERROR_PREFIX.trim_end());
                 let texts = parts.iter().filter_map(|part| match part {
                     Part::Text(text) => Some(text.as_ref()),

@@ -20,11 +20,11 @@
 use serde_json::Value;
 
 use crate::wire::calls::shape::{self, member};
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{arguments_from_text, Arguments, ArgumentsError, Fault, ToolCall};
 
 /// The calls of `body`, added to `turn` in order.
-pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
+pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
     let body = shape::object(body, "", "a chat.completion object")?;
     let choices = shape::array(body, "choices", "")?;
     let Some((choice_position, choice)) = first_choice(choices)? else {
@@ -48,8 +48,8 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         let function = shape::opt_object(call, "function", &pointer)?
             .ok_or_else(|| Fault::shape(function_pointer.clone(), "an object"))?;
         let name = shape::opt_str(function, "name", &function_pointer)?.unwrap_or_default();
-        let arguments = arguments_member(member(function, "arguments"), turn.limit());
-        turn.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
+        let arguments = arguments_member(member(function, "arguments"), sink.limit());
+        sink.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())
 }
@@ -103,9 +103,9 @@ mod tests {
     use super::*;
 
     fn calls(body: Value) -> Result<Vec<ToolCall>, Fault> {
-        let mut turn = Turn::new(1024);
-        parse(&body, &mut turn)?;
-        Ok(turn.take())
+        let mut sink = CallSink::new(1024);
+        parse(&body, &mut sink)?;
+        Ok(sink.take())
     }
 
     fn body(tool_calls: Value) -> Value {

@@ -94,7 +94,7 @@ use serde_json::{json, Map, Value};
 use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::machine::MAX_BLOCKS;
 use crate::wire::calls::shape::{self, member};
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{
     ArgumentsError, ArgumentsText, Fault, ToolCall, UnfinishedCall, NO_ARGUMENTS,
 };
@@ -277,16 +277,16 @@ impl ChatMachine {
         Ok(read)
     }
 
-    fn apply(&mut self, choice: &ChoiceDelta<'_>, turn: &mut Turn) -> Result<(), Fault> {
+    fn apply(&mut self, choice: &ChoiceDelta<'_>, sink: &mut CallSink) -> Result<(), Fault> {
         if let Some(delta) = choice.delta {
             self.message_delta(delta);
         }
         for call in &choice.calls {
-            self.call_delta(call, turn.limit());
+            self.call_delta(call, sink.limit());
         }
         if let Some(reason) = choice.finish {
             self.finish_reason = Some(reason.to_owned());
-            self.end_all(turn, End::Signal)?;
+            self.end_all(sink, End::Signal)?;
         }
         Ok(())
     }
@@ -400,8 +400,8 @@ impl ChatMachine {
     }
 
     /// A real end: every open call ends, in order.
-    fn end_all(&mut self, turn: &mut Turn, end: End) -> Result<(), Fault> {
-        let limit = turn.limit();
+    fn end_all(&mut self, sink: &mut CallSink, end: End) -> Result<(), Fault> {
+        let limit = sink.limit();
         let mut ended = Vec::new();
         for (position, call) in self.calls.iter_mut().enumerate() {
             if !call.open {
@@ -428,7 +428,7 @@ impl ChatMachine {
             }
         }
         for call in ended {
-            turn.add_with_id(call)?;
+            sink.add_with_id(call)?;
         }
         Ok(())
     }
@@ -566,7 +566,7 @@ fn merge_list(so_far: &mut Vec<Value>, more: &[Value]) {
 }
 
 impl StreamMachine for ChatMachine {
-    fn push(&mut self, event: &Value, calls: &mut Turn) -> Result<(), Fault> {
+    fn push(&mut self, event: &Value, calls: &mut CallSink) -> Result<(), Fault> {
         let choices = self.read(event)?;
         for choice in &choices {
             self.apply(choice, calls)?;
@@ -576,7 +576,7 @@ impl StreamMachine for ChatMachine {
 
     /// Whether `event` is a chunk of this format at all: `ChatCompletionChunk.choices` is
     /// required (`chat_completion_chunk.py`).
-    fn knows(event: &Value) -> bool {
+    fn knows(&self, event: &Value) -> bool {
         event.get("choices").is_some_and(Value::is_array)
     }
 
@@ -589,7 +589,7 @@ impl StreamMachine for ChatMachine {
     }
 
     /// `data: [DONE]` ends the stream, and so every call still open.
-    fn done(&mut self, calls: &mut Turn) -> Result<(), Fault> {
+    fn done(&mut self, calls: &mut CallSink) -> Result<(), Fault> {
         self.done = true;
         self.end_all(calls, End::Signal)
     }
@@ -601,7 +601,7 @@ impl StreamMachine for ChatMachine {
 
     /// The end of the stream at an event boundary ends every call still open (the module
     /// doc, "The end of the stream").
-    fn end(&mut self, calls: &mut Turn) -> Result<(), Fault> {
+    fn end(&mut self, calls: &mut CallSink) -> Result<(), Fault> {
         self.end_all(calls, End::StreamEnd)
     }
 
@@ -638,14 +638,14 @@ mod tests {
     /// Feeds `chunks`, then `[DONE]`: the calls yielded, and the machine.
     fn run(chunks: &[Value]) -> (Vec<ToolCall>, ChatMachine) {
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let mut calls = Vec::new();
         for chunk in chunks {
-            machine.push(chunk, &mut turn).unwrap();
-            calls.extend(turn.take());
+            machine.push(chunk, &mut sink).unwrap();
+            calls.extend(sink.take());
         }
-        machine.done(&mut turn).unwrap();
-        calls.extend(turn.take());
+        machine.done(&mut sink).unwrap();
+        calls.extend(sink.take());
         (calls, machine)
     }
 
@@ -666,17 +666,17 @@ mod tests {
     #[test]
     fn members_sent_after_the_end_join_the_last_call_and_open_none() {
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1 << 20);
+        let mut sink = CallSink::new(1 << 20);
         let header = json!([{"index": 0, "id": "call_1", "type": "function",
             "function": {"name": "get_weather", "arguments": "{}"}}]);
         machine
-            .push(&chunk(header, json!("tool_calls")), &mut turn)
+            .push(&chunk(header, json!("tool_calls")), &mut sink)
             .unwrap();
-        assert_eq!(turn.take().len(), 1);
+        assert_eq!(sink.take().len(), 1);
         let late = json!([{"index": 0, "extra_content": {"google": {"thought_signature": "sig"}}}]);
-        machine.push(&chunk(late, Value::Null), &mut turn).unwrap();
-        machine.done(&mut turn).unwrap();
-        assert!(turn.take().is_empty());
+        machine.push(&chunk(late, Value::Null), &mut sink).unwrap();
+        machine.done(&mut sink).unwrap();
+        assert!(sink.take().is_empty());
         let body = machine.body();
         let calls = body["choices"][0]["message"]["tool_calls"]
             .as_array()
@@ -691,19 +691,19 @@ mod tests {
     #[test]
     fn a_late_member_joins_the_call_of_its_index() {
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1 << 20);
+        let mut sink = CallSink::new(1 << 20);
         let headers = json!([
             {"index": 0, "id": "call_1", "type": "function",
              "function": {"name": "get_weather", "arguments": "{}"}},
             {"index": 1, "id": "call_2", "type": "function",
              "function": {"name": "get_time", "arguments": "{}"}}]);
         machine
-            .push(&chunk(headers, json!("tool_calls")), &mut turn)
+            .push(&chunk(headers, json!("tool_calls")), &mut sink)
             .unwrap();
-        assert_eq!(turn.take().len(), 2);
+        assert_eq!(sink.take().len(), 2);
         let late = json!([{"index": 0, "extra_content": {"google": {"thought_signature": "s0"}}}]);
-        machine.push(&chunk(late, Value::Null), &mut turn).unwrap();
-        machine.done(&mut turn).unwrap();
+        machine.push(&chunk(late, Value::Null), &mut sink).unwrap();
+        machine.done(&mut sink).unwrap();
         let body = machine.body();
         let calls = &body["choices"][0]["message"]["tool_calls"];
         assert_eq!(
@@ -718,38 +718,38 @@ mod tests {
         // SGLang sent a call's header at one index and its fragments at another, the id
         // repeated (sgl-project/sglang #6310).
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1 << 20);
+        let mut sink = CallSink::new(1 << 20);
         let header = json!([{"index": 1, "id": "call_a", "type": "function",
             "function": {"name": "g", "arguments": ""}}]);
         let fragment =
             json!([{"index": 0, "id": "call_a", "function": {"arguments": "{\"x\":1}"}}]);
         machine
-            .push(&chunk(header, Value::Null), &mut turn)
+            .push(&chunk(header, Value::Null), &mut sink)
             .unwrap();
         machine
-            .push(&chunk(fragment, Value::Null), &mut turn)
+            .push(&chunk(fragment, Value::Null), &mut sink)
             .unwrap();
         machine
-            .push(&chunk(Value::Null, json!("tool_calls")), &mut turn)
+            .push(&chunk(Value::Null, json!("tool_calls")), &mut sink)
             .unwrap();
-        let calls = turn.take();
+        let calls = sink.take();
         assert_eq!(calls.len(), 1, "{calls:?}");
         assert_eq!(calls[0].arguments.as_ref().unwrap()["x"], 1);
         // A header under that id at another index is another call: refused, not merged.
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1 << 20);
+        let mut sink = CallSink::new(1 << 20);
         let second = json!([{"index": 0, "id": "call_a", "type": "function",
             "function": {"name": "h", "arguments": "{}"}}]);
         let header = json!([{"index": 1, "id": "call_a", "type": "function",
             "function": {"name": "g", "arguments": "{}"}}]);
         machine
-            .push(&chunk(header, Value::Null), &mut turn)
+            .push(&chunk(header, Value::Null), &mut sink)
             .unwrap();
         machine
-            .push(&chunk(second, Value::Null), &mut turn)
+            .push(&chunk(second, Value::Null), &mut sink)
             .unwrap();
         assert!(machine
-            .push(&chunk(Value::Null, json!("tool_calls")), &mut turn)
+            .push(&chunk(Value::Null, json!("tool_calls")), &mut sink)
             .is_err());
     }
 
@@ -759,17 +759,17 @@ mod tests {
             json!([{"index": 0, "id": "call_a", "function": {"name": "f", "arguments": ""}}]);
         let fragment = json!([{"index": 0, "function": {"arguments": "{\"a\":1}"}}]);
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1024);
-        machine.push(&chunk(header, json!("")), &mut turn).unwrap();
-        assert!(turn.take().is_empty(), "a call ended at its first chunk");
+        let mut sink = CallSink::new(1024);
+        machine.push(&chunk(header, json!("")), &mut sink).unwrap();
+        assert!(sink.take().is_empty(), "a call ended at its first chunk");
         machine
-            .push(&chunk(fragment, json!("")), &mut turn)
+            .push(&chunk(fragment, json!("")), &mut sink)
             .unwrap();
-        assert!(turn.take().is_empty());
+        assert!(sink.take().is_empty());
         machine
-            .push(&chunk(Value::Null, json!("tool_calls")), &mut turn)
+            .push(&chunk(Value::Null, json!("tool_calls")), &mut sink)
             .unwrap();
-        let calls = turn.take();
+        let calls = sink.take();
         assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
         assert_eq!(machine.body()["choices"][0]["finish_reason"], "tool_calls");
     }
@@ -956,11 +956,11 @@ mod tests {
     #[test]
     fn a_bad_chunk_changes_nothing() {
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let good = json!({"index": 0, "id": "call_a", "function": {"name": "f"}});
         let bad = json!({"index": 0, "function": {"arguments": 7}});
         let before = machine.body();
-        let fault = machine.push(&chunk(json!([good, bad]), Value::Null), &mut turn);
+        let fault = machine.push(&chunk(json!([good, bad]), Value::Null), &mut sink);
         assert_eq!(
             fault,
             Err(Fault::shape(
@@ -974,11 +974,11 @@ mod tests {
     #[test]
     fn too_many_calls_are_refused_before_they_are_held() {
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let many: Vec<Value> = (0..=MAX_BLOCKS as u64)
             .map(|index| json!({"index": index, "id": format!("call_{index}"), "function": {"name": "f"}}))
             .collect();
-        let fault = machine.push(&chunk(Value::Array(many), Value::Null), &mut turn);
+        let fault = machine.push(&chunk(Value::Array(many), Value::Null), &mut sink);
         assert!(matches!(fault, Err(Fault::Unsupported { .. })), "{fault:?}");
         assert!(machine.calls.is_empty());
     }
@@ -986,15 +986,15 @@ mod tests {
     #[test]
     fn a_chunk_without_choices_is_not_a_chunk_and_an_error_is_the_providers() {
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(64);
+        let mut sink = CallSink::new(64);
         let message_start = json!({"type": "message_start", "message": {}});
         assert_eq!(
-            machine.push(&message_start, &mut turn),
+            machine.push(&message_start, &mut sink),
             Err(Fault::shape("/choices", "an array"))
         );
         let error = json!({"error": {"message": "Rate limit reached", "type": "requests"}});
         assert_eq!(
-            machine.push(&error, &mut turn),
+            machine.push(&error, &mut sink),
             Err(Fault::Provider {
                 message: "Rate limit reached".into()
             })
@@ -1014,13 +1014,13 @@ mod tests {
     #[test]
     fn arguments_past_the_limit_are_too_long() {
         let mut machine = ChatMachine::default();
-        let mut turn = Turn::new(8);
+        let mut sink = CallSink::new(8);
         let header = json!([{"index": 0, "id": "call_a", "function": {"name": "f", "arguments": "{\"a\":\"long\"}"}}]);
         machine
-            .push(&chunk(header, json!("tool_calls")), &mut turn)
+            .push(&chunk(header, json!("tool_calls")), &mut sink)
             .unwrap();
         assert!(matches!(
-            turn.take()[0].arguments,
+            sink.take()[0].arguments,
             Err(crate::wire::calls::ArgumentsError::TooLong {
                 bytes: 12,
                 limit: 8

@@ -15,6 +15,8 @@
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_answers;
 #[cfg(feature = "runtime")]
+pub(crate) mod chat_api;
+#[cfg(feature = "runtime")]
 pub(crate) mod chat_calls;
 #[cfg(feature = "runtime")]
 pub(crate) mod chat_replay;
@@ -22,6 +24,8 @@ pub(crate) mod chat_replay;
 pub(crate) mod chat_stream;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_answers;
+#[cfg(feature = "runtime")]
+pub(crate) mod responses_api;
 #[cfg(feature = "runtime")]
 pub(crate) mod responses_calls;
 #[cfg(feature = "runtime")]

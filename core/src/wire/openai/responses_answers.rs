@@ -13,7 +13,7 @@ use serde::{Serialize, Serializer};
 
 use super::chat_answers::ERROR_PREFIX;
 use crate::wire::answers::out::{JsonText, Out, Seq, TypedText};
-use crate::wire::answers::{Body, Part, Reply};
+use crate::wire::answers::{Part, Payload, Reply};
 
 /// The image types OpenAI's vision input takes: "PNG (.png), JPEG (.jpeg and .jpg), WEBP
 /// (.webp), non-animated GIF (.gif)" (developers.openai.com/api/docs/guides/images-vision,
@@ -29,7 +29,7 @@ pub(crate) fn write(replies: &[Reply<'_>], out: &mut impl Out) {
     for reply in replies {
         out.message(&FunctionCallOutput {
             call_id: reply.id_or_empty(),
-            output: Output(&reply.body),
+            output: Output(&reply.payload),
             kind: "function_call_output",
         });
     }
@@ -46,15 +46,15 @@ struct FunctionCallOutput<'a> {
 }
 
 /// The text, or the output items.
-struct Output<'a>(&'a Body<'a>);
+struct Output<'a>(&'a Payload<'a>);
 
 impl Serialize for Output<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
-            Body::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
-            Body::Value(value) => JsonText(value).serialize(serializer),
-            Body::JsonText(text) => serializer.serialize_str(text),
-            Body::Parts { parts, is_error } => {
+            Payload::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
+            Payload::Value(value) => JsonText(value).serialize(serializer),
+            Payload::JsonText(text) => serializer.serialize_str(text),
+            Payload::Parts { parts, is_error } => {
                 let error = is_error.then_some(Item::Text(ERROR_PREFIX.trim_end()));
                 Seq(|| error.iter().copied().chain(parts.iter().map(Item::of)))
                     .serialize(serializer)

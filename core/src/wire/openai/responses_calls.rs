@@ -21,11 +21,11 @@ use serde_json::Value;
 
 use super::chat_calls::arguments_member;
 use crate::wire::calls::shape::{self, member};
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{Fault, ToolCall};
 
 /// The calls of `body`, added to `turn` in order.
-pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
+pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
     let body = shape::object(body, "", "a response object")?;
     let output = shape::array(body, "output", "")?;
     for (position, item) in output.iter().enumerate() {
@@ -34,7 +34,7 @@ pub(crate) fn parse(body: &Value, turn: &mut Turn) -> Result<(), Fault> {
         if shape::opt_str(item, "type", &pointer)? != Some("function_call") {
             continue;
         }
-        turn.add_with_id(function_call(item, pointer, turn.limit())?)?;
+        sink.add_with_id(function_call(item, pointer, sink.limit())?)?;
     }
     Ok(())
 }
@@ -70,9 +70,9 @@ mod tests {
             {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
              "arguments": "{}", "namespace": "mcp_github"},
         ]});
-        let mut turn = Turn::new(1024);
-        parse(&body, &mut turn).unwrap();
-        let calls = turn.take();
+        let mut sink = CallSink::new(1024);
+        parse(&body, &mut sink).unwrap();
+        let calls = sink.take();
         assert_eq!(calls.len(), 1);
         assert_eq!(calls[0].pointer, "/output/2");
         assert_eq!(calls[0].id.as_deref(), Some("call_1"));

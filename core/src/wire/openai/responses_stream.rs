@@ -55,7 +55,7 @@ use super::responses_calls::function_call;
 use crate::wire::calls::machine::StreamMachine;
 use crate::wire::calls::machine::MAX_BLOCKS;
 use crate::wire::calls::shape;
-use crate::wire::calls::turn::Turn;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{ArgumentsText, Fault, UnfinishedCall};
 
 /// One output item as the events built it.
@@ -291,7 +291,7 @@ impl ResponsesMachine {
         }
     }
 
-    fn done(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
+    fn done(&mut self, event: &Map<String, Value>, sink: &mut CallSink) -> Result<(), Fault> {
         let item = item(event)?;
         let names = Names {
             output_index: Some(shape::index(event, "output_index", "")?),
@@ -311,7 +311,7 @@ impl ResponsesMachine {
                 )),
             },
         };
-        self.settle(found, item, names, turn)
+        self.settle(found, item, names, sink)
     }
 
     /// Records the finished `item` as the item at `found` (or a new one) and yields its call.
@@ -320,7 +320,7 @@ impl ResponsesMachine {
         found: Option<usize>,
         item: &Map<String, Value>,
         names: Names<'_>,
-        turn: &mut Turn,
+        sink: &mut CallSink,
     ) -> Result<(), Fault> {
         let is_call = names.kind == Some("function_call");
         if let Some(at) = found {
@@ -353,7 +353,7 @@ impl ResponsesMachine {
             Some(function_call(
                 item,
                 format!("/output/{position}"),
-                turn.limit(),
+                sink.limit(),
             )?)
         } else {
             None
@@ -399,7 +399,7 @@ impl ResponsesMachine {
                 }
             }
             if shape::member(item, "arguments").is_none() {
-                call.arguments = open.arguments.finish(turn.limit());
+                call.arguments = open.arguments.finish(sink.limit());
                 value.insert("arguments".into(), arguments_text(&open.arguments));
             }
         }
@@ -414,7 +414,7 @@ impl ResponsesMachine {
         if let Some(call_id) = &call.id {
             self.by_call_id.entry(call_id.clone()).or_insert(position);
         }
-        turn.add_with_id(call)
+        sink.add_with_id(call)
     }
 
     /// The final response's output. A final item was already given when its id is known, or
@@ -422,7 +422,7 @@ impl ResponsesMachine {
     /// call still open that it names by id or `call_id` is settled from it (servers that send
     /// no `output_item.done`); any other item is added after the others, and a call among them
     /// is yielded, so that the calls are those of the output built.
-    fn whole(&mut self, event: &Map<String, Value>, turn: &mut Turn) -> Result<(), Fault> {
+    fn whole(&mut self, event: &Map<String, Value>, sink: &mut CallSink) -> Result<(), Fault> {
         let Some(output) = event
             .get("response")
             .and_then(|response| response.get("output"))
@@ -441,7 +441,7 @@ impl ResponsesMachine {
             if let Some(at) = self.exact(names) {
                 let slot = &self.items[at];
                 if slot.call.is_some() && !slot.done && names.kind == Some("function_call") {
-                    self.settle(Some(at), map, names, turn)?;
+                    self.settle(Some(at), map, names, sink)?;
                 }
                 continue;
             }
@@ -451,7 +451,7 @@ impl ResponsesMachine {
             if done_here {
                 continue;
             }
-            self.settle(None, map, names, turn)?;
+            self.settle(None, map, names, sink)?;
         }
         Ok(())
     }
@@ -524,30 +524,30 @@ fn failed_message(event: &Map<String, Value>) -> String {
 }
 
 impl StreamMachine for ResponsesMachine {
-    fn push(&mut self, event: &Value, turn: &mut Turn) -> Result<(), Fault> {
+    fn push(&mut self, event: &Value, sink: &mut CallSink) -> Result<(), Fault> {
         let event = shape::object(event, "", "a response stream event object")?;
         let kind = shape::opt_str(event, "type", "")?
             .ok_or_else(|| Fault::shape("/type", "the event's type, a string"))?;
         match kind {
-            "response.output_item.added" => self.added(event, turn.limit())?,
+            "response.output_item.added" => self.added(event, sink.limit())?,
             "response.function_call_arguments.delta" => {
                 let delta = shape::opt_str(event, "delta", "")?.unwrap_or_default();
                 let position = self.open_call(event)?;
                 if let Some(call) = &mut self.items[position].call {
-                    call.arguments.push(delta, turn.limit());
+                    call.arguments.push(delta, sink.limit());
                 }
             }
             "response.function_call_arguments.done" => {
                 let whole = shape::opt_str(event, "arguments", "")?;
                 let position = self.open_call(event)?;
                 if let (Some(call), Some(whole)) = (&mut self.items[position].call, whole) {
-                    call.arguments.replace(whole, turn.limit());
+                    call.arguments.replace(whole, sink.limit());
                 }
             }
-            "response.output_item.done" => self.done(event, turn)?,
-            "response.completed" | "response.incomplete" => self.whole(event, turn)?,
+            "response.output_item.done" => self.done(event, sink)?,
+            "response.completed" | "response.incomplete" => self.whole(event, sink)?,
             "response.failed" => {
-                self.whole(event, turn)?;
+                self.whole(event, sink)?;
                 return Err(Fault::Provider {
                     message: failed_message(event),
                 });
@@ -564,7 +564,7 @@ impl StreamMachine for ResponsesMachine {
         Ok(())
     }
 
-    fn knows(event: &Value) -> bool {
+    fn knows(&self, event: &Value) -> bool {
         is_known_event(event)
     }
 
@@ -610,15 +610,15 @@ mod tests {
     #[test]
     fn an_item_done_at_a_calls_index_never_overwrites_the_call() {
         let mut machine = ResponsesMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let call = json!({"type": "response.output_item.done", "output_index": 0, "item":
             {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
              "arguments": "{}"}});
         let message = json!({"type": "response.output_item.done", "output_index": 0, "item":
             {"type": "message", "id": "msg_0", "role": "assistant", "content": []}});
-        machine.push(&call, &mut turn).unwrap();
-        machine.push(&message, &mut turn).unwrap();
-        let calls = turn.take();
+        machine.push(&call, &mut sink).unwrap();
+        machine.push(&message, &mut sink).unwrap();
+        let calls = sink.take();
         let body = machine.body();
         assert_eq!(
             body.pointer(&calls[0].pointer).unwrap()["call_id"],
@@ -631,24 +631,24 @@ mod tests {
     #[test]
     fn a_repeated_done_is_the_same_call_not_a_second() {
         let mut machine = ResponsesMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let item = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
             "name": "f", "arguments": "{}"});
         let added = json!({"type": "response.output_item.added", "output_index": 0,
             "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
                 "arguments": ""}});
         let done = json!({"type": "response.output_item.done", "output_index": 0, "item": item});
-        machine.push(&added, &mut turn).unwrap();
-        machine.push(&done, &mut turn).unwrap();
-        machine.push(&done, &mut turn).unwrap();
-        assert_eq!(turn.take().len(), 1);
+        machine.push(&added, &mut sink).unwrap();
+        machine.push(&done, &mut sink).unwrap();
+        machine.push(&done, &mut sink).unwrap();
+        assert_eq!(sink.take().len(), 1);
         assert_eq!(machine.body()["output"].as_array().unwrap().len(), 1);
     }
 
     #[test]
     fn a_done_item_without_arguments_takes_the_fragments() {
         let mut stream = ResponsesMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let events = [
             json!({"type": "response.output_item.added", "output_index": 1, "item":
                 {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}}),
@@ -657,9 +657,9 @@ mod tests {
             json!({"type": "response.output_item.done", "output_index": 1, "item": {"type": "function_call", "id": "fc_1"}}),
         ];
         for event in &events {
-            stream.push(event, &mut turn).unwrap();
+            stream.push(event, &mut sink).unwrap();
         }
-        let calls = turn.take();
+        let calls = sink.take();
         assert_eq!(calls[0].name, "f");
         assert_eq!(calls[0].id.as_deref(), Some("call_1"));
         assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
@@ -674,7 +674,7 @@ mod tests {
     #[test]
     fn the_final_response_adds_only_what_no_item_event_gave() {
         let mut stream = ResponsesMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let call = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1",
             "name": "f", "arguments": "{}"});
         let events = [
@@ -684,9 +684,9 @@ mod tests {
                 {"type": "function_call", "id": "fc_1"}]}}),
         ];
         for event in &events {
-            stream.push(event, &mut turn).unwrap();
+            stream.push(event, &mut sink).unwrap();
         }
-        assert_eq!(turn.take()[0].pointer, "/output/0");
+        assert_eq!(sink.take()[0].pointer, "/output/0");
         // The call keeps its place; the item only the final response held comes after it.
         assert_eq!(
             stream.body()["output"],
@@ -699,14 +699,14 @@ mod tests {
         let mut stream = ResponsesMachine::default();
         let bad = json!({"type": "response.output_item.done", "output_index": 0, "item":
             {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": 5}});
-        assert!(stream.push(&bad, &mut Turn::new(64)).is_err());
+        assert!(stream.push(&bad, &mut CallSink::new(64)).is_err());
         assert_eq!(stream.body()["output"], json!([]));
     }
 
     #[test]
     fn items_it_does_not_know_are_kept_as_they_came() {
         let mut stream = ResponsesMachine::default();
-        let mut turn = Turn::new(1024);
+        let mut sink = CallSink::new(1024);
         let odd = json!({"type": "mystery_call", "id": "mc_1", "payload": {"x": [1]}});
         let events = [
             json!({"type": "response.output_item.added", "output_index": 0, "item": odd}),
@@ -717,9 +717,9 @@ mod tests {
                 {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}"}}),
         ];
         for event in &events {
-            stream.push(event, &mut turn).unwrap();
+            stream.push(event, &mut sink).unwrap();
         }
-        assert_eq!(turn.take()[0].pointer, "/output/1");
+        assert_eq!(sink.take()[0].pointer, "/output/1");
         assert_eq!(stream.body()["output"][0], odd);
     }
 
@@ -728,7 +728,7 @@ mod tests {
         let mut stream = ResponsesMachine::default();
         let fault = stream.push(
             &json!({"type": "error", "message": "overloaded"}),
-            &mut Turn::new(8),
+            &mut CallSink::new(8),
         );
         assert_eq!(
             fault,

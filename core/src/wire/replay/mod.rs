@@ -32,10 +32,11 @@ use std::fmt;
 
 use serde_json::Value;
 
+pub(crate) use repair::ArgumentsPlace;
 pub use streamed_turn::StreamedTurn;
 
+use super::apis::api;
 use super::calls::{ArgumentsError, BodyError, CallFormat, Fault, ToolCall, UnfinishedCall};
-use super::{anthropic, converse, gemini, openai};
 use crate::census::Census;
 use crate::names::model_safe_name;
 pub(crate) use history_names::{history_name, resolve_in_history, HistoryName};
@@ -365,13 +366,7 @@ pub(crate) struct ReplayRules {
 }
 
 fn rules(format: CallFormat) -> ReplayRules {
-    match format {
-        CallFormat::OpenAiChat => openai::chat_replay::RULES,
-        CallFormat::OpenAiResponses => openai::responses_replay::RULES,
-        CallFormat::Anthropic => anthropic::replay::RULES,
-        CallFormat::Converse => converse::replay::RULES,
-        CallFormat::Gemini => gemini::replay::RULES,
-    }
+    api(format).replay_rules()
 }
 
 /// Whether `format`'s provider refuses `called` as a called name in replayed history (then
@@ -491,7 +486,7 @@ pub(crate) fn replay_named(
         (rules.turn)(body).map_err(|fault| ReplayError::Body(fault.in_body(format)))?;
     let mut renamed = Vec::new();
     let mut repaired = Vec::new();
-    let place = repair::arguments_place(format);
+    let place = api(format).arguments_place();
     for call in calls {
         let not_in_body = || ReplayError::CallNotInBody {
             format,

@@ -14,14 +14,34 @@
 
 use serde_json::{Map, Value};
 
-use crate::wire::calls::CallFormat;
-
 /// Where a call's arguments sit in its block (the block's object member, as a pointer from the
-/// block, and the member's key), and the empty arguments in the format's own type.
-pub(super) struct ArgumentsPlace {
+/// block, and the member's key), and the empty arguments in the format's own type. Each API
+/// gives its own ([`LlmApi::arguments_place`](crate::wire::api::LlmApi::arguments_place)): the
+/// members its body parser reads.
+pub(crate) struct ArgumentsPlace {
     pub(super) parent: &'static str,
     pub(super) key: &'static str,
     pub(super) empty: fn() -> Value,
+}
+
+impl ArgumentsPlace {
+    /// Arguments carried as a JSON object, at `key` of the block's member `parent`.
+    pub(crate) const fn object(parent: &'static str, key: &'static str) -> ArgumentsPlace {
+        ArgumentsPlace {
+            parent,
+            key,
+            empty: empty_object,
+        }
+    }
+
+    /// Arguments carried as JSON text, at `key` of the block's member `parent`: empty is `"{}"`.
+    pub(crate) const fn text(parent: &'static str, key: &'static str) -> ArgumentsPlace {
+        ArgumentsPlace {
+            parent,
+            key,
+            empty: empty_text,
+        }
+    }
 }
 
 fn empty_object() -> Value {
@@ -30,16 +50,4 @@ fn empty_object() -> Value {
 
 fn empty_text() -> Value {
     Value::String("{}".to_owned())
-}
-
-/// Each format's place (the members its body parser reads: `wire/<provider>/calls.rs`).
-pub(super) fn arguments_place(format: CallFormat) -> ArgumentsPlace {
-    let (parent, key, empty): (_, _, fn() -> Value) = match format {
-        CallFormat::OpenAiChat => ("/function", "arguments", empty_text),
-        CallFormat::OpenAiResponses => ("", "arguments", empty_text),
-        CallFormat::Anthropic => ("", "input", empty_object),
-        CallFormat::Converse => ("/toolUse", "input", empty_object),
-        CallFormat::Gemini => ("/functionCall", "args", empty_object),
-    };
-    ArgumentsPlace { parent, key, empty }
 }

@@ -12,9 +12,10 @@
 use serde_json::Value;
 
 use super::{replay_turn, Replay, ReplayError};
+use crate::wire::apis::api;
 use crate::wire::calls::machine::Machine;
+use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::stream::is_openai;
-use crate::wire::calls::turn::Turn;
 use crate::wire::calls::{CallFormat, ToolCall, UnfinishedCall, DEFAULT_MAX_ARGUMENT_BYTES};
 
 /// The assistant turn a stream carries, recorded event by event beside the
@@ -63,7 +64,7 @@ pub struct StreamedTurn {
     /// [`CallStream`]: crate::wire::calls::CallStream
     machine: Machine,
     /// The calls the machine ends when this turn is fed on its own; the turn keeps none.
-    calls: Turn,
+    calls: CallSink,
     /// Whether the byte stream that feeds it is inside an event (set by
     /// [`SseCallStream`](crate::wire::calls::SseCallStream) and
     /// [`JsonLinesCallStream`](crate::wire::calls::JsonLinesCallStream)): the turn is cut there.
@@ -92,8 +93,8 @@ impl StreamedTurn {
     pub fn new(format: CallFormat) -> StreamedTurn {
         StreamedTurn {
             format,
-            machine: Machine::new(format),
-            calls: Turn::new(DEFAULT_MAX_ARGUMENT_BYTES),
+            machine: api(format).stream_machine(),
+            calls: CallSink::new(DEFAULT_MAX_ARGUMENT_BYTES),
             inside_event: false,
             cut_calls: Vec::new(),
             failed: None,

@@ -10,15 +10,15 @@ use super::tool_call::ToolCall;
 
 /// The calls found so far, and every id the turn has used.
 #[derive(Debug)]
-pub(crate) struct Turn {
+pub(crate) struct CallSink {
     ready: Vec<ToolCall>,
     ids: HashSet<String>,
     max_argument_bytes: usize,
 }
 
-impl Turn {
-    pub(crate) fn new(max_argument_bytes: usize) -> Turn {
-        Turn {
+impl CallSink {
+    pub(crate) fn new(max_argument_bytes: usize) -> CallSink {
+        CallSink {
             ready: Vec::new(),
             ids: HashSet::new(),
             max_argument_bytes,
