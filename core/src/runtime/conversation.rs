@@ -479,6 +479,18 @@ impl Conversation {
         Some(call.tool)
     }
 
+    /// Gives back the dispatches a replay took (`take_dispatched`) and then failed to
+    /// replay: the app's retry of that replay finds them as `answer_calls` left them.
+    pub(super) fn give_back_dispatched(&self, calls: Vec<DispatchedCall>) {
+        if calls.is_empty() {
+            return;
+        }
+        let mut held = self.lock();
+        for call in calls {
+            held.keep_dispatched(call);
+        }
+    }
+
     /// Unloads every tool (the pinned tools travel anyway): what `reset_tools` does. The
     /// recorded history names stay: the history still carries them.
     ///

@@ -32,7 +32,7 @@ use std::cell::RefCell;
 
 use serde_json::Value;
 
-use super::conversation::RecordedName;
+use super::conversation::{DispatchedCall, RecordedName};
 use super::request::Request;
 use crate::census::{Resolution, UnknownTool};
 use crate::wire::calls::{CallFormat, ToolCall};
@@ -129,13 +129,25 @@ impl Request {
         };
         // What the call ran, asked once per call: its dispatch's entry in the conversation is
         // taken (a later call of the same id and name never matches it).
+        // The dispatches taken, given back if the replay fails (its retry finds them).
+        let taken: RefCell<Vec<DispatchedCall>> = RefCell::new(Vec::new());
         let ran = |call: &ToolCall| {
             let namespace = call.namespace.as_deref();
             let Some(conversation) = conversation else {
                 return Ran::default();
             };
+            let dispatched =
+                conversation.take_dispatched(call.id.as_deref(), namespace, &call.name);
+            if let Some(tool) = &dispatched {
+                taken.borrow_mut().push(DispatchedCall {
+                    id: call.id.clone(),
+                    namespace: call.namespace.clone(),
+                    called: call.name.clone(),
+                    tool: tool.clone(),
+                });
+            }
             Ran {
-                dispatched: conversation.take_dispatched(call.id.as_deref(), namespace, &call.name),
+                dispatched,
                 recorded_before: conversation.recorded_tool(namespace, &call.name).is_some(),
                 in_conversation: true,
             }
@@ -161,14 +173,24 @@ impl Request {
                 },
             };
             if let Some(tool) = tool {
-                pending.borrow_mut().push(RecordedName {
+                // A renamed call's called name is recorded too: the replay of the same turn
+                // again (the dispatch taken by now) then finds what the call ran, rather than
+                // asking the census and calling it unverified.
+                let called = (name != call.name).then(|| RecordedName {
+                    name: call.name.clone(),
+                    namespace: call.namespace.clone(),
+                    tool: tool.clone(),
+                });
+                let mut pending = pending.borrow_mut();
+                pending.push(RecordedName {
                     name,
                     namespace: call.namespace.clone(),
                     tool,
                 });
+                pending.extend(called);
             }
         };
-        let mut replay = replay::replay_named(format, body, calls, &mut |call| {
+        let replayed = replay::replay_named(format, body, calls, &mut |call| {
             // `recorded`, with the call's own name recorded for the tool it ran.
             let ran = ran(call);
             let recorded_for = |namespace: Option<&str>, name: &str| {
@@ -187,7 +209,16 @@ impl Request {
             );
             record(call, named.name.clone(), &ran);
             named
-        })?;
+        });
+        let mut replay = match replayed {
+            Ok(replay) => replay,
+            Err(error) => {
+                if let Some(conversation) = conversation {
+                    conversation.give_back_dispatched(taken.into_inner());
+                }
+                return Err(error);
+            }
+        };
         // The calls history carries as they were called: their names depend on the census too.
         for call in calls.iter().filter(|call| !refuses(&call.name)) {
             record(call, call.name.clone(), &ran(call));

@@ -247,8 +247,13 @@ async fn the_recorded_names_survive_a_replica_that_lost_the_conversation() {
         namespace: None,
         tool: "mcp/y/fetch".into(),
     };
+    // The called name too, which history does not carry: a replay of the turn again finds it.
+    let called = RecordedName {
+        name: "mcp/y/fetch".into(),
+        ..record.clone()
+    };
     let state: ConversationState = serde_json::from_str(&saved).unwrap();
-    assert_eq!(state.history_names, [record], "{saved}");
+    assert_eq!(state.history_names, [record, called], "{saved}");
     assert_eq!(state, conversation.state());
     // The other replica's tool set has the clashing tool too; the resumed conversation still
     // sends the history's calls to the tool they reached.

@@ -1,12 +1,11 @@
 //! The tool a call ran is kept in the conversation's state until the replay of its turn takes
-//! it (issue 26 §4, as a review found it). Before, it lived beside the state: a conversation
-//! resumed between `answer_calls` and `replay_turn` had lost it, and so had one past 1024 other
-//! calls, and the replay then recorded, silently, what the called name reached in the replaying
-//! request's census, which may be another tool; and an entry the replay had used, or one of a
-//! turn never replayed, matched a later call of the same id and name (Gemini's calls have no
-//! ids) that ran elsewhere. Now a resumed conversation replays as the original would, the
-//! replay takes each call's entry, a call that reached no tool is kept as running none, and a
-//! call recorded from the census is returned in `Replay::unverified`.
+//! it (issue 26 §4): a conversation resumed between `answer_calls` and `replay_turn`, or one
+//! past 1024 other calls, replays the tool that ran, whatever the called name reaches in the
+//! replaying request's census; the replay takes each call's entry (a later call of the same id
+//! and name, as Gemini's id-less calls are, never matches it), and gives the entries back when
+//! it fails; a call that reached no tool is kept as running none; a turn replayed again finds
+//! what its calls ran in their records; and a call recorded from the census is returned in
+//! `Replay::unverified`.
 
 use serde_json::{json, Value};
 use toolwire_core::runtime::{Conversation, ConversationState, RecordedName};
@@ -174,16 +173,18 @@ async fn the_replay_says_which_calls_it_recorded_from_the_census_exactly_when_no
         .replay_turn(CallFormat::OpenAiChat, &body, &calls)
         .unwrap();
     assert!(replay.unverified.is_empty(), "{:?}", replay.unverified);
-    // The same id and name again (a server that repeats ids), answered outside this
-    // conversation: the entry the first replay used is gone, so this one is unverified.
-    runtime.request().answer_calls(&calls).await;
-    let replay = conversation
+    // The same turn replayed again (its dispatch taken by the first replay): the renamed
+    // call's record says what it ran, so nothing is taken from the census.
+    let again = conversation
         .request()
         .replay_turn(CallFormat::OpenAiChat, &body, &calls)
         .unwrap();
-    assert_eq!(unverified(&replay), ["mcp/x/search.web"]);
-    assert_eq!(replay.unverified[0].tool, "mcp/x/search.web");
-    assert_eq!(replay.unverified[0].id.as_deref(), Some("call_1"));
+    assert!(again.unverified.is_empty(), "{:?}", again.unverified);
+    assert_eq!(again.turn, replay.turn);
+    assert_eq!(
+        recorded(&conversation, "mcp/x/search.web"),
+        ["mcp/x/search.web"]
+    );
 
     // A turn of two calls, one answered here and one not: only the other is unverified.
     let fresh = runtime.conversation();
@@ -198,6 +199,8 @@ async fn the_replay_says_which_calls_it_recorded_from_the_census_exactly_when_no
         .replay_turn(CallFormat::Anthropic, &body, &calls)
         .unwrap();
     assert_eq!(unverified(&replay), ["mcp_x_search_web"]);
+    assert_eq!(replay.unverified[0].tool, "mcp/x/search.web");
+    assert_eq!(replay.unverified[0].id.as_deref(), Some("toolu_2"));
 
     // Past the bound on the count, the call's entry went: unverified.
     let evicted = runtime.conversation();
@@ -255,4 +258,33 @@ fn a_saved_state_keeps_the_dispatched_calls_and_one_without_them_reads() {
     assert_eq!(json["dispatched"][0]["tool"], "mcp/y/fetch");
     let old: ConversationState = serde_json::from_value(json!({"loaded": []})).unwrap();
     assert!(old.dispatched.is_empty());
+}
+
+#[tokio::test]
+async fn a_replay_that_fails_gives_back_the_dispatches_it_took_so_its_retry_knows_what_ran() {
+    let runtime = ToolRuntime::new();
+    add(&runtime, "x", &["mcp/x/search.web"]).await;
+    let conversation = runtime.conversation();
+    let body = one_call(CallFormat::OpenAiChat, "mcp/x/search.web");
+    let calls = parse_calls(CallFormat::OpenAiChat, &body).unwrap();
+    conversation.request().answer_calls(&calls).await;
+    // The renamed call first (its dispatch taken), then a call the body does not hold.
+    let mut wrong = calls.clone();
+    wrong.push(ToolCall::new(
+        Some("call_9".to_owned()),
+        "mcp/x/search.web",
+        Ok(Default::default()),
+        "/choices/0/message/tool_calls/9",
+    ));
+    let failed = conversation
+        .request()
+        .replay_turn(CallFormat::OpenAiChat, &body, &wrong);
+    assert!(failed.is_err());
+    assert_eq!(conversation.state().dispatched.len(), 1);
+    let replay = conversation
+        .request()
+        .replay_turn(CallFormat::OpenAiChat, &body, &calls)
+        .unwrap();
+    assert!(replay.unverified.is_empty(), "{:?}", replay.unverified);
+    assert!(conversation.state().dispatched.is_empty());
 }
