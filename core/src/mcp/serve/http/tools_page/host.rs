@@ -103,12 +103,21 @@ pub(super) fn origin_allowed(given: &str, allowed: &[String]) -> bool {
 /// Whether `given` (an `Origin`) is the origin the request was sent to (`host`, its `Host`):
 /// a page of another origin, even another loopback port, is another site's. The scheme is the
 /// `Origin`'s own: behind a TLS-terminating proxy the page is `https://gw.example` while the
-/// gateway hears plain HTTP with `Host: gw.example`, and the two are one origin.
-pub(super) fn same_origin(given: &str, host: &Authority) -> bool {
+/// gateway hears plain HTTP with `Host: gw.example`, and the two are one origin. Only `http`
+/// and `https` pages are pages of the gateway; `tls` (the request came over TLS, or a proxy
+/// says it did) asks for `https`: a plain-HTTP page of the same name is another origin. A
+/// forged proxy header can only refuse more, never let more in.
+pub(super) fn same_origin(given: &str, host: &Authority, tls: bool) -> bool {
     let Some((scheme, given)) = origin(given) else {
         return false;
     };
-    given.host == host.host
+    let scheme_fits = match scheme.as_str() {
+        "https" => true,
+        "http" => !tls,
+        _ => false,
+    };
+    scheme_fits
+        && given.host == host.host
         && given.port.or_else(|| default_port(&scheme))
             == host.port.or_else(|| default_port(&scheme))
 }
@@ -149,18 +158,17 @@ mod tests {
 
     #[test]
     fn same_origin_is_the_host_and_port_the_request_was_sent_to() {
-        assert!(same_origin(
-            "http://127.0.0.1:8080",
-            &host("127.0.0.1:8080")
-        ));
-        assert!(same_origin("http://gw.example", &host("gw.example:80")));
-        assert!(same_origin("https://gw.example", &host("gw.example")));
-        assert!(!same_origin("https://gw.example", &host("gw.example:80")));
-        assert!(!same_origin(
-            "http://127.0.0.1:9999",
-            &host("127.0.0.1:8080")
-        ));
-        assert!(!same_origin("null", &host("127.0.0.1:8080")));
+        let same = |origin: &str, to: &str| same_origin(origin, &host(to), false);
+        assert!(same("http://127.0.0.1:8080", "127.0.0.1:8080"));
+        assert!(same("http://gw.example", "gw.example:80"));
+        assert!(same("https://gw.example", "gw.example"));
+        assert!(!same("https://gw.example", "gw.example:80"));
+        assert!(!same("http://127.0.0.1:9999", "127.0.0.1:8080"));
+        assert!(!same("null", "127.0.0.1:8080"));
+        // Only a web page's scheme; over TLS, only an https page.
+        assert!(!same("foo://gw.example", "gw.example"));
+        assert!(same_origin("https://gw.example", &host("gw.example"), true));
+        assert!(!same_origin("http://gw.example", &host("gw.example"), true));
     }
 
     #[test]

@@ -138,7 +138,7 @@ impl PageGuard {
             // `https://gw.example/tools` behind a TLS proxy) needs no second entry among the
             // origins. DNS rebinding is still refused: a rebound page's `Host` is its own name.
             if !host::origin_allowed(origin, &self.allowed_origins)
-                && !host::same_origin(origin, &host)
+                && !host::same_origin(origin, &host, over_tls(&request))
             {
                 return text(
                     StatusCode::FORBIDDEN,
@@ -152,9 +152,10 @@ impl PageGuard {
                 // A form of another site (another origin, even another loopback port) posting
                 // here is refused: browsers send `Origin` on every POST (Fetch, "append a
                 // request `Origin` header"), so one without it is no page's.
+                let tls = over_tls(&request);
                 if !origin
                     .as_deref()
-                    .is_some_and(|o| host::same_origin(o, &host))
+                    .is_some_and(|o| host::same_origin(o, &host, tls))
                 {
                     return text(
                         StatusCode::FORBIDDEN,
