@@ -308,3 +308,14 @@ fn a_server_tool_block_left_open_cuts_the_turn() {
         assert_eq!(calls[0].id.as_deref(), Some(id), "{format}");
     }
 }
+
+/// The stream types an app holds across `.await`s and `catch_unwind`s stay `Send`, `Sync`
+/// and unwind-safe, whichever format's machine they hold.
+#[test]
+fn the_stream_types_are_send_sync_and_unwind_safe() {
+    fn holds<T: Send + Sync + std::panic::UnwindSafe + std::panic::RefUnwindSafe>() {}
+    holds::<toolwire_core::wire::calls::CallStream>();
+    holds::<toolwire_core::wire::calls::SseCallStream>();
+    holds::<toolwire_core::wire::calls::JsonLinesCallStream>();
+    holds::<toolwire_core::wire::replay::StreamedTurn>();
+}

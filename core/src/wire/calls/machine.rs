@@ -8,6 +8,7 @@
 //! API ([`LlmApi`](crate::wire::api::LlmApi)); this file only knows the trait.
 
 use std::fmt::Debug;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 
 use serde_json::Value;
 
@@ -16,7 +17,7 @@ use super::sink::CallSink;
 use super::tool_call::UnfinishedCall;
 
 /// What every format's stream machine does.
-pub(crate) trait StreamMachine: Debug + Send + Sync {
+pub(crate) trait StreamMachine: Debug + Send + Sync + UnwindSafe + RefUnwindSafe {
     /// Reads one parsed event: records it in the body being built and adds to `calls` each
     /// call the event ended, its pointer into [`body`](Self::body). A fault leaves the body
     /// as the events before it built it (the recorded turn never judges).
