@@ -139,7 +139,7 @@ fn built_stream(format: CallFormat, data: &[u8]) {
 }
 
 /// The calls `stream` gives for `events`, as `built_stream` collects them: up to the first
-/// fault, then the end's (asked twice, as there).
+/// fault, then the end's.
 fn built_calls(mut stream: CallStream, events: &[Value]) -> Vec<ToolCall> {
     let mut calls = Vec::new();
     for event in events {

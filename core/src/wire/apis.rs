@@ -1,11 +1,13 @@
 //! The table: each public key of the wire to the LLM API that implements it
 //! ([`LlmApi`](super::api::LlmApi), one type in each provider's folder). The one file outside
-//! the provider folders that names them: adding an API is its folder plus a line here.
+//! the provider folders that names them for dispatch: adding an API is its folder, a line in
+//! each map here, and a variant of the public enums it is keyed by.
 //!
 //! The `const` maps beside [`api`] serve the public `const fn`s ([`LlmProvider::definition_rule`],
 //! [`Dialect::rules`](crate::schema::Dialect::rules),
 //! [`WireFormat::dialect`](crate::WireFormat::dialect)), which a trait object cannot be called
-//! from; they read the very constants the APIs return, and a test checks they agree.
+//! from; they read the providers' own constants (name rules, dialect tables, history-name
+//! limits), and a test checks that each API's dialect and provider agree with these maps.
 
 use super::name_rules::{LlmProvider, NameRule};
 use super::{anthropic, converse, gemini, openai};

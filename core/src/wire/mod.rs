@@ -12,8 +12,8 @@
 //! The public API is keyed by the enums, because which provider a request goes to is run-time
 //! data. Behind them, each LLM API is one type implementing one trait, and the code is laid out
 //! in three kinds of file:
-//! - generic machinery, which holds no provider's facts and knows a provider only through the
-//!   trait: `api.rs` (`LlmApi`: the name rule and dialects, the shape of one tool and where
+//! - generic machinery, which holds no provider's facts and dispatches to a provider through
+//!   the trait: `api.rs` (`LlmApi`: the provider and its dialects, the shape of one tool and where
 //!   `strict` goes, the body parser and stream machine, the replay rules, the answer writer and
 //!   what an answer can carry), `name_rules.rs` ([`NameRule`], [`check_definition_name`]),
 //!   `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`]), `namespaces.rs`
@@ -22,7 +22,9 @@
 //!   schemas, `schema/dialect.rs` (the `DialectRules` types and the `Dialect` enum);
 //! - the table, `apis.rs`: each [`CallFormat`](calls::CallFormat) to its API, and the `const`
 //!   maps the public `const fn`s read (name rules, dialects); the one generic file that names
-//!   the providers, so adding an API is its folder plus a line there;
+//!   the providers for dispatch. A few provider facts are still read by name outside it: the
+//!   request limits (`format.rs`), the Responses API's namespace tool (`namespaces.rs`) and the
+//!   Messages API's native tool search (`runtime/request.rs`);
 //! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
 //!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
 //!   tool list (and where `strict` goes) and its request limits; beside it its calls read from a

@@ -154,6 +154,13 @@ fn a_content_keyword_of_a_2020_12_schema_is_dropped_as_an_annotation() {
                 "{root}: dropped, as Gemini takes no `{keyword}`: {}",
                 prepared.schema
             );
+            // Told to the model, as `default` is: the hint is how to write the value.
+            let told = prepared.schema["properties"]["v"]["description"].as_str();
+            assert!(
+                told.is_some_and(|d| d.contains("application/json")),
+                "{root}: {}",
+                prepared.schema
+            );
             let report = SchemaReport::of_preparation(
                 &toolwire_core::schema::prepare_schema_cached(Dialect::Gemini, &schema),
                 true,

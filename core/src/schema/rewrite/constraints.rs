@@ -211,7 +211,11 @@ impl Rewriter {
                 continue;
             };
             self.changed = true;
-            if TOLD_ANNOTATIONS.contains(&key.as_str()) {
+            // A content keyword of a 2019-09 or later schema is an annotation, yet one that
+            // tells the model how to write the value (`base64`, `application/json`): told, as
+            // `default` and `examples` are, not a loss.
+            let told_content = !self.content_asserts && CONTENT_RULES.contains(&key.as_str());
+            if TOLD_ANNOTATIONS.contains(&key.as_str()) || told_content {
                 notes.push(note_for(&key, &value));
             } else if key == "format" {
                 self.lose_format(notes, pointer, &value);
