@@ -110,27 +110,47 @@ fn delta(id: Option<&str>, name: &str, arguments: &str) -> serde_json::Value {
 }
 
 #[test]
-fn arguments_nested_past_127_levels_are_not_json_and_a_call_after_them_at_their_index_joins_them() {
+fn arguments_nested_past_127_levels_are_not_json_and_a_call_after_them_at_their_index_is_its_own() {
     use toolwire_core::wire::calls::{ArgumentsError, CallStream};
     let deep = format!("{{\"a\":{}{}}}", "[".repeat(127), "]".repeat(127));
     let mut stream = CallStream::new(CallFormat::OpenAiChat).recording_turn();
     let mut calls = stream.push(&delta(Some("call_1"), "f", &deep)).unwrap();
-    // A second call at the same index, with its own id: after whole arguments it would begin
-    // a call of its own; after arguments too deep to read whole, it continues the first.
+    // A second call at the same index, with its own id, after the first one's arguments
+    // ended: too deep to be whole, they still ended, so it begins a call of its own.
     calls.extend(stream.push(&delta(Some("call_2"), "f", "{}")).unwrap());
     let end =
         serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
     calls.extend(stream.push(&end).unwrap());
     calls.extend(stream.finish().unwrap());
-    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls.len(), 2, "{calls:?}");
     assert_eq!(calls[0].id.as_deref(), Some("call_1"));
     let Err(ArgumentsError::NotJson { message }) = &calls[0].arguments else {
         panic!("{:?}", calls[0].arguments)
     };
     assert!(message.contains("recursion limit"), "{message}");
-    // The turn records the text; its replay carries `{}` instead, and says so.
+    assert_eq!(calls[1].id.as_deref(), Some("call_2"));
+    assert!(calls[1].arguments.as_ref().unwrap().is_empty());
+    // The turn records the deep text; its replay carries `{}` instead, and says so, and the
+    // second call is replayed as it came.
     let turn = stream.turn().unwrap();
     let replay = turn.replay(&calls).unwrap();
     assert_eq!(replay.repaired.len(), 1);
     assert_eq!(replay.turn["tool_calls"][0]["function"]["arguments"], "{}");
+    assert_eq!(replay.turn["tool_calls"][1]["id"], "call_2");
+    // The same id minted anew for the same call, while the deep text is still open, continues
+    // it: the rule reads "ended", not "too deep".
+    let mut stream = CallStream::new(CallFormat::OpenAiChat);
+    let half = deep.len() / 2;
+    let mut calls = stream
+        .push(&delta(Some("call_1"), "f", &deep[..half]))
+        .unwrap();
+    calls.extend(
+        stream
+            .push(&delta(Some("call_9"), "f", &deep[half..]))
+            .unwrap(),
+    );
+    calls.extend(stream.push(&end).unwrap());
+    calls.extend(stream.finish().unwrap());
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0].id.as_deref(), Some("call_1"));
 }

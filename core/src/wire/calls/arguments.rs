@@ -155,9 +155,10 @@ impl ArgumentsText {
         self.blank
     }
 
-    /// Whether the fragments so far, kept or not, make one whole JSON value.
-    pub(crate) fn is_whole(&self) -> bool {
-        self.scan.is_whole()
+    /// Whether the fragments so far, kept or not, make one value that has ended: whole, or
+    /// nested too deep to be whole but with every bracket closed ([`JsonScan::is_ended`]).
+    pub(crate) fn is_ended(&self) -> bool {
+        self.scan.is_ended()
     }
 
     /// Whether the fragments so far, kept or not, make the empty object `{}`.
@@ -242,7 +243,7 @@ mod tests {
         text.push("\"long\"}", 8);
         assert_eq!(text.text, "");
         assert!(
-            text.is_whole(),
+            text.is_ended(),
             "wholeness is read from every fragment, kept or not"
         );
         assert_eq!(
@@ -262,11 +263,11 @@ mod tests {
         assert!(text.is_blank(), "blank as `trim` reads it");
         text.replace("  \n", 2);
         assert!(text.is_blank());
-        assert!(!text.is_whole());
+        assert!(!text.is_ended());
         text.push("{ }", 2);
         assert!(!text.is_blank());
         assert!(text.is_empty_object());
         text.replace("{\"a\":", 2);
-        assert!(!text.is_whole() && !text.is_blank());
+        assert!(!text.is_ended() && !text.is_blank());
     }
 }

@@ -13,10 +13,14 @@
 //! (`serde_json::from_str::<IgnoredAny>`): RFC 8259 JSON, whitespace `' ' \n \t \r`, no
 //! control character in a string, `\u` followed by any four hex digits, and nothing but
 //! whitespace after the value. One difference, our caution: serde_json skips any depth, and
-//! this scanner holds its open containers in a `u128` and calls text nested deeper than 127
-//! levels broken, so a hostile stream cannot grow it. That is also the depth past which
-//! `serde_json::Value`, which reads the arguments in the end, refuses them ("recursion limit
-//! exceeded": `remaining_depth` starts at 128 in `de.rs`), so such arguments were never usable.
+//! this scanner holds the kinds of its open containers in a `u128`, so a hostile stream cannot
+//! grow it. Text nested deeper than 127 levels is never whole ([`JsonScan::is_whole`]): that is
+//! the depth past which `serde_json::Value`, which reads the arguments in the end, refuses them
+//! ("recursion limit exceeded": `remaining_depth` starts at 128 in `de.rs`), so such arguments
+//! are never usable. But the scanner still follows such text to its end, counting the levels
+//! past 127 and reading only strings and brackets there ([`JsonScan::is_ended`]): whether a
+//! call's arguments have ended is what tells a second call at a reused index from the same
+//! call with an id minted anew, and too deep arguments must not merge the call after them.
 
 /// Deepest nesting of arrays and objects the scanner follows (see the module doc).
 const MAX_DEPTH: u8 = 127;
@@ -38,6 +42,9 @@ enum State {
     Number(Number),
     /// Inside `true`, `false` or `null`: the bytes still to come.
     Literal(&'static [u8]),
+    /// Past [`MAX_DEPTH`] levels: only strings and brackets are read, until the levels past it
+    /// close.
+    Deep(Deep),
     /// The top-level value is done: only whitespace may follow.
     End,
     /// The text can never be one JSON value.
@@ -51,6 +58,15 @@ enum Escape {
     Backslash,
     /// Inside `\uXXXX`, with this many hex digits still to come.
     Hex(u8),
+}
+
+/// Where the scanner stands past [`MAX_DEPTH`] levels: outside a string, inside one, or just
+/// after a `\` inside one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deep {
+    Out,
+    Str,
+    Escaped,
 }
 
 /// The parts of a number (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`).
@@ -84,6 +100,10 @@ pub(crate) struct JsonScan {
     /// One bit per open container, innermost at bit `depth - 1`: set for an object.
     objects: u128,
     depth: u8,
+    /// The levels open past [`MAX_DEPTH`] (only counted: their kinds are not kept).
+    extra: u32,
+    /// Whether the text went past [`MAX_DEPTH`] levels: it is then never whole.
+    too_deep: bool,
     /// Bytes other than JSON whitespace so far, up to 3 (enough to know `{}`).
     significant: u8,
     /// The first byte other than whitespace.
@@ -96,6 +116,8 @@ impl Default for JsonScan {
             state: State::Value { close: false },
             objects: 0,
             depth: 0,
+            extra: 0,
+            too_deep: false,
             significant: 0,
             first: None,
         }
@@ -121,8 +143,16 @@ impl JsonScan {
         }
     }
 
-    /// Whether the text so far is exactly one JSON value, with whitespace around it.
+    /// Whether the text so far is exactly one JSON value, with whitespace around it (never
+    /// when it nests deeper than [`MAX_DEPTH`] levels).
     pub(crate) fn is_whole(&self) -> bool {
+        self.is_ended() && !self.too_deep
+    }
+
+    /// Whether the text so far is one value that has ended, as [`is_whole`](Self::is_whole)
+    /// but for text nested deeper than [`MAX_DEPTH`] levels, whose deep part is read for its
+    /// strings and brackets only: it ends where its brackets close.
+    pub(crate) fn is_ended(&self) -> bool {
         match self.state {
             State::End => true,
             State::Number(number) => self.depth == 0 && number.can_end(),
@@ -177,8 +207,35 @@ impl JsonScan {
                 Some((&want, rest)) if want == byte => State::Literal(rest),
                 _ => State::Broken,
             },
+            State::Deep(deep) => self.deep(deep, byte),
             State::Broken => State::Broken,
         };
+    }
+
+    /// One byte past [`MAX_DEPTH`] levels: strings are skipped, brackets counted; when the
+    /// last level past it closes, the container at [`MAX_DEPTH`] goes on.
+    fn deep(&mut self, deep: Deep, byte: u8) -> State {
+        State::Deep(match (deep, byte) {
+            (Deep::Out, b'"') => Deep::Str,
+            (Deep::Out, b'[' | b'{') => match self.extra.checked_add(1) {
+                Some(extra) => {
+                    self.extra = extra;
+                    Deep::Out
+                }
+                None => return State::Broken,
+            },
+            (Deep::Out, b']' | b'}') => {
+                self.extra -= 1;
+                if self.extra == 0 {
+                    return self.value_done();
+                }
+                Deep::Out
+            }
+            (Deep::Out, _) => Deep::Out,
+            (Deep::Str, b'\\') => Deep::Escaped,
+            (Deep::Str, b'"') => Deep::Out,
+            (Deep::Str | Deep::Escaped, _) => Deep::Str,
+        })
     }
 
     /// The first byte of a value.
@@ -255,7 +312,9 @@ impl JsonScan {
 
     fn open(&mut self, object: bool) -> State {
         if self.depth == MAX_DEPTH {
-            return State::Broken;
+            self.too_deep = true;
+            self.extra = 1;
+            return State::Deep(Deep::Out);
         }
         let bit = 1u128 << self.depth;
         if object {
@@ -402,12 +461,38 @@ mod tests {
     }
 
     #[test]
-    fn nesting_past_127_levels_is_broken_as_serde_json_values_refuse_it() {
+    fn past_127_levels_strings_and_brackets_are_read_and_the_levels_above_are_checked_again() {
+        let open = format!("{{\"a\":{}", "[".repeat(127));
+        let close = format!("{}}}", "]".repeat(127));
+        // Brackets inside a deep string, an escaped quote among them, are not levels.
+        let inner = r#"[{"k": "]]}}\"]"}, 1]"#;
+        let text = format!("{open}{inner}{close}");
+        assert!(scanned(&[&text]).is_ended() && !scanned(&[&text]).is_whole());
+        // Fed a byte at a time, the same.
+        let bytes: Vec<String> = text.chars().map(String::from).collect();
+        let pieces: Vec<&str> = bytes.iter().map(String::as_str).collect();
+        assert!(scanned(&pieces).is_ended());
+        // Back at 127 levels the grammar is checked again: `}` cannot close an array (the
+        // first `]` closes the level past 127, whose kind is not kept).
+        let wrong = format!("{open}{inner}]}}{}", &close[2..]);
+        assert!(!scanned(&[&wrong]).is_ended());
+        // Text after the end breaks it, as after a whole value.
+        assert!(!scanned(&[&format!("{text}{{}}")]).is_ended());
+        // Not ended before its last bracket.
+        assert!(!scanned(&[&text[..text.len() - 1]]).is_ended());
+    }
+
+    #[test]
+    fn nesting_past_127_levels_is_never_whole_as_serde_json_values_refuse_it() {
         let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
         assert!(scanned(&[&deep(127)]).is_whole());
         assert!(serde_json::from_str::<serde_json::Value>(&deep(127)).is_ok());
         assert!(!scanned(&[&deep(128)]).is_whole());
         assert!(serde_json::from_str::<serde_json::Value>(&deep(128)).is_err());
+        // Too deep is never whole, but it still ends where its brackets close, and not before.
+        assert!(scanned(&[&deep(128)]).is_ended());
+        assert!(scanned(&[&deep(100_000)]).is_ended());
+        assert!(!scanned(&[&deep(100_000)[..199_999]]).is_ended());
         // Objects and arrays interleaved keep their kinds at every depth.
         let mixed = format!("{}1{}", "{\"a\":[".repeat(60), "]}".repeat(60));
         assert!(scanned(&[&mixed]).is_whole());

@@ -78,15 +78,18 @@
 //!   sends no index and no new id: no piece of a name follows argument text). "Whole" and
 //!   "began" are read from every fragment, kept or not (`wire::calls::json_scan`), so the
 //!   arguments limit, past which text is not kept, never changes which calls there are;
+//!   "whole" here is "ended" (every bracket closed), so neither does the depth, below;
 //! - arguments sent as an object (some compatible servers) are their JSON text;
 //! - arguments nested deeper than 127 levels of arrays and objects are never whole: the
 //!   scanner that reads "whole" follows no deeper (`wire::calls::json_scan`), the depth past
 //!   which `serde_json::Value` refuses them anyway. Such a call ends, at its real end, as
 //!   `ArgumentsError::NotJson` (serde_json's "recursion limit exceeded"), never run; the
 //!   message keeps its text, which the body's parse refuses alike and the replay carries as
-//!   `{}` (returned as repaired). A delta at its index with another `id` and the same name
-//!   then continues it (the id minted anew) rather than beginning a call: a second call sent
-//!   there joins the first and is answered with its error;
+//!   `{}` (returned as repaired). The scanner still follows such text to its last bracket
+//!   (counting the levels past 127, reading only their strings and brackets), so a delta at
+//!   its index with another `id`, the same name and more argument text after that bracket
+//!   begins a call of its own, as after whole arguments: a second call is never merged into
+//!   the first and answered with its error;
 //! - past [`MAX_BLOCKS`] calls the chunk is refused, before it changes anything.
 
 use serde_json::{json, Map, Value};
@@ -158,10 +161,12 @@ impl Entry {
         !self.arguments.is_blank()
     }
 
-    /// Read from every fragment, kept or not (`ArgumentsText::is_whole`): a call's text past
-    /// the limit is not kept, and the limit must not change which calls there are.
-    fn arguments_whole(&self) -> bool {
-        self.arguments.is_whole()
+    /// Whether its arguments have ended: whole JSON, or nested past 127 levels (never whole)
+    /// with every bracket closed. Read from every fragment, kept or not
+    /// (`ArgumentsText::is_ended`): a call's text past the limit is not kept, and neither the
+    /// limit nor the depth must change which calls there are.
+    fn arguments_ended(&self) -> bool {
+        self.arguments.is_ended()
     }
 
     /// The entry as the message's `tool_calls` holds it.
@@ -475,7 +480,7 @@ fn begins_a_call(call: &Entry, delta: &CallDelta<'_>) -> bool {
     let same_name = name == call.name;
     match (call.id.as_deref(), delta.id) {
         (Some(old), Some(new)) if old != new => {
-            !same_name || (call.arguments_whole() && delta.brings_arguments())
+            !same_name || (call.arguments_ended() && delta.brings_arguments())
         }
         _ => !same_name && call.arguments_begun(),
     }
