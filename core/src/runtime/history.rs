@@ -190,6 +190,12 @@ impl Request {
                 pending.extend(called);
             }
         };
+        // The calls history carries as they were called, first: their names depend on the
+        // census too, and are theirs whatever the renamed calls of the turn are, so a renamed
+        // call must not take one for another tool (it sees them pending, and gets an alias).
+        for call in calls.iter().filter(|call| !refuses(&call.name)) {
+            record(call, call.name.clone(), &ran(call));
+        }
         let replayed = replay::replay_named(format, body, calls, &mut |call| {
             // `recorded`, with the call's own name recorded for the tool it ran.
             let ran = ran(call);
@@ -219,10 +225,6 @@ impl Request {
                 return Err(error);
             }
         };
-        // The calls history carries as they were called: their names depend on the census too.
-        for call in calls.iter().filter(|call| !refuses(&call.name)) {
-            record(call, call.name.clone(), &ran(call));
-        }
         if let Some(conversation) = conversation {
             conversation.record_history_names(pending.into_inner());
         }

@@ -288,3 +288,54 @@ async fn a_replay_that_fails_gives_back_the_dispatches_it_took_so_its_retry_know
     assert!(replay.unverified.is_empty(), "{:?}", replay.unverified);
     assert!(conversation.state().dispatched.is_empty());
 }
+
+#[tokio::test]
+async fn a_renamed_call_never_takes_the_name_a_plain_call_of_its_turn_carries_for_another_tool() {
+    let runtime = ToolRuntime::new();
+    add(&runtime, "x", &["mcp/x/t.1"]).await;
+    add(&runtime, "app", &["mcp_x_t_1"]).await;
+    let conversation = runtime.conversation();
+    // One turn: the server's tool by its real name (refused in history), the app's tool by
+    // its real name, which is the server tool's form.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "mcp/x/t.1", "arguments": "{}"}},
+            {"id": "call_2", "type": "function",
+             "function": {"name": "mcp_x_t_1", "arguments": "{}"}}]}}]});
+    let calls = parse_calls(CallFormat::OpenAiChat, &body).unwrap();
+    let answers = conversation.request().answer_calls(&calls).await;
+    let ran: Vec<_> = answers
+        .iter()
+        .map(|a| a.result.as_ref().unwrap().tool.as_str())
+        .collect();
+    assert_eq!(ran, ["mcp/x/t.1", "mcp_x_t_1"]);
+    // The app's tool goes before the replay: the server tool's form is then its own alone.
+    assert!(runtime.remove_provider("app"));
+    let replay = conversation
+        .request()
+        .replay_turn(CallFormat::OpenAiChat, &body, &calls)
+        .unwrap();
+    let name = |at: usize| {
+        let name = &replay.turn["tool_calls"][at]["function"]["name"];
+        name.as_str().unwrap().to_owned()
+    };
+    // The plain call keeps its name, recorded for the tool it ran; the renamed call gets an
+    // alias, not that name.
+    assert_eq!(name(1), "mcp_x_t_1");
+    assert!(replay.renamed[0].alias, "{:?}", replay.renamed);
+    assert_ne!(name(0), "mcp_x_t_1");
+    assert_eq!(recorded(&conversation, "mcp_x_t_1"), ["mcp_x_t_1"]);
+    assert!(replay.unverified.is_empty(), "{:?}", replay.unverified);
+    // Each replayed name reaches the tool its call ran, or, that tool gone, none.
+    assert_eq!(
+        reaches(&conversation, &name(0)).await.as_deref(),
+        Some("mcp/x/t.1")
+    );
+    assert_eq!(reaches(&conversation, "mcp_x_t_1").await, None);
+    add(&runtime, "app", &["mcp_x_t_1"]).await;
+    assert_eq!(
+        reaches(&conversation, "mcp_x_t_1").await.as_deref(),
+        Some("mcp_x_t_1")
+    );
+}
