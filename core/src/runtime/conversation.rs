@@ -18,6 +18,7 @@ use super::request::Request;
 use super::shared::Shared;
 use crate::census::{Census, Resolution};
 use crate::wire::calls::machine::MAX_BLOCKS;
+use crate::wire::calls::{Arguments, ArgumentsError, ToolCall};
 
 /// What loading a tool into a conversation did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,13 +67,17 @@ pub struct ConversationState {
     /// been replayed through it yet, oldest first, with the tool it ran: what the replay of
     /// its turn records for it ([`Request::replay_turn`]), even after a resume or a change of
     /// the tool set in between, since what its name reaches then may be another tool. The
-    /// replay takes each call's entry (the latest one of its id, namespace and name), so a
-    /// later call of the same id and name (Gemini's calls have none; some servers repeat
-    /// them) never matches it. Left out of the JSON when empty.
+    /// replay takes each call's entry (the latest one of its id, namespace, name and
+    /// arguments), so a later call of the same id and name (Gemini's calls have none; some
+    /// servers repeat them) never matches it, and neither does a call of the same name with
+    /// other arguments that was answered elsewhere (a turn regenerated, its calls answered
+    /// outside the conversation). Left out of the JSON when empty.
     ///
-    /// Bound (our caution): at most 4096 calls (as many as one turn can hold), and at most
-    /// 1 MiB of their ids and names together; past either, the oldest go (logged), and the
-    /// replay of a call whose entry went records what its name reaches then, returning it in
+    /// Bound (our caution): at most 4096 calls (as many as one turn can hold); at most 1 MiB
+    /// of the ids and names of the calls that ran a tool, and apart from them 256 KiB of those
+    /// of the calls that ran none (a name the model invented never pushes out the tool of a
+    /// call that ran one). Past a bound, the oldest go (logged), and the replay of a call whose
+    /// entry went records what its name reaches then, returning it in
     /// [`Replay::unverified`](crate::wire::replay::Replay::unverified).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dispatched: Vec<DispatchedCall>,
@@ -173,7 +178,7 @@ impl RecordedName {
 /// assert_eq!(state.dispatched[0].tool.as_deref(), Some("mcp/y/fetch"));
 /// // A call that reached no tool (or a meta-tool) ran none: its replay records nothing.
 /// assert_eq!(state.dispatched[1], DispatchedCall {
-///     id: None, namespace: None, called: "get_weather".into(), tool: None,
+///     id: None, namespace: None, called: "get_weather".into(), arguments: None, tool: None,
 /// });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,21 +192,69 @@ pub struct DispatchedCall {
     pub namespace: Option<String>,
     /// The name the model called.
     pub called: String,
+    /// A digest of the call's arguments (sixteen hex digits of a 64-bit FNV-1a hash of their
+    /// JSON text, or of why they are unusable): the replay takes the entry only for a call with
+    /// the same arguments. None in a state saved before digests were kept: it matches any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<String>,
     /// The real name of the tool the call ran; none when it reached no tool or a meta-tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
 }
 
 impl DispatchedCall {
-    /// Whether this is the call `(id, namespace, called)`.
-    fn is(&self, id: Option<&str>, namespace: Option<&str>, called: &str) -> bool {
-        self.id.as_deref() == id && self.namespace.as_deref() == namespace && self.called == called
+    /// Whether this is the call `(id, namespace, called)` with arguments of digest
+    /// `arguments` (an entry kept without a digest matches any).
+    fn is(&self, id: Option<&str>, namespace: Option<&str>, called: &str, arguments: &str) -> bool {
+        self.id.as_deref() == id
+            && self.namespace.as_deref() == namespace
+            && self.called == called
+            && self
+                .arguments
+                .as_deref()
+                .is_none_or(|kept| kept == arguments)
     }
 
-    /// What it weighs against [`MAX_DISPATCHED_BYTES`]: its id and names.
+    /// What it weighs against its bound ([`MAX_DISPATCHED_BYTES`], or
+    /// [`MAX_UNRUN_BYTES`] for a call that ran no tool): its id, names and digest.
     fn bytes(&self) -> usize {
         let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
-        len(&self.id) + len(&self.namespace) + self.called.len() + len(&self.tool)
+        len(&self.id)
+            + len(&self.namespace)
+            + self.called.len()
+            + len(&self.arguments)
+            + len(&self.tool)
+    }
+}
+
+/// The digest of `arguments` a [`DispatchedCall`] keeps: sixteen hex digits of a 64-bit FNV-1a
+/// hash (stable across builds and releases, unlike std's hasher, for a persisted state) of
+/// their JSON text as serde_json writes it, or of why they are unusable.
+pub(super) fn arguments_digest(arguments: &Result<Arguments, ArgumentsError>) -> String {
+    use std::io::Write;
+    let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
+    // Writing into the hash cannot fail, and a map of JSON values always serializes.
+    let _ = match arguments {
+        Ok(arguments) => serde_json::to_writer(&mut hash, arguments).map_err(drop),
+        Err(error) => write!(hash, "unusable: {error}").map_err(drop),
+    };
+    format!("{:016x}", hash.0)
+}
+
+/// A 64-bit FNV-1a hash, written to as a byte sink.
+struct Fnv1a(u64);
+
+impl std::io::Write for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -244,8 +297,10 @@ struct Held {
     /// [`ConversationState::dispatched`], held here (and `state`'s left empty) so that the
     /// oldest go in constant time; [`Conversation::state`] puts them back.
     dispatched: VecDeque<DispatchedCall>,
-    /// What `dispatched` weighs ([`DispatchedCall::bytes`]).
+    /// What the calls of `dispatched` that ran a tool weigh ([`DispatchedCall::bytes`]).
     dispatched_bytes: usize,
+    /// What the calls of `dispatched` that ran none weigh.
+    unrun_bytes: usize,
 }
 
 /// How many answered calls a conversation keeps the tool of, for their replay: our caution,
@@ -253,9 +308,13 @@ struct Held {
 /// the conversation without end).
 const MAX_DISPATCHED: usize = MAX_BLOCKS;
 
-/// How many bytes of ids and names those calls may hold together: our caution, 256 bytes a
-/// call at the count bound.
+/// How many bytes of ids and names those of the calls that ran a tool may hold together: our
+/// caution, 256 bytes a call at the count bound.
 const MAX_DISPATCHED_BYTES: usize = 1 << 20;
+
+/// How many bytes those of the calls that ran no tool may hold, apart: our caution, so that
+/// names the model invents (of any length) never push out the entry of a call that ran a tool.
+const MAX_UNRUN_BYTES: usize = 1 << 18;
 
 impl Held {
     /// The position of the record of `name` made in `namespace`.
@@ -280,25 +339,51 @@ impl Held {
         self.state.history_names.push(record);
     }
 
-    /// Keeps `call`, then lets the oldest calls go past the bounds, warning how many went.
+    /// The byte count `call` weighs against: the one of calls that ran a tool, or the one of
+    /// calls that ran none.
+    fn bytes_of(&mut self, call: &DispatchedCall) -> &mut usize {
+        match call.tool {
+            Some(_) => &mut self.dispatched_bytes,
+            None => &mut self.unrun_bytes,
+        }
+    }
+
+    /// Removes the kept call at `at`, if there is one, with its weight.
+    fn forget(&mut self, at: usize) -> Option<DispatchedCall> {
+        let call = self.dispatched.remove(at)?;
+        *self.bytes_of(&call) -= call.bytes();
+        Some(call)
+    }
+
+    /// Keeps `call`, then lets the oldest calls go past the bounds (the oldest of its kind
+    /// past a byte bound), warning how many went.
     fn keep_dispatched(&mut self, call: DispatchedCall) {
-        self.dispatched_bytes += call.bytes();
+        *self.bytes_of(&call) += call.bytes();
         self.dispatched.push_back(call);
         let mut evicted = 0;
-        while self.dispatched.len() > MAX_DISPATCHED || self.dispatched_bytes > MAX_DISPATCHED_BYTES
-        {
-            let Some(oldest) = self.dispatched.pop_front() else {
-                break;
+        loop {
+            let ran = |call: &DispatchedCall| call.tool.is_some();
+            let oldest = if self.dispatched.len() > MAX_DISPATCHED {
+                Some(0)
+            } else if self.dispatched_bytes > MAX_DISPATCHED_BYTES {
+                self.dispatched.iter().position(ran)
+            } else if self.unrun_bytes > MAX_UNRUN_BYTES {
+                self.dispatched.iter().position(|call| !ran(call))
+            } else {
+                None
             };
-            self.dispatched_bytes -= oldest.bytes();
+            if oldest.and_then(|at| self.forget(at)).is_none() {
+                break;
+            }
             evicted += 1;
         }
         if evicted > 0 {
             tracing::warn!(
                 evicted,
                 "the conversation lets go of the tool its oldest answered calls ran (at most \
-                 {MAX_DISPATCHED} calls, {MAX_DISPATCHED_BYTES} bytes of names): their replay \
-                 records what their names reach then, and returns them as unverified"
+                 {MAX_DISPATCHED} calls, {MAX_DISPATCHED_BYTES} bytes of names of calls that \
+                 ran a tool, {MAX_UNRUN_BYTES} of calls that ran none): their replay records \
+                 what their names reach then, and returns them as unverified"
             );
         }
     }
@@ -329,6 +414,7 @@ impl Conversation {
             by_name: HashMap::new(),
             dispatched: VecDeque::new(),
             dispatched_bytes: 0,
+            unrun_bytes: 0,
         };
         for record in records {
             held.record(record);
@@ -442,41 +528,31 @@ impl Conversation {
         }
     }
 
-    /// Remembers that the call `(id, namespace, called)` was dispatched to the tool whose real
-    /// name is `tool` (hop 5 as the call ran; none when it reached no tool or a meta-tool), for
-    /// the replay of its turn.
-    pub(super) fn record_dispatched(
-        &self,
-        id: Option<&str>,
-        namespace: Option<&str>,
-        called: &str,
-        tool: Option<&str>,
-    ) {
+    /// Remembers that `call` was dispatched to the tool whose real name is `tool` (hop 5 as
+    /// the call ran; none when it reached no tool or a meta-tool), for the replay of its turn.
+    pub(super) fn record_dispatched(&self, call: &ToolCall, tool: Option<&str>) {
         self.lock().keep_dispatched(DispatchedCall {
-            id: id.map(str::to_owned),
-            namespace: namespace.map(str::to_owned),
-            called: called.to_owned(),
+            id: call.id.clone(),
+            namespace: call.namespace.clone(),
+            called: call.name.clone(),
+            arguments: Some(arguments_digest(&call.arguments)),
             tool: tool.map(str::to_owned),
         });
     }
 
-    /// Takes the latest dispatch of the call `(id, namespace, called)` this conversation
-    /// keeps: the real name of the tool it ran (`Some(None)`: it reached none); `None` when
-    /// it keeps none (not answered here, taken by an earlier replay, or let go).
-    pub(super) fn take_dispatched(
-        &self,
-        id: Option<&str>,
-        namespace: Option<&str>,
-        called: &str,
-    ) -> Option<Option<String>> {
+    /// Takes the latest dispatch of `call` (its id, namespace, name and arguments) this
+    /// conversation keeps, whose `tool` is the real name of the tool it ran (none: it reached
+    /// none); `None` when it keeps none (not answered here, taken by an earlier replay, or let
+    /// go).
+    pub(super) fn take_dispatched(&self, call: &ToolCall) -> Option<DispatchedCall> {
+        let (id, namespace) = (call.id.as_deref(), call.namespace.as_deref());
+        let arguments = arguments_digest(&call.arguments);
         let mut held = self.lock();
         let at = held
             .dispatched
             .iter()
-            .rposition(|call| call.is(id, namespace, called))?;
-        let call = held.dispatched.remove(at)?;
-        held.dispatched_bytes -= call.bytes();
-        Some(call.tool)
+            .rposition(|kept| kept.is(id, namespace, &call.name, &arguments))?;
+        held.forget(at)
     }
 
     /// Gives back the dispatches a replay took (`take_dispatched`) and then failed to

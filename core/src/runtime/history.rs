@@ -136,16 +136,9 @@ impl Request {
             let Some(conversation) = conversation else {
                 return Ran::default();
             };
-            let dispatched =
-                conversation.take_dispatched(call.id.as_deref(), namespace, &call.name);
-            if let Some(tool) = &dispatched {
-                taken.borrow_mut().push(DispatchedCall {
-                    id: call.id.clone(),
-                    namespace: call.namespace.clone(),
-                    called: call.name.clone(),
-                    tool: tool.clone(),
-                });
-            }
+            let entry = conversation.take_dispatched(call);
+            let dispatched = entry.as_ref().map(|entry| entry.tool.clone());
+            taken.borrow_mut().extend(entry);
             Ran {
                 dispatched,
                 recorded_before: conversation.recorded_tool(namespace, &call.name).is_some(),
@@ -294,12 +287,7 @@ impl Request {
             Some(Resolution::Tool(hit)) => Some(hit.name),
             _ => None,
         };
-        conversation.record_dispatched(
-            call.id.as_deref(),
-            call.namespace.as_deref(),
-            &call.name,
-            tool,
-        );
+        conversation.record_dispatched(call, tool);
     }
 
     /// Hop 5 for a name this request's conversation recorded in replayed history

@@ -339,3 +339,76 @@ async fn a_renamed_call_never_takes_the_name_a_plain_call_of_its_turn_carries_fo
         Some("mcp_x_t_1")
     );
 }
+
+/// A Gemini response with one id-less call of `name` with `args`.
+fn gemini_call_with(name: &str, args: Value) -> Value {
+    json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": name, "args": args}}]}, "finishReason": "STOP"}]})
+}
+
+#[tokio::test]
+async fn a_regenerated_turns_dispatch_is_never_taken_by_a_call_with_other_arguments() {
+    let runtime = ToolRuntime::new();
+    add(&runtime, "y", &["mcp/y/fetch"]).await;
+    let conversation = runtime.conversation();
+    // Turn 1: the fetch runs by its form; the user regenerates, so the turn is never replayed.
+    let first = gemini_call_with("mcp_y_fetch", json!({"url": "a"}));
+    let calls = parse_calls(CallFormat::Gemini, &first).unwrap();
+    let ran = conversation.request().answer_calls(&calls).await.remove(0);
+    assert_eq!(ran.result.unwrap().tool, "mcp/y/fetch");
+    // The server goes and an app's tool of that real name comes; the regenerated turn's call
+    // (other arguments) is answered outside the conversation, by the app's tool.
+    assert!(runtime.remove_provider("y"));
+    add(&runtime, "app", &["mcp_y_fetch"]).await;
+    let second = gemini_call_with("mcp_y_fetch", json!({"url": "b"}));
+    let calls = parse_calls(CallFormat::Gemini, &second).unwrap();
+    let ran = runtime.request().answer_calls(&calls).await.remove(0);
+    assert_eq!(ran.result.unwrap().tool, "mcp_y_fetch");
+    let replay = conversation
+        .request()
+        .replay_turn(CallFormat::Gemini, &second, &calls)
+        .unwrap();
+    // Not turn 1's fetch: what the name reaches now, and the replay says it did not see it run.
+    assert_eq!(recorded(&conversation, "mcp_y_fetch"), ["mcp_y_fetch"]);
+    assert_eq!(unverified(&replay), ["mcp_y_fetch"]);
+    // Turn 1's entry is still kept, and a call with its arguments takes it.
+    let state = conversation.state();
+    assert_eq!(state.dispatched.len(), 1);
+    assert!(state.dispatched[0].arguments.is_some());
+    let calls = parse_calls(CallFormat::Gemini, &first).unwrap();
+    let replay = conversation
+        .request()
+        .replay_turn(CallFormat::Gemini, &first, &calls)
+        .unwrap();
+    assert!(replay.unverified.is_empty(), "{:?}", replay.unverified);
+    assert!(conversation.state().dispatched.is_empty());
+}
+
+#[tokio::test]
+async fn names_the_model_invents_never_push_out_the_tool_a_call_ran() {
+    let runtime = ToolRuntime::new();
+    add(&runtime, "y", &["mcp/y/fetch"]).await;
+    let conversation = runtime.conversation();
+    let body = one_call(CallFormat::Anthropic, "mcp_y_fetch");
+    let calls = parse_calls(CallFormat::Anthropic, &body).unwrap();
+    conversation.request().answer_calls(&calls).await;
+    // 40 calls of invented 64 KiB names: 2.5 MiB, none reaching a tool.
+    let invented: Vec<ToolCall> = (0..40)
+        .map(|i| {
+            let name = format!("{i:02}{}", "n".repeat(64 << 10));
+            ToolCall::new(Some(format!("bad_{i}")), name, Ok(Default::default()), "")
+        })
+        .collect();
+    let answers = conversation.request().answer_calls(&invented).await;
+    assert!(answers.iter().all(|a| a.result.is_err()));
+    // The invented names are bounded apart: few kept, and the fetch's entry among them.
+    let state = conversation.state();
+    let weight: usize = state.dispatched.iter().map(|d| d.called.len()).sum();
+    assert!(weight <= 256 << 10, "{weight}");
+    assert!(state.dispatched.iter().any(|d| d.called == "mcp_y_fetch"));
+    let replay = conversation
+        .request()
+        .replay_turn(CallFormat::Anthropic, &body, &calls)
+        .unwrap();
+    assert!(replay.unverified.is_empty(), "{:?}", replay.unverified);
+}
