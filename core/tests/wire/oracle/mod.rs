@@ -6,6 +6,11 @@
 //! A change that moves code but keeps behaviour leaves every file as it is;
 //! `TOOLWIRE_WRITE_ORACLE=1` rewrites them (then read the diff: every changed byte is a change
 //! of behaviour).
+//!
+//! Beside the fixtures' own files, the modules below hold what the fixtures do not reach, each
+//! under its own folder of `oracle/`: the tool lists (`tool_lists`).
+
+mod tool_lists;
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -45,6 +50,39 @@ fn compare(relative: &str, text: &str) {
         committed == text,
         "{} drifted (TOOLWIRE_WRITE_ORACLE=1 rewrites it; read the diff)",
         path.display()
+    );
+}
+
+/// The files of the oracle's folder `relative`, sorted: a case whose file is gone from the code
+/// but not from the folder is a change too.
+fn files_in(relative: &str) -> Vec<String> {
+    let folder = dir().join("oracle").join(relative);
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .map(|read| {
+            read.map(|entry| entry.unwrap().file_name().into_string().unwrap())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// [`compare`] for every `(file name, text)` of a folder, and no other file in it.
+fn compare_folder(relative: &str, files: &[(String, String)]) {
+    for (name, text) in files {
+        compare(&format!("{relative}/{name}"), text);
+    }
+    let mut written: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+    written.sort();
+    if rewriting() {
+        for stale in files_in(relative).iter().filter(|f| !written.contains(f)) {
+            std::fs::remove_file(dir().join("oracle").join(relative).join(stale)).unwrap();
+        }
+    }
+    assert_eq!(
+        files_in(relative),
+        written,
+        "the files of oracle/{relative}"
     );
 }
 
