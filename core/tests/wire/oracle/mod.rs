@@ -8,8 +8,10 @@
 //! of behaviour).
 //!
 //! Beside the fixtures' own files, the modules below hold what the fixtures do not reach, each
-//! under its own folder of `oracle/`: the tool lists (`tool_lists`).
+//! under its own folder of `oracle/`: the tool lists (`tool_lists`), the answers to every kind
+//! of tool output (`outputs`).
 
+mod outputs;
 mod tool_lists;
 
 use std::fmt::Write as _;
