@@ -9,9 +9,11 @@
 //!
 //! Beside the fixtures' own files, the modules below hold what the fixtures do not reach, each
 //! under its own folder of `oracle/`: the tool lists (`tool_lists`), the answers to every kind
-//! of tool output (`outputs`).
+//! of tool output (`outputs`), and the replay of names the provider refuses in history, in a
+//! census and through the runtime (`refused_names`).
 
 mod outputs;
+mod refused_names;
 mod tool_lists;
 
 use std::fmt::Write as _;
