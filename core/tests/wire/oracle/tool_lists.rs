@@ -1,7 +1,9 @@
 //! The oracle of the tool lists: one fixed tool set, as each wire format's list carries it
 //! (`wire_tools`, strict and not) and, for the Responses API, with its MCP servers in
-//! `namespace` tools (`namespaced_tools`), with what each list leaves out and why. One file
-//! per format under `oracle/tool-lists/`.
+//! `namespace` tools (`namespaced_tools`), with what each list leaves out and why; then as a
+//! runtime's request carries it (`Request::tools`, `tools_in_namespaces`, and the Messages
+//! API's `tools_with_native_search`), its catalog deferred or not. One file per format under
+//! `oracle/tool-lists/`.
 //!
 //! The set holds what a list changes: names renamed to their model-safe form (a `/`, a `.`,
 //! a name over 64 characters), forms two tools share, a form that is another tool's real
@@ -9,10 +11,14 @@
 //! dialect rewrites (`$defs`/`$ref`, unions, `const`, formats, 2020-12 keywords, an empty
 //! schema) or refuses (a `$ref` to nowhere, a recursive one, a root that is no object).
 
+use std::sync::Arc;
+
 use serde_json::{json, Value};
 use toolwire_core::names::DEFAULT_META_TOOLS;
+use toolwire_core::provider::provider_fn;
+use toolwire_core::runtime::CatalogPolicy;
 use toolwire_core::wire::{namespaced_tools, wire_tools, ToolList, WireError};
-use toolwire_core::{Census, ToolDefinition, WireFormat};
+use toolwire_core::{Census, ToolDefinition, ToolRuntime, WireFormat};
 
 use super::{compare_folder, pretty, section};
 
@@ -165,23 +171,49 @@ pub(super) fn definitions() -> Vec<ToolDefinition> {
 }
 
 /// A list, or why there is none: its JSON, then each tool it leaves out as a JSON line.
-fn listed(out: &mut String, title: &str, list: Result<ToolList, WireError>) {
+fn listed(list: Result<ToolList, WireError>) -> String {
     match list {
         Ok(list) => {
-            section(out, title, pretty(&list));
             let left_out: Vec<String> = list
                 .left_out()
                 .iter()
                 .map(|tool| serde_json::to_string(tool).unwrap())
                 .collect();
-            section(out, &format!("{title}: left out"), left_out.join("\n"));
+            format!("{}\nleft out:\n{}", pretty(&list), left_out.join("\n"))
         }
-        Err(error) => section(
-            out,
-            &format!("{title}: error"),
-            format!("{error:#?}\n{error}"),
-        ),
+        Err(error) => format!("error: {error:#?}\n{error}"),
     }
+}
+
+/// `text` under `title`, or that it is `same_as`'s when it is `reference`.
+fn listed_as(out: &mut String, title: &str, text: &str, reference: &str, same_as: &str) {
+    let text = if text == reference {
+        format!("(as {same_as})")
+    } else {
+        text.to_owned()
+    };
+    section(out, title, text);
+}
+
+/// A runtime of one provider holding `definitions` (a clash is reported, not refused), its
+/// catalog deferred or not.
+fn runtime(definitions: &[ToolDefinition], deferred: bool) -> ToolRuntime {
+    let runtime = if deferred {
+        let policy = CatalogPolicy::deferred(["get_weather"]).with_threshold(0);
+        ToolRuntime::builder().catalog(policy).build().unwrap()
+    } else {
+        ToolRuntime::new()
+    };
+    let provider = provider_fn("app", definitions.to_vec(), |_, _| async {
+        Ok(json!(null))
+    });
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let _report = tokio
+        .block_on(runtime.add_provider(Arc::new(provider)))
+        .unwrap();
+    runtime
 }
 
 #[test]
@@ -206,13 +238,42 @@ fn every_format_lists_the_tool_set_as_the_oracle_says() {
         "census: real name, form, left out",
         forms.join("\n"),
     );
+    // The runtime's lists of the same tools: its request's own (with the meta-tools of a
+    // deferred catalog), namespaced, and with the Messages API's native search.
+    let plain = runtime(&defs, false).request();
+    let deferred = runtime(&defs, true).request();
     let mut files = Vec::new();
     for format in WireFormat::ALL {
         let mut out = head.clone();
-        listed(&mut out, "wire_tools", wire_tools(&census, &defs, format));
-        match namespaced_tools(&census, &defs, format) {
-            Err(WireError::NoNamespaces { .. }) => {}
-            list => listed(&mut out, "namespaced_tools", list),
+        let flat = listed(wire_tools(&census, &defs, format));
+        section(&mut out, "wire_tools", &flat);
+        let request = listed(plain.tools(format));
+        listed_as(&mut out, "Request::tools", &request, &flat, "wire_tools");
+        let title = "Request::tools, catalog deferred";
+        listed_as(
+            &mut out,
+            title,
+            &listed(deferred.tools(format)),
+            &flat,
+            "wire_tools",
+        );
+        let namespaced = match namespaced_tools(&census, &defs, format) {
+            Err(WireError::NoNamespaces { .. }) => None,
+            list => Some(listed(list)),
+        };
+        if let Some(namespaced) = namespaced {
+            section(&mut out, "namespaced_tools", &namespaced);
+            let list = listed(plain.tools_in_namespaces(format));
+            let title = "Request::tools_in_namespaces";
+            listed_as(&mut out, title, &list, &namespaced, "namespaced_tools");
+            let list = listed(deferred.tools_in_namespaces(format));
+            let title = "Request::tools_in_namespaces, catalog deferred";
+            listed_as(&mut out, title, &list, &namespaced, "namespaced_tools");
+        }
+        if format == WireFormat::Anthropic {
+            let list = listed(deferred.tools_with_native_search(format));
+            let title = "Request::tools_with_native_search, catalog deferred";
+            section(&mut out, title, list);
         }
         files.push((format!("{}.txt", format.key()), out));
     }
