@@ -120,7 +120,9 @@ impl Request {
         // of the same turn, so two calls never share one.
         let pending: RefCell<Vec<RecordedName>> = RefCell::new(Vec::new());
         // The calls whose tool is taken from this census, not from their dispatch.
-        let unverified: RefCell<Vec<UnverifiedCall>> = RefCell::new(Vec::new());
+        // Each with its call's address in `calls`, to return them in call order (the plain
+        // calls are recorded first).
+        let unverified: RefCell<Vec<(usize, UnverifiedCall)>> = RefCell::new(Vec::new());
         let recorded = |namespace: Option<&str>, name: &str| {
             if let Some(record) = pending.borrow().iter().find(|r| r.is(namespace, name)) {
                 return Some(record.tool.clone());
@@ -221,13 +223,22 @@ impl Request {
         if let Some(conversation) = conversation {
             conversation.record_history_names(pending.into_inner());
         }
-        replay.unverified = unverified.into_inner();
+        let mut unverified = unverified.into_inner();
+        unverified.sort_by_key(|(at, _)| *at);
+        replay.unverified = unverified.into_iter().map(|(_, call)| call).collect();
         Ok(replay)
     }
 
     /// Adds `call` to `unverified`, with the `tool` its name reaches now, and says so in the
     /// log too.
-    fn unverified(&self, unverified: &RefCell<Vec<UnverifiedCall>>, call: &ToolCall, tool: &str) {
+    fn unverified(
+        &self,
+        unverified: &RefCell<Vec<(usize, UnverifiedCall)>>,
+        call: &ToolCall,
+        tool: &str,
+    ) {
+        // The calls of one slice: their addresses are in call order.
+        let at = std::ptr::from_ref(call) as usize;
         let call = UnverifiedCall {
             id: call.id.clone(),
             namespace: call.namespace.clone(),
@@ -235,7 +246,7 @@ impl Request {
             tool: tool.to_owned(),
         };
         tracing::warn!(%call, "a replayed name is recorded from the census");
-        unverified.borrow_mut().push(call);
+        unverified.borrow_mut().push((at, call));
     }
 
     /// The assistant turn a stream carried, to append to history, given the calls the stream
