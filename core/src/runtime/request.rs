@@ -1,5 +1,6 @@
-//! A request: what one turn reads (its census, its definitions, its tool lists), fixed when the
-//! turn starts. Dispatch of the calls the model makes in answer is in `dispatch.rs`.
+//! A request: what one round with the model reads (its census, its definitions, its tool lists),
+//! fixed when the request is made. Dispatch of the calls the model makes in answer is in
+//! `dispatch.rs`.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -44,7 +45,7 @@ pub struct Request {
     /// The conversation that made this request, and what it had loaded then.
     conversation: Option<(Conversation, Arc<BTreeSet<String>>)>,
     /// This request's own lists, when the catalog is deferred (they depend on what is loaded);
-    /// `None` otherwise, so a turn with nothing deferred allocates nothing for them.
+    /// `None` otherwise, so a request with nothing deferred allocates nothing for them.
     own_lists: Option<Arc<OwnLists>>,
 }
 

@@ -107,7 +107,8 @@ pub(crate) trait LlmApi: Sync {
     /// Whether it carries a JSON output only as its text (else as a JSON value).
     fn renders_json(&self) -> bool;
 
-    /// Writes one turn's `replies` (never empty) into `out`, adding its own notes to `notes`.
+    /// Writes the `replies` to one response's calls (never empty) into `out`, adding its own notes
+    /// to `notes`.
     fn write_answers(&self, replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>, out: &mut Messages);
 }
 
