@@ -51,18 +51,11 @@ pub(crate) trait LlmApi: Sync {
     /// The most of `limit` one request of it takes (strict or not), if it sets one: over it,
     /// the API refuses the whole request. By default, the strict limits of its dialect.
     fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
-        let strict_limits = self.dialect_rules(strict).strict_request?;
-        match limit {
-            RequestLimit::StrictTools => Some(strict_limits.tools),
-            RequestLimit::StrictOptionalParameters => Some(strict_limits.optional_parameters),
-            RequestLimit::StrictUnionParameters => Some(strict_limits.union_parameters),
-            _ => None,
-        }
+        strict_limit(self.dialect_rules(strict), limit)
     }
 
     /// Its own tool search, when a list of it can defer tools to it (strict or not).
-    fn native_search(&self, strict: bool) -> Option<NativeSearch> {
-        let _ = strict;
+    fn native_search(&self, _strict: bool) -> Option<NativeSearch> {
         None
     }
 
@@ -110,6 +103,18 @@ pub(crate) trait LlmApi: Sync {
     /// Writes the `replies` to one response's calls (never empty) into `out`, adding its own notes
     /// to `notes`.
     fn write_answers(&self, replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>, out: &mut Messages);
+}
+
+/// The most of `limit` a dialect with `rules` takes, when it is one of the dialect's strict
+/// request limits ([`DialectRules::strict_request`]).
+pub(crate) fn strict_limit(rules: DialectRules, limit: RequestLimit) -> Option<usize> {
+    let strict_limits = rules.strict_request?;
+    match limit {
+        RequestLimit::StrictTools => Some(strict_limits.tools),
+        RequestLimit::StrictOptionalParameters => Some(strict_limits.optional_parameters),
+        RequestLimit::StrictUnionParameters => Some(strict_limits.union_parameters),
+        _ => None,
+    }
 }
 
 /// An API's own tool search: the tool a list with native deferral carries first, and how a

@@ -20,7 +20,8 @@ use crate::schema::{dialect::DialectRules, Dialect};
 #[cfg(feature = "runtime")]
 use crate::wire::{api::LlmApi, calls::CallFormat, WireFormat};
 
-/// OpenAI's per-request tool limit, public as [`crate::wire::OPENAI_MAX_TOOLS`].
+// OpenAI's per-request tool limit, public as `wire::OPENAI_MAX_TOOLS`: re-exported through
+// the table, so `wire/mod.rs` names no provider item.
 #[cfg(feature = "runtime")]
 pub use super::openai::OPENAI_MAX_TOOLS;
 

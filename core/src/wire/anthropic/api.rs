@@ -9,7 +9,7 @@ use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
-use crate::wire::api::{LlmApi, NativeSearch};
+use crate::wire::api::{strict_limit, LlmApi, NativeSearch};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
@@ -45,17 +45,11 @@ impl LlmApi for AnthropicMessages {
         }
     }
 
-    /// Its strict limits, and the tool search's deferred tools.
+    /// The tool search's deferred tools, and its strict dialect's limits.
     fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
-        let strict_limits = super::STRICT_REQUEST_LIMITS;
         match limit {
             RequestLimit::AnthropicDeferredTools => Some(super::MAX_DEFERRED_TOOLS),
-            RequestLimit::StrictTools if strict => Some(strict_limits.tools),
-            RequestLimit::StrictOptionalParameters if strict => {
-                Some(strict_limits.optional_parameters)
-            }
-            RequestLimit::StrictUnionParameters if strict => Some(strict_limits.union_parameters),
-            _ => None,
+            _ => strict_limit(self.dialect_rules(strict), limit),
         }
     }
 

@@ -73,9 +73,9 @@ impl LlmApi for Responses {
         Box::<responses_stream::ResponsesMachine>::default()
     }
 
-    /// Chat Completions' end marker, `data: [DONE]`, ends a Responses stream too (our caution:
-    /// a server that ends it the Chat way; the Responses API's own end is
-    /// `response.completed`).
+    /// Chat Completions' end marker, `data: [DONE]`, is read as an end here too, not as an
+    /// event that is not JSON (our caution: a server or proxy that ends a Responses stream the
+    /// Chat way; the Responses API's own end is `response.completed`, `responses_stream.rs`).
     fn end_marker(&self) -> Option<&'static str> {
         Some(super::END_MARKER)
     }
