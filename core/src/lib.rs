@@ -52,7 +52,8 @@
 //! - [`tools`] (`runtime`): [`ToolDefinition`], [`ToolError`], app state, registered tools;
 //! - [`provider`] (`runtime`): where a runtime's tools come from;
 //! - [`schema`] (`runtime`): parameter schemas per dialect;
-//! - [`runtime`] (`runtime`): [`ToolRuntime`] and each turn's [`Request`];
+//! - [`runtime`] (`runtime`): [`ToolRuntime`] and the [`Request`] each round with the model
+//!   starts from;
 //! - [`search`] (`runtime`): the tool search index;
 //! - [`mcp`] (`mcp`): MCP servers as providers.
 //!

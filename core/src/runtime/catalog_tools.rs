@@ -9,7 +9,7 @@
 //! Policy: a hit names the tool by its real name and by its form, and either one reaches exactly
 //! that tool; a tool the request cannot carry (left out, switched off, unreachable) is never
 //! handed out under a form. They travel only in a request that defers part of the catalog, but
-//! they are answered in every request: a model that saw `tool_search` in an earlier turn, when
+//! they are answered in every request: a model that saw `tool_search` in an earlier request, when
 //! the catalog deferred, reads hits (tools already in its list), not an unknown tool.
 
 use serde_json::{json, Value};

@@ -1,4 +1,4 @@
-//! A conversation: the catalog tools one conversation has loaded, across its turns.
+//! A conversation: the catalog tools one conversation has loaded, across its requests.
 //!
 //! Policy: a loaded tool is remembered by its real name (its identity), so a reload that renames
 //! forms, or a tool that goes away and comes back, never makes the conversation carry another
@@ -59,12 +59,12 @@ pub struct ConversationState {
     ///
     /// Bound (our caution): only a call that reached a tool is recorded, once per name (and
     /// Responses API namespace) its history carries, so the model cannot grow it by inventing
-    /// names: it holds at most the names by which some turn's census reached a tool (its real
+    /// names: it holds at most the names by which some request's census reached a tool (its real
     /// name, its form, its namespaced pair) and the one alias of each, a few per tool called.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history_names: Vec<RecordedName>,
-    /// Each call [`Request::answer_calls`] answered in this conversation whose turn has not
-    /// been replayed through it yet, oldest first, with the tool it ran: what the replay of
+    /// Each call [`Request::answer_calls`] answered in this conversation whose assistant turn has
+    /// not been replayed through it yet, oldest first, with the tool it ran: what the replay of
     /// its turn records for it ([`Request::replay_turn`]), even after a resume or a change of
     /// the tool set in between, since what its name reaches then may be another tool. The
     /// replay takes each call's entry (the latest one of its id, namespace, name and
@@ -73,7 +73,7 @@ pub struct ConversationState {
     /// other arguments that was answered elsewhere (a turn regenerated, its calls answered
     /// outside the conversation). Left out of the JSON when empty.
     ///
-    /// Bound (our caution): at most 4096 calls (as many as one turn can hold); at most 1 MiB
+    /// Bound (our caution): at most 4096 calls (as many as one assistant turn can hold); at most 1 MiB
     /// of the ids and names of the calls that ran a tool, and apart from them 256 KiB of those
     /// of the calls that ran none (a name the model invented never pushes out the tool of a
     /// call that ran one). Past a bound, the oldest go (logged), and the replay of a call whose
@@ -433,7 +433,7 @@ impl Conversation {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// This turn's request: the runtime's tools as they are now, and what this conversation has
+    /// The next request: the runtime's tools as they are now, and what this conversation has
     /// loaded so far (fixed for the request: a tool loaded while it is answered travels from the
     /// next request on).
     ///
@@ -486,7 +486,7 @@ impl Conversation {
     }
 
     /// Loads `tool` unless `most` tools are loaded already; one look under the lock, so two
-    /// calls of one turn never load past `most` together.
+    /// calls of one response never load past `most` together.
     pub(super) fn load_within(&self, tool: &str, most: usize) -> Loading {
         let mut held = self.lock();
         let state = &mut held.state;

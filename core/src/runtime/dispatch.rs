@@ -246,9 +246,9 @@ impl Request {
         in_census
     }
 
-    /// The switches, the approval hook and the call, for [`Request::dispatch`] and a turn's
-    /// answers, inside the span the caller made: `called` runs by `resolution`, the caller's
-    /// hop 5 (`None`: no tool answers to it), never looked up again.
+    /// The switches, the approval hook and the call, for [`Request::dispatch`] and
+    /// [`Request::answer_calls`], inside the span the caller made: `called` runs by `resolution`,
+    /// the caller's hop 5 (`None`: no tool answers to it), never looked up again.
     pub(super) async fn run_call(
         &self,
         namespace: Option<&str>,

@@ -102,11 +102,11 @@ pub enum DispatchError {
         /// The provider.
         provider: String,
     },
-    /// The call did not end within the turn's time limit per call
+    /// The call did not end within the time limit per call
     /// ([`CallOptions::time_limit`](super::CallOptions::time_limit)) and was abandoned: its
     /// future dropped, which an MCP provider answers by cancelling the request on its server
     /// (`notifications/cancelled`), so the server stops running a call nobody waits for. The
-    /// turn's other calls were answered.
+    /// response's other calls were answered.
     #[error("the call to tool `{tool}` did not end within {millis} ms and was abandoned")]
     TimedOut {
         /// The tool's real name (the called name when no tool answers to it).

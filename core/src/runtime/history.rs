@@ -1,12 +1,12 @@
 //! The assistant turn for history, as the request it answers names things, and what every
-//! later turn of the conversation makes of the names it carries.
+//! later request of the conversation makes of the names it carries.
 //!
 //! - A called name the provider refuses in history is replayed under a name that resolves, in
 //!   this request's census, to the tool that was called or to no tool at all, never another
 //!   (`wire/replay/history_names.rs`).
 //! - Every name the replayed turn carries for a call that reached a tool (the called name,
 //!   the tool's form, an alias) is recorded in the conversation with the tool's real name
-//!   ([`RecordedName`]): history is sent again on every later turn, whose census may differ (a
+//!   ([`RecordedName`]): history is sent again on every later request, whose census may differ (a
 //!   backend's `list_changed`, a restart, a tool switched on), and hop 5 of
 //!   `docs/spec/tool-name-wire.md` ("the single mapping point for every later turn too") must
 //!   still reach that tool. The tool recorded is the one the call ran, as `answer_calls`
@@ -50,7 +50,7 @@ struct Ran {
     /// Its dispatch, taken from the conversation: the tool it ran (`Some(None)`: none);
     /// `None` when the conversation kept none.
     dispatched: Option<Option<String>>,
-    /// Whether an earlier turn recorded its name (so its dispatch went by the record).
+    /// Whether an earlier turn's replay recorded its name (so its dispatch went by the record).
     recorded_before: bool,
     /// Whether the replay is in a conversation (outside one nothing is recorded).
     in_conversation: bool,
@@ -76,7 +76,7 @@ impl Request {
     /// set changed since or the conversation was resumed; else the tool hop 5 reaches in this
     /// request, and the call is listed in [`Replay::unverified`])
     /// ([`ConversationState::history_names`](super::ConversationState::history_names)): on
-    /// every later turn, whatever the tool set is then, a call by it reaches that tool or, if
+    /// every later request, whatever the tool set is then, a call by it reaches that tool or, if
     /// it is gone, none, and a tool that would travel under it is left out of the request
     /// ([`WhyLeftOut::HistoryName`]). A stream's turn:
     /// [`replay_streamed`](Self::replay_streamed), which also refuses a cut or failed turn.

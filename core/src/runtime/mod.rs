@@ -2,9 +2,10 @@
 //! tool set, and every call resolved (hop 5) and dispatched to exactly its tool, or failed with a
 //! typed error.
 //!
-//! A [`ToolRuntime`] holds the providers; each turn starts from a [`Request`] (alone, or from a
-//! [`Conversation`] that remembers the catalog tools it loaded), whose tool list goes to the LLM
-//! provider and whose [`Request::dispatch`] runs the calls the model makes in answer:
+//! A [`ToolRuntime`] holds the providers; each round with the model starts from a [`Request`]
+//! (alone, or from a [`Conversation`] that remembers the catalog tools it loaded), whose tool list
+//! goes to the LLM provider and whose [`Request::dispatch`] runs the calls the model makes in
+//! answer:
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -36,9 +37,9 @@
 //! ```
 //!
 //! Policy: no lock is held across an await; a provider that fails only fails its own tools;
-//! the real name is the identity the approval hook and the switches see; a turn costs what
+//! the real name is the identity the approval hook and the switches see; a request costs what
 //! changed (the census, the definitions and each wire list are built once per change and
-//! shared, so the census's one warning per shared form fires once per change, not per turn).
+//! shared, so the census's one warning per shared form fires once per change, not per request).
 //!
 //! # Layers
 //!
@@ -54,14 +55,14 @@
 //! | | `catalog_policy.rs` | [`CatalogPolicy`]: which offered tools a request carries |
 //! | | `report.rs` | [`report`]: what a Tools page shows |
 //! | **state**: behind the one lock, and built from it | `runtime_state.rs` | the providers as loaded and the user's switches, with the versions that say what changed |
-//! | | `tool_set.rs` | what a turn reads, built once per change: the census, the definitions, the lists, the search index; why a tool is not offered |
-//! | | `shared.rs` | the lock, the cache of what a turn reads, the meta-tools, the catalog policy, the approval hook |
+//! | | `tool_set.rs` | what a request reads, built once per change: the census, the definitions, the lists, the search index; why a tool is not offered |
+//! | | `shared.rs` | the lock, the cache of what a request reads, the meta-tools, the catalog policy, the approval hook |
 //! | | `loading.rs` | a provider's tool list listed and judged, and followed while it changes |
-//! | **views**: what a turn holds and does | `request.rs` | [`Request`]: one turn's census, definitions, tool lists and search; [`CatalogHit`] |
+//! | **views**: what a request holds and does | `request.rs` | [`Request`]: one request's census, definitions, tool lists and search; [`CatalogHit`] |
 //! | | `conversation.rs` | [`Conversation`], [`ConversationState`], [`RecordedName`]: what one conversation loaded, and the tool each name its history carries reached |
 //! | | `meta_tool.rs` | [`MetaTool`], [`MetaCall`]: the runtime's own tools as values |
 //! | | `dispatch.rs` | [`Request::dispatch`]: hop 5, the switches, approval, the call; [`CallOutcome`] |
-//! | | `turn.rs` | [`Request::answer_calls`]: every call of a turn run concurrently and answered, in order; [`ToolAnswer`], [`CallOptions`] |
+//! | | `call_answers.rs` | [`Request::answer_calls`]: every call of a response's assistant turn run concurrently and answered, in order; [`ToolAnswer`], [`CallOptions`] |
 //! | | `call_span.rs` | the `execute_tool` span each call runs in (OpenTelemetry GenAI conventions) |
 //! | | `history.rs` | [`Request::replay_turn`]: the assistant turn for history, its renamed calls named in this request's census |
 //! | | `catalog_tools.rs` | the built-in meta-tools: `tool_search`, `tool_schema`, `reset_tools`, `tool_call` |
@@ -80,10 +81,10 @@
 //! - `tool_runtime.rs` and `builder.rs` name each other: [`ToolRuntime::builder`] returns the
 //!   builder, [`ToolRuntimeBuilder::build`] the runtime.
 //!
-//! `impl Request` is in five files: `request.rs` (what a turn reads), `dispatch.rs` (what a
-//! call does), `turn.rs` (a turn's calls answered), `call_span.rs` (the span of a call) and
-//! `history.rs` (the turn replayed); `impl MetaTool` too: `meta_tool.rs` (the type) and `catalog_tools.rs` (the
-//! built-ins).
+//! `impl Request` is in five files: `request.rs` (what a request reads), `dispatch.rs` (what a call
+//! does), `call_answers.rs` (a response's calls answered), `call_span.rs` (the span of a call) and
+//! `history.rs` (the assistant turn replayed); `impl MetaTool` too: `meta_tool.rs` (the type) and
+//! `catalog_tools.rs` (the built-ins).
 
 // types
 pub mod approval;
@@ -100,6 +101,7 @@ mod shared;
 mod tool_set;
 
 // views
+mod call_answers;
 mod call_span;
 mod catalog_tools;
 mod conversation;
@@ -107,7 +109,6 @@ mod dispatch;
 mod history;
 mod meta_tool;
 mod request;
-mod turn;
 
 // handle
 mod builder;
@@ -115,6 +116,9 @@ mod tool_runtime;
 
 pub use crate::wire::{LeftOutTool, ToolList, WhyLeftOut};
 pub use builder::ToolRuntimeBuilder;
+#[allow(deprecated)]
+pub use call_answers::TurnOptions;
+pub use call_answers::{CallOptions, ToolAnswer, DEFAULT_CALL_TIME_LIMIT, DEFAULT_CONCURRENCY};
 pub use catalog_policy::CatalogPolicy;
 #[cfg(feature = "mcp")]
 pub(crate) use catalog_tools::{meta_through_tool_call, tool_call_target};
@@ -126,6 +130,3 @@ pub use meta_tool::{MetaCall, MetaTool};
 pub use request::{CatalogHit, Request};
 pub use route::Route;
 pub use tool_runtime::ToolRuntime;
-#[allow(deprecated)]
-pub use turn::TurnOptions;
-pub use turn::{CallOptions, ToolAnswer, DEFAULT_CALL_TIME_LIMIT, DEFAULT_CONCURRENCY};

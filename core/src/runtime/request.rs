@@ -1,5 +1,6 @@
-//! A request: what one turn reads (its census, its definitions, its tool lists), fixed when the
-//! turn starts. Dispatch of the calls the model makes in answer is in `dispatch.rs`.
+//! A request: what one round with the model reads (its census, its definitions, its tool lists),
+//! fixed when the request is made. Dispatch of the calls the model makes in answer is in
+//! `dispatch.rs`.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -14,10 +15,9 @@ use super::shared::Shared;
 use super::tool_set::{Owner, Snapshot};
 use crate::census::{Census, NamespacePlacement, Resolution};
 use crate::tools::ToolDefinition;
+use crate::wire::apis::api;
 use crate::wire::namespaces::namespaced_list;
-use crate::wire::{
-    anthropic, LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError, WireFormat,
-};
+use crate::wire::{LeftOutTool, RequestLimit, ToolList, WhyLeftOut, WireError, WireFormat};
 
 /// One request: its census, its tool list in any wire format, and dispatch of the calls the
 /// model makes in answer to it. Cheap: it shares what the runtime built for the current tool
@@ -45,7 +45,7 @@ pub struct Request {
     /// The conversation that made this request, and what it had loaded then.
     conversation: Option<(Conversation, Arc<BTreeSet<String>>)>,
     /// This request's own lists, when the catalog is deferred (they depend on what is loaded);
-    /// `None` otherwise, so a turn with nothing deferred allocates nothing for them.
+    /// `None` otherwise, so a request with nothing deferred allocates nothing for them.
     own_lists: Option<Arc<OwnLists>>,
 }
 
@@ -530,16 +530,18 @@ impl Request {
     /// # });
     /// ```
     pub fn tools_with_native_search(&self, format: WireFormat) -> Result<ToolList, WireError> {
-        if format != WireFormat::Anthropic {
+        let api = api(format.call_format());
+        let strict = format.is_strict();
+        let Some(search) = api.native_search(strict) else {
             return Err(WireError::NoNativeDeferral { format });
-        }
+        };
         let tools = self.census().tools();
         if let Some(tool) = tools
             .iter()
-            .find(|t| t.is_offered() && t.form() == anthropic::NATIVE_SEARCH_NAME)
+            .find(|t| t.is_offered() && t.form() == search.name)
         {
             return Err(WireError::NameTaken {
-                name: anthropic::NATIVE_SEARCH_NAME.to_owned(),
+                name: search.name.to_owned(),
                 tool: tool.name().to_owned(),
             });
         }
@@ -558,7 +560,8 @@ impl Request {
             .into_iter()
             .filter(|i| carried.binary_search(i).is_err() && !is_taken(i))
             .collect();
-        if deferred.len() > RequestLimit::AnthropicDeferredTools.most() {
+        let most = api.request_limit(RequestLimit::AnthropicDeferredTools, strict);
+        if most.is_some_and(|most| deferred.len() > most) {
             return Err(WireError::OverLimit {
                 format,
                 limit: RequestLimit::AnthropicDeferredTools,
@@ -574,7 +577,7 @@ impl Request {
         let later =
             self.snapshot
                 .list_of(format, std::iter::empty(), deferred.into_iter(), Vec::new())?;
-        let mut list = vec![anthropic::native_search_tool()];
+        let mut list = vec![(search.tool)()];
         list.extend(sent_now.as_array().into_iter().flatten().cloned());
         list.extend(
             later
@@ -583,7 +586,7 @@ impl Request {
                 .flatten()
                 .cloned()
                 .map(|mut tool| {
-                    anthropic::defer(&mut tool);
+                    (search.defer)(&mut tool);
                     tool
                 }),
         );

@@ -3,7 +3,7 @@
 //!
 //! Policy: every change goes through a method of [`RuntimeState`] that bumps the version it
 //! changes (the tool set's when a provider is added, removed or reloaded; the switches' when a
-//! switch or a provider's reachability moves), so what a turn reads is rebuilt exactly when
+//! switch or a provider's reachability moves), so what a request reads is rebuilt exactly when
 //! something it depends on changed, and at no other time.
 
 use std::collections::BTreeSet;

@@ -1,8 +1,8 @@
 //! What every clone of a runtime and every request share: the lock over the [`RuntimeState`],
-//! the cache of what a turn reads, the runtime's fixed parts (its meta-tools, catalog policy and
+//! the cache of what a request reads, the runtime's fixed parts (its meta-tools, catalog policy and
 //! approval hook) and the channel that announces each change of the tool set.
 //!
-//! Policy: one `RwLock` over the state, never held across an `.await`. What a turn reads
+//! Policy: one `RwLock` over the state, never held across an `.await`. What a request reads
 //! ([`Snapshot`]) is handed out again while neither of the state's versions moved. Lock order:
 //! the state, then the snapshot cache (a reader takes the cache while it reads the state, a
 //! change of the tool set while it writes it).
@@ -95,7 +95,7 @@ impl Shared {
 
     /// Applies `change` to the tool set (a provider added, removed or reloaded) and lets go of
     /// the cached snapshot, after the lock is released: the change pays for dropping the old
-    /// census, definitions and lists, not the next turn. (Requests still holding them keep
+    /// census, definitions and lists, not the next request. (Requests still holding them keep
     /// them until they are dropped.)
     pub(super) fn change_tool_set<R>(&self, change: impl FnOnce(&mut RuntimeState) -> R) -> R {
         let (out, stale, version) = {
@@ -139,10 +139,10 @@ impl Shared {
         }
     }
 
-    /// What a turn reads for `state` (which the caller holds): the last snapshot while nothing
+    /// What a request reads for `state` (which the caller holds): the last snapshot while nothing
     /// changed; a new one over the same tool set when only a switch or a provider's
     /// reachability did; a new tool set (and census, and its warnings) when a provider was
-    /// added, removed or reloaded. Built under the cache's lock, so two turns that race after a
+    /// added, removed or reloaded. Built under the cache's lock, so two requests that race after a
     /// change build it once, and its warnings fire once.
     pub(super) fn snapshot(&self, state: &RuntimeState) -> Arc<Snapshot> {
         let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);

@@ -1,6 +1,6 @@
 //! The handle: [`ToolRuntime`], a cheap clone over the shared state, and every one of its
 //! methods: its providers (added, reloaded, removed, followed), the user's switches, the request
-//! and the conversation each turn starts from, and the Tools page's report.
+//! and the conversation each round with the model starts from, and the Tools page's report.
 //!
 //! Policy: the handle holds nothing of its own; what a method does to the state is one change
 //! under the lock (`shared.rs`), and what it awaits (a provider's list, a reload) is awaited
@@ -334,7 +334,7 @@ impl ToolRuntime {
     }
 }
 
-/// A turn: its request, alone or in a conversation.
+/// A request, alone or in a conversation.
 impl ToolRuntime {
     /// The census and tool lists of one request, as the providers are now. Built once per
     /// change: while no provider is added, removed or reloaded and no switch moves, every

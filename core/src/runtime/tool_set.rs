@@ -1,9 +1,9 @@
-//! What a turn reads, built once per change and shared: the tool set (every provider's
+//! What a request reads, built once per change and shared: the tool set (every provider's
 //! definitions in census order, who owns each, and the census) and, over it, the snapshot a
 //! request holds (the switches applied, each wire list built on first use).
 //!
-//! Policy: a turn costs what changed. The census, and with it the one warning per shared form,
-//! is built when a provider is added, removed or reloaded, never per turn; a switch or a
+//! Policy: a request costs what changed. The census, and with it the one warning per shared form,
+//! is built when a provider is added, removed or reloaded, never per request; a switch or a
 //! provider going down only re-marks what is withheld; each wire list is built once per
 //! snapshot, by the first request that asks for it, and handed out as a shared [`ToolList`].
 

@@ -1,7 +1,9 @@
 //! One LLM API as one type: the trait every API of a provider folder implements, which is all
 //! the generic code of the wire knows of a provider. An API carries its name rule and schema
-//! dialects, the shape of one tool in its tool list (and where `strict` goes), its body parser
-//! and stream machine, its replay rules, and its answer writer with what an answer can carry.
+//! dialects (with their rules), the shape of one tool in its tool list (and where `strict`
+//! goes), its per-request limits and the tools of its own it may add (a native tool search, a
+//! `namespace` tool), its body parser and stream machine (with its stream's end marker), its
+//! replay rules, and its answer writer with what an answer can carry.
 //!
 //! Each implementation lives in its provider's folder (`wire/openai/`: Chat Completions and the
 //! Responses API; `wire/anthropic/`, `wire/converse/`, `wire/gemini/`); the table that maps the
@@ -11,6 +13,11 @@
 //! The trait is crate-visible, not public: the public API stays keyed by the enums, because
 //! which provider a request goes to is run-time data, and a public trait would freeze the
 //! internal types its methods take (the call sink, the faults, the replies).
+//!
+//! Generic code asks an API through this trait at run time. The public `const fn`s
+//! ([`LlmProvider::definition_rule`], [`Dialect::rules`]) cannot call a trait object, so the
+//! table keeps `const` maps of the same provider constants, and a test there checks that each
+//! API answers as the maps do.
 
 use serde_json::Value;
 
@@ -20,8 +27,10 @@ use super::calls::sink::CallSink;
 #[cfg(doc)]
 use super::calls::CallFormat;
 use super::calls::Fault;
-use super::name_rules::LlmProvider;
+use super::format::RequestLimit;
+use super::name_rules::{LlmProvider, NameRule};
 use super::replay::{ArgumentsPlace, ReplayRules};
+use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 
@@ -30,8 +39,30 @@ pub(crate) trait LlmApi: Sync {
     /// The provider whose tool-name rule and request limits apply.
     fn provider(&self) -> LlmProvider;
 
+    /// The rule for a tool definition's name (its provider's).
+    fn name_rule(&self) -> NameRule;
+
     /// The schema dialect of its tools' parameters, strict or not.
     fn dialect(&self, strict: bool) -> Dialect;
+
+    /// What that dialect accepts.
+    fn dialect_rules(&self, strict: bool) -> DialectRules;
+
+    /// The most of `limit` one request of it takes (strict or not), if it sets one: over it,
+    /// the API refuses the whole request. By default, the strict limits of its dialect.
+    fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
+        strict_limit(self.dialect_rules(strict), limit)
+    }
+
+    /// Its own tool search, when a list of it can defer tools to it (strict or not).
+    fn native_search(&self, _strict: bool) -> Option<NativeSearch> {
+        None
+    }
+
+    /// Its `namespace` tool, when its tool list can group tools under one.
+    fn namespace_tool(&self) -> Option<NamespaceTool> {
+        None
+    }
 
     /// One tool of its tool list, under `form`, with its prepared `schema`; `strict` puts
     /// `strict: true` where the API takes it.
@@ -52,6 +83,11 @@ pub(crate) trait LlmApi: Sync {
     /// A new machine for one of its streams.
     fn stream_machine(&self) -> Box<dyn StreamMachine>;
 
+    /// The `data` of the event that ends its streams, when they have one that is not JSON.
+    fn end_marker(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Where its turn and its called names sit, and which names it refuses in history.
     fn replay_rules(&self) -> ReplayRules;
 
@@ -64,6 +100,35 @@ pub(crate) trait LlmApi: Sync {
     /// Whether it carries a JSON output only as its text (else as a JSON value).
     fn renders_json(&self) -> bool;
 
-    /// Writes one turn's `replies` (never empty) into `out`, adding its own notes to `notes`.
+    /// Writes the `replies` to one response's calls (never empty) into `out`, adding its own notes
+    /// to `notes`.
     fn write_answers(&self, replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>, out: &mut Messages);
 }
+
+/// The most of `limit` a dialect with `rules` takes, when it is one of the dialect's strict
+/// request limits ([`DialectRules::strict_request`]).
+pub(crate) fn strict_limit(rules: DialectRules, limit: RequestLimit) -> Option<usize> {
+    let strict_limits = rules.strict_request?;
+    match limit {
+        RequestLimit::StrictTools => Some(strict_limits.tools),
+        RequestLimit::StrictOptionalParameters => Some(strict_limits.optional_parameters),
+        RequestLimit::StrictUnionParameters => Some(strict_limits.union_parameters),
+        _ => None,
+    }
+}
+
+/// An API's own tool search: the tool a list with native deferral carries first, and how a
+/// tool of the list is deferred to it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NativeSearch {
+    /// The search tool's name, which no tool of the list may travel under.
+    pub(crate) name: &'static str,
+    /// The search tool as it stands in the list.
+    pub(crate) tool: fn() -> Value,
+    /// Marks a tool of the list as deferred: the model finds it through the search tool.
+    pub(crate) defer: fn(&mut Value),
+}
+
+/// A `namespace` tool made of its name, its description and its tool list (the function tools
+/// inside it, in the API's shape).
+pub(crate) type NamespaceTool = fn(&str, String, Value) -> Value;

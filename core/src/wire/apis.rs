@@ -4,10 +4,14 @@
 //! each map here, and a variant of the public enums it is keyed by.
 //!
 //! The `const` maps beside [`api`] serve the public `const fn`s ([`LlmProvider::definition_rule`],
-//! [`Dialect::rules`](crate::schema::Dialect::rules),
+//! [`LlmProvider::history_name_limit`], [`Dialect::rules`](crate::schema::Dialect::rules),
 //! [`WireFormat::dialect`](crate::WireFormat::dialect)), which a trait object cannot be called
-//! from; they read the providers' own constants (name rules, dialect tables, history-name
-//! limits), and a test checks that each API's dialect and provider agree with these maps.
+//! from (and the name rules serve builds without the `runtime` feature, which have no APIs);
+//! they read the providers' own constants (name rules, dialect tables, history-name limits),
+//! and a test checks that each API answers as these maps do.
+//!
+//! Dependencies run one way: a provider folder imports the generic modules, and no generic
+//! module imports a provider folder, only this table (a test below reads the sources).
 
 use super::name_rules::{LlmProvider, NameRule};
 use super::{anthropic, converse, gemini, openai};
@@ -15,6 +19,11 @@ use super::{anthropic, converse, gemini, openai};
 use crate::schema::{dialect::DialectRules, Dialect};
 #[cfg(feature = "runtime")]
 use crate::wire::{api::LlmApi, calls::CallFormat, WireFormat};
+
+// OpenAI's per-request tool limit, public as `wire::OPENAI_MAX_TOOLS`: re-exported through
+// the table, so `wire/mod.rs` names no provider item.
+#[cfg(feature = "runtime")]
+pub use super::openai::OPENAI_MAX_TOOLS;
 
 /// The API of a response format.
 #[cfg(feature = "runtime")]
@@ -76,6 +85,7 @@ pub(crate) const fn wire_dialect(format: WireFormat) -> Dialect {
 #[cfg(all(test, feature = "runtime"))]
 mod tests {
     use super::*;
+    use crate::wire::RequestLimit;
 
     /// The `const` maps and the APIs are one table: every key reaches the API that says the
     /// same, and every API is reached.
@@ -83,12 +93,97 @@ mod tests {
     fn the_const_maps_agree_with_the_apis() {
         for format in WireFormat::ALL {
             let api = api(format.call_format());
+            let strict = format.is_strict();
+            assert_eq!(api.dialect(strict), wire_dialect(format), "{format}");
+            assert_eq!(api.provider(), format.llm_provider(), "{format}");
+            assert_eq!(api.name_rule(), name_rule(api.provider()), "{format}");
             assert_eq!(
-                api.dialect(format.is_strict()),
-                wire_dialect(format),
+                api.dialect_rules(strict),
+                dialect_rules(wire_dialect(format)),
                 "{format}"
             );
-            assert_eq!(api.provider(), format.llm_provider(), "{format}");
         }
+    }
+
+    /// A [`RequestLimit`] is one number: every API that sets it sets the same, and some API
+    /// sets each.
+    #[test]
+    fn each_request_limit_is_one_number() {
+        let limits = [
+            RequestLimit::OpenAiTools,
+            RequestLimit::StrictTools,
+            RequestLimit::StrictOptionalParameters,
+            RequestLimit::StrictUnionParameters,
+            RequestLimit::AnthropicDeferredTools,
+        ];
+        for limit in limits {
+            let set: Vec<usize> = WireFormat::ALL
+                .into_iter()
+                .filter_map(|f| api(f.call_format()).request_limit(limit, f.is_strict()))
+                .collect();
+            assert!(!set.is_empty(), "{limit:?}");
+            assert!(set.iter().all(|&most| most == limit.most()), "{limit:?}");
+        }
+    }
+
+    /// The provider folders under `src/wire/`.
+    const PROVIDERS: [&str; 4] = ["openai", "anthropic", "converse", "gemini"];
+
+    /// No generic module imports a provider folder: outside the folders and this table, no
+    /// line of code names `openai::` (or another provider's path), and no `use` brings one in.
+    /// A `mod` line declaring a folder (in `wire/mod.rs`) is no import.
+    #[test]
+    fn no_generic_module_imports_a_provider_folder() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src.clone()];
+        let mut checked = 0;
+        let mut reaches = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                let is_provider = path.parent() == Some(&src.join("wire"))
+                    && PROVIDERS.iter().any(|p| path.ends_with(p));
+                if !is_provider {
+                    for entry in std::fs::read_dir(&path).unwrap() {
+                        files.push(entry.unwrap().path());
+                    }
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") || path == src.join("wire/apis.rs") {
+                continue;
+            }
+            checked += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            // Each `use` statement whole (it may span lines), and every other line.
+            let mut statement = String::new();
+            for line in text.lines() {
+                let code = line.split("//").next().unwrap_or("").trim();
+                let starts_use = code.starts_with("use ") || code.contains(" use ");
+                if statement.is_empty() && !starts_use {
+                    if PROVIDERS.iter().any(|p| code.contains(&format!("{p}::"))) {
+                        reaches.push(format!("{}: {code}", path.display()));
+                    }
+                    continue;
+                }
+                statement.push_str(code);
+                statement.push(' ');
+                if !code.ends_with(';') {
+                    continue;
+                }
+                let words = statement.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+                if words.into_iter().any(|w| PROVIDERS.contains(&w)) {
+                    reaches.push(format!("{}: {statement}", path.display()));
+                }
+                statement.clear();
+            }
+        }
+        assert!(
+            checked > 50,
+            "only {checked} files read: is the path right?"
+        );
+        assert!(
+            reaches.is_empty(),
+            "generic code reaches a provider: {reaches:#?}"
+        );
     }
 }

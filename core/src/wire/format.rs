@@ -1,7 +1,7 @@
 //! Tool definitions and their provider wire shapes (hops 2 and 3 of the spec): the formats, the
 //! tool list and its per-request limits, generic over the providers. Each shape and each limit
-//! is the provider folder's (`openai/`, `anthropic/`, `converse/`, `gemini/`); this file
-//! dispatches on [`WireFormat`] and [`RequestLimit`] to it.
+//! is the provider folder's (`openai/`, `anthropic/`, `converse/`, `gemini/`); this file asks
+//! the format's API for it ([`LlmApi`](super::api::LlmApi), found in the table `apis.rs`).
 //!
 //! Policy: only offered tools travel, each under its model-safe form, with its description
 //! verbatim and its parameter schema prepared for the format's dialect (as it is wherever the
@@ -14,11 +14,11 @@ use serde_json::Value;
 use super::apis::{api, wire_dialect};
 use super::calls::CallFormat;
 use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
-use super::{anthropic, openai};
 use crate::census::Census;
 use crate::schema::{prepare_definition_cached, Dialect};
 use crate::tools::ToolDefinition;
-use crate::wire::{check_definition_name, LlmProvider};
+use crate::wire::name_rules::check_name;
+use crate::wire::LlmProvider;
 
 /// A provider's request shape for tools, strict or not.
 ///
@@ -300,7 +300,7 @@ pub(crate) fn wire_list<'a>(
         }
         // One refused name fails the whole request: a form this provider refuses (Gemini
         // wants a letter or `_` first) stays out of its list, loudly.
-        if let Err(why) = check_definition_name(provider, form) {
+        if let Err(why) = check_name(provider, api.name_rule(), form) {
             tracing::warn!(
                 tool = def.name.as_str(),
                 form,
@@ -343,23 +343,21 @@ fn check_request_limits(
     format: WireFormat,
     schemas: &[std::sync::Arc<crate::schema::Preparation>],
 ) -> Result<(), WireError> {
-    let over = |limit: RequestLimit, found: usize| {
-        if found > limit.most() {
-            Err(WireError::OverLimit {
-                format,
-                limit,
-                found,
-            })
-        } else {
-            Ok(())
-        }
+    let api = api(format.call_format());
+    let strict = format.is_strict();
+    let over = |limit: RequestLimit, found: usize| match api.request_limit(limit, strict) {
+        Some(most) if found > most => Err(WireError::OverLimit {
+            format,
+            limit,
+            found,
+        }),
+        _ => Ok(()),
     };
-    // The 128-tool limit is Chat Completions' reference; the Responses API reference states
-    // none found here, so it is kept for both (our caution: a list the Chat API takes).
-    if format.llm_provider() == LlmProvider::OpenAi {
-        over(RequestLimit::OpenAiTools, schemas.len())?;
-    }
-    if format.dialect().rules().strict_request.is_some() {
+    over(RequestLimit::OpenAiTools, schemas.len())?;
+    if api
+        .request_limit(RequestLimit::StrictTools, strict)
+        .is_some()
+    {
         let (mut optional, mut unions) = (0, 0);
         for schema in schemas.iter().filter_map(|p| p.as_ref().as_ref().ok()) {
             count_parameters(&schema.schema, &mut optional, &mut unions, 0);
@@ -436,14 +434,11 @@ impl RequestLimit {
     /// assert_eq!(toolwire_core::wire::RequestLimit::StrictUnionParameters.most(), 16);
     /// ```
     pub fn most(self) -> usize {
-        let strict = anthropic::STRICT_REQUEST_LIMITS;
-        match self {
-            RequestLimit::OpenAiTools => openai::OPENAI_MAX_TOOLS,
-            RequestLimit::AnthropicDeferredTools => anthropic::MAX_DEFERRED_TOOLS,
-            RequestLimit::StrictTools => strict.tools,
-            RequestLimit::StrictOptionalParameters => strict.optional_parameters,
-            RequestLimit::StrictUnionParameters => strict.union_parameters,
-        }
+        // Each limit is one API's fact (every API that sets one agrees: a test in `apis.rs`).
+        WireFormat::ALL
+            .into_iter()
+            .find_map(|format| api(format.call_format()).request_limit(self, format.is_strict()))
+            .unwrap_or(usize::MAX)
     }
 
     /// What is counted, in words.

@@ -13,18 +13,20 @@
 //! data. Behind them, each LLM API is one type implementing one trait, and the code is laid out
 //! in three kinds of file:
 //! - generic machinery, which holds no provider's facts and dispatches to a provider through
-//!   the trait: `api.rs` (`LlmApi`: the provider and its dialects, the shape of one tool and where
-//!   `strict` goes, the body parser and stream machine, the replay rules, the answer writer and
-//!   what an answer can carry), `name_rules.rs` ([`NameRule`], [`check_definition_name`]),
+//!   the trait: `api.rs` (`LlmApi`: the provider, its name rule and its dialects with their
+//!   rules, the shape of one tool and where `strict` goes, its request limits, its native tool
+//!   search and its `namespace` tool where it has them, the body parser and stream machine with
+//!   the stream's end marker, the replay rules, the answer writer and what an answer can
+//!   carry), `name_rules.rs` ([`NameRule`], [`check_definition_name`]),
 //!   `format.rs` ([`WireFormat`], [`wire_tools`], [`RequestLimit`]), `namespaces.rs`
 //!   ([`namespaced_tools`]: the Responses API's `namespace` tools), [`calls`], [`answers`],
 //!   [`replay`] (the assistant turn as history carries it, from a body or a stream) and, for
 //!   schemas, `schema/dialect.rs` (the `DialectRules` types and the `Dialect` enum);
 //! - the table, `apis.rs`: each [`CallFormat`](calls::CallFormat) to its API, and the `const`
-//!   maps the public `const fn`s read (name rules, dialects); the one generic file that names
-//!   the providers for dispatch. A few provider facts are still read by name outside it: the
-//!   request limits (`format.rs`), the Responses API's namespace tool (`namespaces.rs`) and the
-//!   Messages API's native tool search (`runtime/request.rs`);
+//!   maps the public `const fn`s read (name rules, history-name limits, dialects); the one
+//!   generic file that names the providers. No other generic module imports a provider folder
+//!   (a test in `apis.rs` reads the sources), and the runtime asks the API too (the native
+//!   tool search of `runtime/request.rs`);
 //! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
 //!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
 //!   tool list (and where `strict` goes) and its request limits; beside it its calls read from a
@@ -66,6 +68,9 @@ pub mod replay;
 mod tool_list;
 
 #[cfg(feature = "runtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
+pub use apis::OPENAI_MAX_TOOLS;
+#[cfg(feature = "runtime")]
 pub(crate) use format::wire_list;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
@@ -74,9 +79,6 @@ pub use name_rules::{check_definition_name, CharClass, LlmProvider, NameRejectio
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use namespaces::namespaced_tools;
-#[cfg(feature = "runtime")]
-#[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
-pub use openai::OPENAI_MAX_TOOLS;
 #[cfg(feature = "runtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "runtime")))]
 pub use tool_list::{LeftOutTool, ToolList, WhyLeftOut};

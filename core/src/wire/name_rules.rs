@@ -261,7 +261,16 @@ impl std::error::Error for NameRejection {}
 /// assert!(check_definition_name(LlmProvider::Converse, &"a".repeat(100)).is_err());
 /// ```
 pub fn check_definition_name(provider: LlmProvider, name: &str) -> Result<(), NameRejection> {
-    let rule = provider.definition_rule();
+    check_name(provider, provider.definition_rule(), name)
+}
+
+/// Whether `rule`, `provider`'s rule for a definition's name, accepts `name`, and if not, why:
+/// for a caller that asked an API for its rule.
+pub(crate) fn check_name(
+    provider: LlmProvider,
+    rule: NameRule,
+    name: &str,
+) -> Result<(), NameRejection> {
     let mut chars = 0usize;
     for (at, c) in name.chars().enumerate() {
         let allowed = match (at, rule.first) {

@@ -13,8 +13,9 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::api::NamespaceTool;
+use super::apis::api;
 use super::format::{check_census_matches, wire_list};
-use super::openai;
 use super::tool_list::{LeftOutTool, ToolList, WhyLeftOut};
 use super::{RequestLimit, WireError, WireFormat};
 use crate::census::{Census, LeftOutReason, NamespacePlacement};
@@ -69,12 +70,12 @@ pub fn namespaced_tools(
     )
 }
 
-/// [`WireError::NoNamespaces`] unless `format` is one of the Responses API's.
-fn check_namespaced_format(format: WireFormat) -> Result<(), WireError> {
-    match format {
-        WireFormat::OpenAiResponses | WireFormat::OpenAiResponsesStrict => Ok(()),
-        _ => Err(WireError::NoNamespaces { format }),
-    }
+/// The `namespace` tool of `format`'s API: [`WireError::NoNamespaces`] unless it has one (the
+/// Responses API's).
+fn check_namespaced_format(format: WireFormat) -> Result<NamespaceTool, WireError> {
+    api(format.call_format())
+        .namespace_tool()
+        .ok_or(WireError::NoNamespaces { format })
 }
 
 /// The namespaced list of `census` (whose `definitions` match it), as a request carries it:
@@ -93,7 +94,7 @@ pub(crate) fn namespaced_list<'a>(
     carried: Option<&[usize]>,
     withheld: &[LeftOutTool],
 ) -> Result<ToolList, WireError> {
-    check_namespaced_format(format)?;
+    let namespace_tool = check_namespaced_format(format)?;
     let mut flat: Vec<(&str, &ToolDefinition)> = metas
         .into_iter()
         .map(|def| (def.name.as_str(), def))
@@ -156,14 +157,11 @@ pub(crate) fn namespaced_list<'a>(
         // Our words: the type requires a description, and an MCP server has none of its own
         // in a tool definition.
         let description = format!("Tools of the MCP server `{server}`.");
-        tools.push(openai::namespace_tool(
-            &namespace,
-            description,
-            inside.into_value(),
-        ));
+        tools.push(namespace_tool(&namespace, description, inside.into_value()));
     }
     let limit = RequestLimit::OpenAiTools;
-    if functions > limit.most() {
+    let most = api(format.call_format()).request_limit(limit, format.is_strict());
+    if most.is_some_and(|most| functions > most) {
         return Err(WireError::OverLimit {
             format,
             limit,

@@ -1,7 +1,7 @@
-//! Issue 18, points 4, 5, 6 and 8: a turn's calls run and answered (`turn.rs`), each in its
-//! `execute_tool` span (`spans.rs`), written in each format's shape and checked against the
-//! recorded, SDK-validated answers of `fixtures/provider-wire/` (`wire.rs`), with MCP outputs
-//! that keep their kind through a real rmcp server (`mcp_content.rs`).
+//! Issue 18, points 4, 5, 6 and 8: a response's calls run and answered (`call_answers.rs`), each in
+//! its `execute_tool` span (`spans.rs`), written in each format's shape and checked against the
+//! recorded, SDK-validated answers of `fixtures/provider-wire/` (`wire.rs`), with MCP outputs that
+//! keep their kind through a real rmcp server (`mcp_content.rs`).
 
 mod converse_gemini;
 mod mcp_content;

@@ -1,5 +1,5 @@
-//! Answers on the wire (issue 18, point 5): a turn's [`ToolAnswer`]s as the messages the next
-//! request appends after the assistant turn, in each format's own shape.
+//! Answers on the wire (issue 18, point 5): the [`ToolAnswer`]s of one response's calls as the
+//! messages the next request appends after the assistant turn, in each format's own shape.
 //!
 //! | format | what [`write_answers`] returns in `messages` |
 //! |---|---|
@@ -117,8 +117,8 @@ impl AnswerLimits {
     }
 }
 
-/// A turn's answers on the wire: the messages to append (Responses: the input items), and
-/// what they could not carry whole.
+/// The answers to one response's calls on the wire: the messages to append (Responses: the input
+/// items), and what they could not carry whole.
 ///
 /// ```
 /// use toolwire_core::{runtime::{DispatchError, ToolAnswer}, wire::{answers::write_answers, calls::{CallFormat, ToolCall}}};
@@ -148,7 +148,7 @@ pub struct WireAnswers {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnswerNote {
-    /// The answer's position in the turn (the call's).
+    /// The answer's position among the response's calls (the call's).
     pub call: usize,
     /// What happened.
     pub kind: NoteKind,
@@ -257,7 +257,7 @@ impl AnswerNote {
     }
 }
 
-/// A turn's answers in `format`'s shape, within the default [`AnswerLimits`].
+/// The answers to one response's calls in `format`'s shape, within the default [`AnswerLimits`].
 ///
 /// ```
 /// # use serde_json::json;
@@ -273,7 +273,7 @@ pub fn write_answers(format: CallFormat, answers: &[ToolAnswer]) -> WireAnswers 
     write_answers_with(format, answers, &AnswerLimits::default())
 }
 
-/// A turn's answers in `format`'s shape, within `limits`.
+/// The answers to one response's calls in `format`'s shape, within `limits`.
 ///
 /// ```
 /// # use serde_json::json;
@@ -299,9 +299,9 @@ pub fn write_answers_with(
     }
 }
 
-/// A turn's answers on the wire as raw JSON text, for an app that splices them into the
-/// request body it writes itself: the same messages as [`WireAnswers`]'s, each the very text
-/// `serde_json::to_string` writes of its `Value`, byte for byte, written straight from the
+/// The answers to one response's calls on the wire as raw JSON text, for an app that splices them
+/// into the request body it writes itself: the same messages as [`WireAnswers`]'s, each the very
+/// text `serde_json::to_string` writes of its `Value`, byte for byte, written straight from the
 /// answers (no `Value` is built).
 ///
 /// ```
@@ -327,7 +327,8 @@ pub struct RawAnswers {
     pub notes: Vec<AnswerNote>,
 }
 
-/// A turn's answers in `format`'s shape, within `limits`, as raw JSON text: [`RawAnswers`].
+/// The answers to one response's calls in `format`'s shape, within `limits`, as raw JSON text:
+/// [`RawAnswers`].
 ///
 /// ```
 /// # use serde_json::json;

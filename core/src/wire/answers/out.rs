@@ -15,7 +15,7 @@ pub(crate) trait Out {
     fn message<T: Serialize>(&mut self, message: &T);
 }
 
-/// Where one turn's messages go: as `Value`s
+/// Where the answers to one response's calls go: as `Value`s
 /// ([`WireAnswers::messages`](super::WireAnswers::messages)) or as raw JSON text
 /// ([`RawAnswers::messages`](super::RawAnswers::messages)). One type for both, so each API's
 /// writer is one method of its [`LlmApi`](crate::wire::api::LlmApi) (a trait object takes no

@@ -75,9 +75,9 @@ pub(crate) const NO_OUTPUT: &str = "(the tool returned no output)";
 /// refuses such text (Converse).
 pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
 
-/// Prepares `answer` (the `index`th of the turn) for `api`, which says the images it takes and
-/// whether it carries a JSON output only as its text ([`Payload::JsonText`]), within `limits`,
-/// recording what it could not carry in `notes`.
+/// Prepares `answer` (the `index`th of the response's calls) for `api`, which says the images it
+/// takes and whether it carries a JSON output only as its text ([`Payload::JsonText`]), within
+/// `limits`, recording what it could not carry in `notes`.
 pub(crate) fn reply<'a>(
     answer: &'a ToolAnswer,
     index: usize,

@@ -5,15 +5,17 @@
 use serde_json::{json, Value};
 
 use super::{answers, calls, replay, stream};
+use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
-use crate::wire::api::LlmApi;
+use crate::wire::api::{strict_limit, LlmApi, NativeSearch};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
-use crate::wire::name_rules::LlmProvider;
+use crate::wire::name_rules::{LlmProvider, NameRule};
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
+use crate::wire::RequestLimit;
 
 /// The Anthropic Messages API.
 pub(crate) struct AnthropicMessages;
@@ -23,12 +25,42 @@ impl LlmApi for AnthropicMessages {
         LlmProvider::Anthropic
     }
 
+    fn name_rule(&self) -> NameRule {
+        super::NAME_RULE
+    }
+
     fn dialect(&self, strict: bool) -> Dialect {
         if strict {
             Dialect::AnthropicStrict
         } else {
             Dialect::Anthropic
         }
+    }
+
+    fn dialect_rules(&self, strict: bool) -> DialectRules {
+        if strict {
+            super::STRICT_DIALECT
+        } else {
+            super::DIALECT
+        }
+    }
+
+    /// The tool search's deferred tools, and its strict dialect's limits.
+    fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
+        match limit {
+            RequestLimit::AnthropicDeferredTools => Some(super::MAX_DEFERRED_TOOLS),
+            _ => strict_limit(self.dialect_rules(strict), limit),
+        }
+    }
+
+    /// The plain shape only: its native deferral is the one confirmed here (the tool search
+    /// tool page, `mod.rs`); the strict shape with it is not (our caution).
+    fn native_search(&self, strict: bool) -> Option<NativeSearch> {
+        (!strict).then_some(NativeSearch {
+            name: super::NATIVE_SEARCH_NAME,
+            tool: super::native_search_tool,
+            defer: super::defer,
+        })
     }
 
     fn tool(&self, form: &str, def: &ToolDefinition, schema: &Value, strict: bool) -> Value {

@@ -46,7 +46,8 @@ pub(crate) const NAME_RULE: NameRule = NameRule {
 };
 
 /// A name in a *past tool call* (turn history) may have up to 200 characters of any kind
-/// (Messages API reference).
+/// (Messages API reference; the longest called name it takes in replayed history, openclaw
+/// #13134: `replay.rs` replays a longer one as its model-safe form).
 pub(crate) const HISTORY_NAME_MAX_CHARS: usize = 200;
 
 // Schemas.

@@ -18,9 +18,6 @@ use crate::wire::calls::shape;
 use crate::wire::calls::Fault;
 use crate::wire::replay::ReplayRules;
 
-/// The longest called name the Messages API takes in replayed history (openclaw #13134).
-const MAX_HISTORY_NAME_CHARS: usize = 200;
-
 /// The Messages API's replay.
 pub(crate) const RULES: ReplayRules = ReplayRules {
     name_in_call: "/name",
@@ -39,5 +36,5 @@ fn turn(body: &Value) -> Result<(String, Value), Fault> {
 }
 
 fn refuses_in_history(name: &str) -> bool {
-    name.chars().count() > MAX_HISTORY_NAME_CHARS
+    name.chars().count() > super::HISTORY_NAME_MAX_CHARS
 }

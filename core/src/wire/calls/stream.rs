@@ -32,6 +32,7 @@ use super::lines::DEFAULT_MAX_EVENT_BYTES;
 use super::sink::CallSink;
 use super::sse::SseDecoder;
 use super::tool_call::{ToolCall, UnfinishedCall};
+use crate::wire::apis::api;
 use crate::wire::replay::StreamedTurn;
 
 /// Assembles a stream's client tool calls from its events, parsed: Chat Completions chunks,
@@ -247,7 +248,7 @@ impl CallStream {
         if let Some(refused) = self.refused() {
             return Err(refused);
         }
-        if is_openai(self.format) && event.starts_with(b"[DONE]") {
+        if is_end_marker(self.format, event) {
             return self.push_done();
         }
         match serde_json::from_slice::<Value>(event) {
@@ -654,7 +655,7 @@ impl SseCallStream {
             if self.done {
                 continue;
             }
-            if is_openai(self.calls.format()) && event.data.starts_with("[DONE]") {
+            if is_end_marker(self.calls.format(), event.data.as_bytes()) {
                 // Not an event of the format by itself: a stream of nothing but `[DONE]` (a
                 // proxy that failed) has no turn in it.
                 self.done = true;
@@ -722,8 +723,12 @@ impl SseCallStream {
     }
 }
 
-pub(crate) fn is_openai(format: CallFormat) -> bool {
-    matches!(format, CallFormat::OpenAiChat | CallFormat::OpenAiResponses)
+/// Whether `event` is the end marker of `format`'s streams (OpenAI's `[DONE]`), which is not
+/// JSON.
+pub(crate) fn is_end_marker(format: CallFormat, event: &[u8]) -> bool {
+    api(format)
+        .end_marker()
+        .is_some_and(|marker| event.starts_with(marker.as_bytes()))
 }
 
 /// A stream's calls from JSON lines in any chunking: one event per line, as a tool that

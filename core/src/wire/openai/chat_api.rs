@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use super::{chat_answers, chat_calls, chat_replay, chat_stream};
+use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
@@ -12,8 +13,9 @@ use crate::wire::api::LlmApi;
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
-use crate::wire::name_rules::LlmProvider;
+use crate::wire::name_rules::{LlmProvider, NameRule};
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
+use crate::wire::RequestLimit;
 
 /// OpenAI Chat Completions.
 pub(crate) struct ChatCompletions;
@@ -23,12 +25,28 @@ impl LlmApi for ChatCompletions {
         LlmProvider::OpenAi
     }
 
+    fn name_rule(&self) -> NameRule {
+        super::NAME_RULE
+    }
+
     fn dialect(&self, strict: bool) -> Dialect {
         if strict {
             Dialect::OpenAiStrict
         } else {
             Dialect::OpenAi
         }
+    }
+
+    fn dialect_rules(&self, strict: bool) -> DialectRules {
+        if strict {
+            super::STRICT_DIALECT
+        } else {
+            super::DIALECT
+        }
+    }
+
+    fn request_limit(&self, limit: RequestLimit, _strict: bool) -> Option<usize> {
+        (limit == RequestLimit::OpenAiTools).then_some(super::OPENAI_MAX_TOOLS)
     }
 
     fn tool(&self, form: &str, def: &ToolDefinition, schema: &Value, strict: bool) -> Value {
@@ -46,6 +64,11 @@ impl LlmApi for ChatCompletions {
 
     fn stream_machine(&self) -> Machine {
         Box::<chat_stream::ChatMachine>::default()
+    }
+
+    /// `data: [DONE]` ends the stream (`chat_stream.rs`).
+    fn end_marker(&self) -> Option<&'static str> {
+        Some(super::END_MARKER)
     }
 
     fn replay_rules(&self) -> ReplayRules {

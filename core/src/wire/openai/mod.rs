@@ -153,6 +153,11 @@ pub(crate) const STRICT_DIALECT: DialectRules = DialectRules {
 #[cfg(feature = "runtime")]
 pub const OPENAI_MAX_TOOLS: usize = 128;
 
+/// The `data` of the server-sent event that ends an OpenAI stream, `data: [DONE]`
+/// (openai-python `_streaming.py`; Chat Completions' stream, `chat_stream.rs`). It is not JSON.
+#[cfg(feature = "runtime")]
+pub(crate) const END_MARKER: &str = "[DONE]";
+
 /// One tool in `tools`: `{"type":"function","function":{name, description, parameters}}`
 /// (Chat Completions API reference), with `function.strict: true` in the strict shape
 /// (structured outputs).

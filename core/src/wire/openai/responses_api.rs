@@ -5,15 +5,17 @@
 use serde_json::{json, Value};
 
 use super::{responses_answers, responses_calls, responses_replay, responses_stream};
+use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
-use crate::wire::api::LlmApi;
+use crate::wire::api::{LlmApi, NamespaceTool};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
-use crate::wire::name_rules::LlmProvider;
+use crate::wire::name_rules::{LlmProvider, NameRule};
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
+use crate::wire::RequestLimit;
 
 /// The OpenAI Responses API.
 pub(crate) struct Responses;
@@ -23,12 +25,35 @@ impl LlmApi for Responses {
         LlmProvider::OpenAi
     }
 
+    fn name_rule(&self) -> NameRule {
+        super::NAME_RULE
+    }
+
     fn dialect(&self, strict: bool) -> Dialect {
         if strict {
             Dialect::OpenAiStrict
         } else {
             Dialect::OpenAi
         }
+    }
+
+    fn dialect_rules(&self, strict: bool) -> DialectRules {
+        if strict {
+            super::STRICT_DIALECT
+        } else {
+            super::DIALECT
+        }
+    }
+
+    /// The 128-tool limit is Chat Completions' reference; the Responses API reference states
+    /// none found here, so it is kept for both (our caution: a list the Chat API takes). It
+    /// counts every function, inside `namespace` tools too.
+    fn request_limit(&self, limit: RequestLimit, _strict: bool) -> Option<usize> {
+        (limit == RequestLimit::OpenAiTools).then_some(super::OPENAI_MAX_TOOLS)
+    }
+
+    fn namespace_tool(&self) -> Option<NamespaceTool> {
+        Some(super::namespace_tool)
     }
 
     fn tool(&self, form: &str, def: &ToolDefinition, schema: &Value, strict: bool) -> Value {
@@ -46,6 +71,13 @@ impl LlmApi for Responses {
 
     fn stream_machine(&self) -> Machine {
         Box::<responses_stream::ResponsesMachine>::default()
+    }
+
+    /// Chat Completions' end marker, `data: [DONE]`, is read as an end here too, not as an
+    /// event that is not JSON (our caution: a server or proxy that ends a Responses stream the
+    /// Chat way; the Responses API's own end is `response.completed`, `responses_stream.rs`).
+    fn end_marker(&self) -> Option<&'static str> {
+        Some(super::END_MARKER)
     }
 
     fn replay_rules(&self) -> ReplayRules {

@@ -15,7 +15,7 @@ use super::{replay_turn, Replay, ReplayError};
 use crate::wire::apis::api;
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::stream::is_openai;
+use crate::wire::calls::stream::is_end_marker;
 use crate::wire::calls::{CallFormat, ToolCall, UnfinishedCall, DEFAULT_MAX_ARGUMENT_BYTES};
 
 /// The assistant turn a stream carries, recorded event by event beside the
@@ -154,7 +154,7 @@ impl StreamedTurn {
         if self.refuse_after_end() {
             return;
         }
-        if is_openai(self.format) && event.starts_with(b"[DONE]") {
+        if is_end_marker(self.format, event) {
             if let Err(fault) = self.machine.done(&mut self.calls) {
                 self.record_failure(fault.in_stream(self.format, self.events).to_string());
             }

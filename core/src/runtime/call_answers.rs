@@ -1,9 +1,10 @@
-//! A turn's answers: every client call the model made in one response, run concurrently and
-//! answered, one answer per call, in call order (issue 18, point 4).
+//! The answers to a response's calls: every client call the model made in one response (its
+//! assistant turn), run concurrently and answered, one answer per call, in call order (issue 18,
+//! point 4).
 //!
 //! Policy: every call is answered. An unknown name, unusable arguments, a denial, a tool's
 //! error, a panic or the time limit is that call's error answer, which the model reads; a
-//! call is never dropped and the turn never fails as a whole (the providers refuse the next
+//! call is never dropped and the answers never fail as a whole (the providers refuse the next
 //! request when a call goes unanswered: every `tool_use` needs its `tool_result`, every
 //! `tool_call_id` its `tool` message, every `functionCall` part its `functionResponse` part;
 //! `fixtures/provider-wire/README.md`, "What an answer may carry"). The id and the called name
@@ -23,17 +24,17 @@ use crate::provider::caught_panic;
 use crate::tools::{ToolError, ToolOutput};
 use crate::wire::calls::ToolCall;
 
-/// How many calls of a turn run at once by default: our caution (a turn of many calls to one
-/// MCP server should not open that many requests at once), not any provider's rule.
+/// How many calls of a response run at once by default: our caution (a response of many calls to
+/// one MCP server should not open that many requests at once), not any provider's rule.
 pub const DEFAULT_CONCURRENCY: usize = 8;
 
-/// How long one call of a turn may run by default before it is abandoned and answered with
+/// How long one call of a response may run by default before it is abandoned and answered with
 /// [`DispatchError::TimedOut`]: our caution, above an MCP call's own default of 60 s
 /// (`mcp::McpTimeouts::call`) so a hung server is reported by its provider
 /// first, with its stderr.
 pub const DEFAULT_CALL_TIME_LIMIT: Duration = Duration::from_secs(120);
 
-/// How a turn's calls run: at most `concurrency` at once (results stay in call order), each
+/// How a response's calls run: at most `concurrency` at once (results stay in call order), each
 /// within `time_limit`.
 ///
 /// ```
@@ -191,8 +192,8 @@ impl ToolAnswer {
 }
 
 impl Request {
-    /// Runs every call of a turn (the client calls parsed from one response, in order) with
-    /// the default [`CallOptions`], and answers each: one [`ToolAnswer`] per call, in call
+    /// Runs every call of a response (the client calls parsed from its assistant turn, in order)
+    /// with the default [`CallOptions`], and answers each: one [`ToolAnswer`] per call, in call
     /// order, never fewer.
     ///
     /// ```
@@ -269,14 +270,14 @@ impl Request {
         });
         // `buffered` polls up to `concurrency` calls at once and yields in call order. They
         // run on the caller's task: concurrent, not parallel (a provider's I/O overlaps; a tool
-        // that blocks its thread holds up the turn, as it would any async caller).
+        // that blocks its thread holds up the other calls, as it would any async caller).
         futures::stream::iter(answers)
             .buffered(options.concurrency.max(1))
             .collect()
             .await
     }
 
-    /// One call of a turn, by its `resolution` (hop 5, done by the caller: a Responses API call
+    /// One call of a response, by its `resolution` (hop 5, done by the caller: a Responses API call
     /// made inside a `namespace` tool is resolved by its (namespace, name) pair, never by its
     /// bare name, which could be another tool's): its arguments checked, run within the time
     /// limit, a panic caught.
@@ -306,7 +307,7 @@ impl Request {
             }
         };
         // A custom provider, or the approval hook, may panic outside the providers' own
-        // guards: caught here, so one call never takes the turn down.
+        // guards: caught here, so one call never takes the others down.
         let run = AssertUnwindSafe(self.run_call(
             call.namespace.as_deref(),
             called,
