@@ -14,7 +14,7 @@
 //!   call's unusable arguments are that call's [`ArgumentsError`], and the others still parse.
 //!
 //! Each provider's facts live in its folder beside its tool list (`wire/openai/`:
-//! `chat_calls.rs`, `chat_stream.rs`, `responses_calls.rs`, `responses_stream.rs`;
+//! `chat_calls.rs`, `chat_stream/`, `responses_calls.rs`, `responses_stream.rs`;
 //! `wire/anthropic/`, `wire/converse/`, `wire/gemini/`: `calls.rs`, `stream.rs`); this module is
 //! the generic layer over them, which reaches each through its API's trait (`wire/api.rs`,
 //! the table `wire/apis.rs`). Pure functions: no I/O.

@@ -66,7 +66,7 @@ impl LlmApi for ChatCompletions {
         Box::<chat_stream::ChatMachine>::default()
     }
 
-    /// `data: [DONE]` ends the stream (`chat_stream.rs`).
+    /// `data: [DONE]` ends the stream (`chat_stream/`).
     fn end_marker(&self) -> Option<&'static str> {
         Some(super::END_MARKER)
     }

@@ -1,7 +1,7 @@
 //! OpenAI function calling (Chat Completions and Responses), as toolwire knows it: its name
 //! rule, its `openai` and `openai-strict` schema dialects (both APIs take the same
 //! `parameters`), the shape of one tool in each API's `tools` and its request limit. Its return leg sits beside this file: the calls of a Chat Completions body
-//! (`chat_calls.rs`) and stream (`chat_stream.rs`), and of a Responses API body
+//! (`chat_calls.rs`) and stream (`chat_stream/`), and of a Responses API body
 //! (`responses_calls.rs`) and stream (`responses_stream.rs`); the answers sent back join them.
 //!
 //! Policy: facts only, each citing its source (a rule that is our own caution says so).
@@ -154,7 +154,7 @@ pub(crate) const STRICT_DIALECT: DialectRules = DialectRules {
 pub const OPENAI_MAX_TOOLS: usize = 128;
 
 /// The `data` of the server-sent event that ends an OpenAI stream, `data: [DONE]`
-/// (openai-python `_streaming.py`; Chat Completions' stream, `chat_stream.rs`). It is not JSON.
+/// (openai-python `_streaming.py`; Chat Completions' stream, `chat_stream/`). It is not JSON.
 #[cfg(feature = "runtime")]
 pub(crate) const END_MARKER: &str = "[DONE]";
 

@@ -6,7 +6,7 @@
 //! then is an error naming the call ([`StreamError::Unfinished`]), never a call, however whole
 //! its partial arguments look. Each format's end of a call: Chat Completions, a non-empty
 //! `finish_reason`, `data: [DONE]`, or the end of the stream at an event boundary (many
-//! OpenAI-compatible servers end a stream by closing it; `openai/chat_stream.rs` says why that
+//! OpenAI-compatible servers end a stream by closing it; `openai/chat_stream/` says why that
 //! end is safe), so [`CallStream::finish`] returns the calls it ends; the other formats keep
 //! their explicit end events, and a call open at the stream's end stays unfinished: the
 //! Messages API's `content_block_stop`, the Responses API's `response.output_item.done`,
