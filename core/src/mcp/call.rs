@@ -9,7 +9,7 @@
 //! both done by rmcp), and the server is ended only when it stops answering altogether: the
 //! request that asks whether it is alive ([`still_answers`]: `ping`, or `server/discover` in
 //! 2026-07-28), bounded by [`ping_bound`], gets no answer. A call whose future is dropped before
-//! it answers (a turn's `time_limit`, a caller that gave up) is cancelled the same way.
+//! it answers (the calls' `time_limit`, a caller that gave up) is cancelled the same way.
 
 use std::time::Duration;
 
@@ -242,7 +242,7 @@ async fn ask_once(
 }
 
 /// Cancels a request when dropped armed: what rmcp's own `AbandonedRequestGuard`
-/// (`service/client.rs`) does for `call_tool_once`, for a request sent with options. A turn's
+/// (`service/client.rs`) does for `call_tool_once`, for a request sent with options. The calls'
 /// `time_limit` drops the call's future; without this the server would go on running a call
 /// nobody waits for, and a retry would repeat its side effects.
 struct CancelOnDrop {

@@ -104,7 +104,7 @@ impl ConversationState {
     }
 
     /// Turns the aliases of an old saved state into records, as resume does: each alias
-    /// records the tool its call reaches in `census` (the census of the turn that resumes it),
+    /// records the tool its call reaches in `census` (the census of the request that resumes it),
     /// or, when it reaches none now, the called name as a real name (a call by the alias then
     /// reaches only a tool of exactly that name, as the call did by hop 5's exact match, or
     /// none; our caution: the old state did not say which tool it reached). An alias recorded

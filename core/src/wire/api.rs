@@ -36,7 +36,7 @@ use crate::tools::ToolDefinition;
 
 /// What one LLM API is on the wire, both ways.
 pub(crate) trait LlmApi: Sync {
-    /// The provider whose tool-name rule and request limits apply.
+    /// The provider it is: the key of its public facts (`LlmProvider`), and what its errors name.
     fn provider(&self) -> LlmProvider;
 
     /// The rule for a tool definition's name (its provider's).

@@ -26,7 +26,10 @@
 //!   maps the public `const fn`s read (name rules, history-name limits, dialects); the one
 //!   generic file that names the providers. No other generic module imports a provider folder
 //!   (a test in `apis.rs` reads the sources), and the runtime asks the API too (the native
-//!   tool search of `runtime/request.rs`);
+//!   tool search of `runtime/request.rs`). One provider fact is read by name, as a policy of
+//!   ours: a deferred catalog (`runtime/catalog_policy.rs`, `runtime/request.rs`) carries at
+//!   most [`OPENAI_MAX_TOOLS`] tools whatever the format, so one conversation's lists fit every
+//!   API's request (OpenAI's count is the smallest any API sets);
 //! - one folder per LLM provider, holding everything toolwire knows about it, each fact citing
 //!   its source: in its `mod.rs` its name rule, its schema dialects, the shape of one tool in its
 //!   tool list (and where `strict` goes) and its request limits; beside it its calls read from a

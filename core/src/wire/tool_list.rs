@@ -3,7 +3,7 @@
 //! Policy: loud means returned. A tool that does not travel (the census left it out, the
 //! provider refuses its form, the dialect refuses its schema, the runtime cannot run it) is
 //! named in [`ToolList::left_out`] with its typed reason, beside the JSON, so an app shows it
-//! without a log subscriber; the `tracing` warning is only a convenience. A turn whose tools did
+//! without a log subscriber; the `tracing` warning is only a convenience. A request whose tools did
 //! not change pays for an `Arc` clone, not for a list: the list reads as the JSON value it is
 //! (`Deref`, `==` with a `Value`, `Serialize` writes the JSON only), and only
 //! [`ToolList::into_value`] copies it, when the caller wants one of its own to change.
@@ -184,7 +184,7 @@ impl fmt::Display for WhyLeftOut {
 /// // Beside the JSON, what it left out and why.
 /// let left: Vec<(&str, &str)> = list.left_out().iter().map(|t| (t.name.as_str(), t.reason.key())).collect();
 /// assert_eq!(left, [("mcp/a.b", "shares_form"), ("mcp/a/b", "shares_form")]);
-/// // The next turn, nothing changed: the same list, not a copy.
+/// // The next request, nothing changed: the same list, not a copy.
 /// let again = runtime.request().tools(WireFormat::Anthropic).unwrap();
 /// assert!(ToolList::ptr_eq(&list, &again));
 /// # });

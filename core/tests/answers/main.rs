@@ -3,10 +3,10 @@
 //! recorded, SDK-validated answers of `fixtures/provider-wire/` (`wire.rs`), with MCP outputs that
 //! keep their kind through a real rmcp server (`mcp_content.rs`).
 
+mod call_answers;
 mod converse_gemini;
 mod mcp_content;
 mod spans;
-mod turn;
 mod wire;
 mod written;
 

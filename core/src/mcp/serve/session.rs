@@ -311,10 +311,10 @@ impl ServerHandler for ServerSession {
         let stateless = era::is_stateless(&context);
         // Watched before the list is read: a change after it is one a listener is told.
         let seen = self.server.runtime().tool_set_changes();
-        let turn = self.request(stateless);
+        let runtime_request = self.request(stateless);
         *self.baseline.lock().unwrap_or_else(PoisonError::into_inner) = seen;
-        let view = self.server.view(&turn);
-        let tools = view.list_for(&turn, stateless);
+        let view = self.server.view(&runtime_request);
+        let tools = view.list_for(&runtime_request, stateless);
         let start = page_start(
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             tools.len(),
@@ -327,7 +327,8 @@ impl ServerHandler for ServerSession {
         if end < tools.len() {
             page.next_cursor = Some(end.to_string());
         }
-        let (ttl_ms, scope) = era::list_cache_hints(&context, !stateless && turn.is_deferred());
+        let (ttl_ms, scope) =
+            era::list_cache_hints(&context, !stateless && runtime_request.is_deferred());
         Ok(page.with_ttl_ms(ttl_ms).with_cache_scope(scope))
     }
 

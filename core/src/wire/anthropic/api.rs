@@ -48,7 +48,8 @@ impl LlmApi for AnthropicMessages {
     /// The tool search's deferred tools, and its strict dialect's limits.
     fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
         match limit {
-            RequestLimit::AnthropicDeferredTools => Some(super::MAX_DEFERRED_TOOLS),
+            // Only where its native search is (`native_search`: the plain shape).
+            RequestLimit::AnthropicDeferredTools => (!strict).then_some(super::MAX_DEFERRED_TOOLS),
             _ => strict_limit(self.dialect_rules(strict), limit),
         }
     }

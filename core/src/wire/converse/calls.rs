@@ -22,7 +22,7 @@ use crate::wire::calls::{arguments_within, Fault, ToolCall};
 /// The value of `ToolUseBlock.type` (and `ToolUseBlockStart.type`) of a system tool.
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
 
-/// The calls of `body`, added to `turn` in order.
+/// The calls of `body`, added to `sink` in order.
 pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
     let body = shape::object(body, "", "a ConverseResponse object")?;
     let output = shape::opt_object(body, "output", "")?

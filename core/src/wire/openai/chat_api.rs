@@ -9,7 +9,7 @@ use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
-use crate::wire::api::LlmApi;
+use crate::wire::api::{strict_limit, LlmApi};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
@@ -45,8 +45,11 @@ impl LlmApi for ChatCompletions {
         }
     }
 
-    fn request_limit(&self, limit: RequestLimit, _strict: bool) -> Option<usize> {
-        (limit == RequestLimit::OpenAiTools).then_some(super::OPENAI_MAX_TOOLS)
+    fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
+        match limit {
+            RequestLimit::OpenAiTools => Some(super::OPENAI_MAX_TOOLS),
+            _ => strict_limit(self.dialect_rules(strict), limit),
+        }
     }
 
     fn tool(&self, form: &str, def: &ToolDefinition, schema: &Value, strict: bool) -> Value {

@@ -23,7 +23,7 @@ use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{arguments_from_text, Arguments, ArgumentsError, Fault, ToolCall};
 
-/// The calls of `body`, added to `turn` in order.
+/// The calls of `body`, added to `sink` in order.
 pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
     let body = shape::object(body, "", "a chat.completion object")?;
     let choices = shape::array(body, "choices", "")?;

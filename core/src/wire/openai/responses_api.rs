@@ -9,7 +9,7 @@ use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
-use crate::wire::api::{LlmApi, NamespaceTool};
+use crate::wire::api::{strict_limit, LlmApi, NamespaceTool};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
@@ -48,8 +48,11 @@ impl LlmApi for Responses {
     /// The 128-tool limit is Chat Completions' reference; the Responses API reference states
     /// none found here, so it is kept for both (our caution: a list the Chat API takes). It
     /// counts every function, inside `namespace` tools too.
-    fn request_limit(&self, limit: RequestLimit, _strict: bool) -> Option<usize> {
-        (limit == RequestLimit::OpenAiTools).then_some(super::OPENAI_MAX_TOOLS)
+    fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
+        match limit {
+            RequestLimit::OpenAiTools => Some(super::OPENAI_MAX_TOOLS),
+            _ => strict_limit(self.dialect_rules(strict), limit),
+        }
     }
 
     fn namespace_tool(&self) -> Option<NamespaceTool> {
