@@ -73,7 +73,12 @@
 //! - a new call at an index already in use: a delta whose `id` differs from its call's begins
 //!   a new call if its name differs, or if its name is the same, the call's arguments are
 //!   already whole JSON and the delta brings more argument text (a server reusing index 0 for
-//!   each parallel call). Any other new `id` is minted anew for the same call. A name that
+//!   each parallel call). A header of the same name under a new `id` with no argument text
+//!   after the call's arguments ended (OpenAI's first delta of a call carries
+//!   `"arguments": ""`) is held: argument text that then comes at that index, under no id or
+//!   the held one, could only break the ended arguments, so it begins the held header's call;
+//!   if none comes, the id was minted anew and nothing changes. Any other new `id` is minted
+//!   anew for the same call. A name that
 //!   differs from the call's after its arguments began begins a new call too (a server that
 //!   sends no index and no new id: no piece of a name follows argument text). "Whole" and
 //!   "began" are read from every fragment, kept or not (`wire::calls::json_scan`), so the
@@ -81,8 +86,7 @@
 //!   "whole" here is "ended" (every bracket closed), so neither does the depth, below;
 //! - arguments sent as an object (some compatible servers) are their JSON text;
 //! - arguments nested deeper than 127 levels of arrays and objects are never whole: the
-//!   scanner that reads "whole" follows no deeper (`wire::calls::json_scan`), the depth past
-//!   which `serde_json::Value` refuses them anyway. Such a call ends, at its real end, as
+//!   depth past which `serde_json::Value` refuses them (`wire::calls::json_scan`). Such a call ends, at its real end, as
 //!   `ArgumentsError::NotJson` (serde_json's "recursion limit exceeded"), never run; the
 //!   message keeps its text, which the body's parse refuses alike and the replay carries as
 //!   `{}` (returned as repaired). The scanner still follows such text to its last bracket
@@ -124,6 +128,18 @@ struct Entry {
     /// placeholder, the module doc says why): the call is answered as bad arguments, and the
     /// message records [`NO_ARGUMENTS`] for them.
     arguments_never_came: bool,
+    /// A header that came after its arguments ended, under another `id` and the same name,
+    /// with no argument text: an id minted anew for this call, or the header of a next call at
+    /// the same index whose arguments are still to come. Which, the next argument text tells
+    /// (the module doc, "a new call at an index already in use").
+    held: Option<HeldHeader>,
+}
+
+/// A header held by its index's call ([`Entry::held`]): the id and `type` it came with.
+#[derive(Debug)]
+struct HeldHeader {
+    id: String,
+    kind: Option<String>,
 }
 
 impl Entry {
@@ -139,6 +155,7 @@ impl Entry {
             extra: Map::new(),
             open: true,
             arguments_never_came: false,
+            held: None,
         }
     }
 
@@ -317,8 +334,20 @@ impl ChatMachine {
         if call.index.is_none() {
             call.index = delta.index;
         }
-        if call.id.is_none() {
-            call.id = delta.id.map(str::to_owned);
+        match delta.id {
+            Some(id) if call.id.is_none() => call.id = Some(id.to_owned()),
+            Some(id)
+                if call.id.as_deref() != Some(id)
+                    && call.arguments_ended()
+                    && !delta.brings_arguments()
+                    && delta.name.is_none_or(|name| name == call.name) =>
+            {
+                call.held = Some(HeldHeader {
+                    id: id.to_owned(),
+                    kind: delta.kind.map(str::to_owned),
+                });
+            }
+            _ => {}
         }
         // An ended call was yielded as the kind it was: a `type` sent after its end must not
         // make the body hold another kind (our caution).
@@ -379,6 +408,10 @@ impl ChatMachine {
             None => self.calls.iter().rposition(|call| call.open),
         };
         if let Some(at) = found {
+            if let Some(entry) = self.opens_held(at, delta) {
+                self.calls.push(entry);
+                return self.calls.len() - 1;
+            }
             if !begins_a_call(&self.calls[at], delta) {
                 return at;
             }
@@ -402,6 +435,32 @@ impl ChatMachine {
         }
         self.calls.push(Entry::new(delta.index));
         self.calls.len() - 1
+    }
+
+    /// The call a header held by the call at `at` begins, when `delta` brings argument text
+    /// after that call's arguments ended (text that could only break them) under no id or the
+    /// held one, and no other name: the held header was the next call's, whose arguments these
+    /// are. The held header is let go.
+    fn opens_held(&mut self, at: usize, delta: &CallDelta<'_>) -> Option<Entry> {
+        let call = &mut self.calls[at];
+        let held = call.held.as_ref()?;
+        let same_id = delta.id.is_none_or(|id| id == held.id);
+        let same_name = delta.name.is_none_or(|name| name == call.name);
+        if !(call.open
+            && call.arguments_ended()
+            && delta.brings_arguments()
+            && same_id
+            && same_name)
+        {
+            return None;
+        }
+        let held = call.held.take()?;
+        let mut entry = Entry::new(call.index);
+        entry.id = Some(held.id);
+        entry.kind = held.kind;
+        entry.name = call.name.clone();
+        entry.has_function = true;
+        Some(entry)
     }
 
     /// A real end: every open call ends, in order.

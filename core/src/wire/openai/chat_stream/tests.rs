@@ -399,3 +399,71 @@ fn arguments_past_the_limit_are_too_long() {
         })
     ));
 }
+
+#[test]
+fn a_next_calls_header_at_a_reused_index_before_its_arguments_begins_it_when_they_come() {
+    let deep = format!("{{\"a\":{}{}}}", "[".repeat(127), "]".repeat(127));
+    for first in ["{\"a\":1}", deep.as_str()] {
+        // OpenAI's shape: each call's header with `"arguments": ""`, then its fragments, both
+        // calls at index 0.
+        let (calls, machine) = run(&[
+            chunk(
+                json!([{"index": 0, "id": "call_1", "type": "function",
+                        "function": {"name": "f", "arguments": ""}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "function": {"arguments": first}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "id": "call_2", "type": "function",
+                        "function": {"name": "f", "arguments": ""}}]),
+                Value::Null,
+            ),
+            chunk(
+                json!([{"index": 0, "function": {"arguments": "{\"b\":2}"}}]),
+                Value::Null,
+            ),
+            chunk(Value::Null, json!("tool_calls")),
+        ]);
+        assert_eq!(
+            names(&calls),
+            [(Some("call_1"), "f"), (Some("call_2"), "f")]
+        );
+        assert_eq!(calls[1].arguments.as_ref().unwrap()["b"], 2);
+        agree(&calls, &machine);
+    }
+    // An id minted anew on a header after the arguments, and nothing after it: one call.
+    let (calls, machine) = run(&[
+        chunk(
+            json!([{"index": 0, "id": "call_1", "function": {"name": "f", "arguments": "{}"}}]),
+            Value::Null,
+        ),
+        chunk(
+            json!([{"index": 0, "id": "call_9", "function": {"name": "f", "arguments": ""}}]),
+            json!("tool_calls"),
+        ),
+    ]);
+    assert_eq!(names(&calls), [(Some("call_1"), "f")]);
+    assert!(calls[0].arguments.as_ref().unwrap().is_empty());
+    agree(&calls, &machine);
+    // Minted anew on every chunk, the arguments not yet ended: still one call.
+    let (calls, machine) = run(&[
+        chunk(
+            json!([{"index": 0, "id": "call_1", "function": {"name": "f", "arguments": ""}}]),
+            Value::Null,
+        ),
+        chunk(
+            json!([{"index": 0, "id": "call_2", "function": {"name": "f", "arguments": "{\"a\""}}]),
+            Value::Null,
+        ),
+        chunk(
+            json!([{"index": 0, "id": "call_3", "function": {"arguments": ":1}"}}]),
+            json!("tool_calls"),
+        ),
+    ]);
+    assert_eq!(names(&calls), [(Some("call_1"), "f")]);
+    assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
+    agree(&calls, &machine);
+}
