@@ -71,12 +71,16 @@ pub struct ConversationState {
     /// arguments), so a later call of the same id and name (Gemini's calls have none; some
     /// servers repeat them) never matches it, and neither does a call of the same name with
     /// other arguments that was answered elsewhere (a turn regenerated, its calls answered
-    /// outside the conversation). Left out of the JSON when empty.
+    /// outside the conversation). The limit: a call of the same id (or none), name and
+    /// arguments answered outside the conversation takes the entry of one answered in it and
+    /// never replayed; the two ran the same tool unless the tool set changed in between. Left
+    /// out of the JSON when empty.
     ///
     /// Bound (our caution): at most 4096 calls (as many as one assistant turn can hold); at most 1 MiB
     /// of the ids and names of the calls that ran a tool, and apart from them 256 KiB of those
-    /// of the calls that ran none (a name the model invented never pushes out the tool of a
-    /// call that ran one). Past a bound, the oldest go (logged), and the replay of a call whose
+    /// of the calls that ran none (the bytes of names the model invented never push out the
+    /// tool of a call that ran one; 4096 such calls still do, by the count). Past a bound, the
+    /// oldest go (logged), and the replay of a call whose
     /// entry went records what its name reaches then, returning it in
     /// [`Replay::unverified`](crate::wire::replay::Replay::unverified).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -178,7 +182,7 @@ impl RecordedName {
 /// assert_eq!(state.dispatched[0].tool.as_deref(), Some("mcp/y/fetch"));
 /// // A call that reached no tool (or a meta-tool) ran none: its replay records nothing.
 /// assert_eq!(state.dispatched[1], DispatchedCall {
-///     id: None, namespace: None, called: "get_weather".into(), arguments: None, tool: None,
+///     id: None, namespace: None, called: "get_weather".into(), arguments_digest: None, tool: None,
 /// });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,10 +197,13 @@ pub struct DispatchedCall {
     /// The name the model called.
     pub called: String,
     /// A digest of the call's arguments (sixteen hex digits of a 64-bit FNV-1a hash of their
-    /// JSON text, or of why they are unusable): the replay takes the entry only for a call with
-    /// the same arguments. None in a state saved before digests were kept: it matches any.
+    /// JSON text as serde_json writes the call's [`ToolCall::arguments`], or of why they are
+    /// unusable): the replay takes the entry only for a call of the same arguments value,
+    /// which the same response's calls have (the calls `answer_calls` saw, the body parsed
+    /// again, a stream's calls). None in a state saved before digests were kept: it matches
+    /// any. A digest that differs only fails safe: the call is then returned as unverified.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<String>,
+    pub arguments_digest: Option<String>,
     /// The real name of the tool the call ran; none when it reached no tool or a meta-tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
@@ -209,10 +216,7 @@ impl DispatchedCall {
         self.id.as_deref() == id
             && self.namespace.as_deref() == namespace
             && self.called == called
-            && self
-                .arguments
-                .as_deref()
-                .is_none_or(|kept| kept == arguments)
+            && (self.arguments_digest.as_deref()).is_none_or(|kept| kept == arguments)
     }
 
     /// What it weighs against its bound ([`MAX_DISPATCHED_BYTES`], or
@@ -222,7 +226,7 @@ impl DispatchedCall {
         len(&self.id)
             + len(&self.namespace)
             + self.called.len()
-            + len(&self.arguments)
+            + len(&self.arguments_digest)
             + len(&self.tool)
     }
 }
@@ -313,7 +317,8 @@ const MAX_DISPATCHED: usize = MAX_BLOCKS;
 const MAX_DISPATCHED_BYTES: usize = 1 << 20;
 
 /// How many bytes those of the calls that ran no tool may hold, apart: our caution, so that
-/// names the model invents (of any length) never push out the entry of a call that ran a tool.
+/// names the model invents (of any length) never push out, by their bytes, the entry of a call
+/// that ran a tool.
 const MAX_UNRUN_BYTES: usize = 1 << 18;
 
 impl Held {
@@ -535,7 +540,7 @@ impl Conversation {
             id: call.id.clone(),
             namespace: call.namespace.clone(),
             called: call.name.clone(),
-            arguments: Some(arguments_digest(&call.arguments)),
+            arguments_digest: Some(arguments_digest(&call.arguments)),
             tool: tool.map(str::to_owned),
         });
     }

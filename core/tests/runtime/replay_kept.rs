@@ -374,7 +374,7 @@ async fn a_regenerated_turns_dispatch_is_never_taken_by_a_call_with_other_argume
     // Turn 1's entry is still kept, and a call with its arguments takes it.
     let state = conversation.state();
     assert_eq!(state.dispatched.len(), 1);
-    assert!(state.dispatched[0].arguments.is_some());
+    assert!(state.dispatched[0].arguments_digest.is_some());
     let calls = parse_calls(CallFormat::Gemini, &first).unwrap();
     let replay = conversation
         .request()

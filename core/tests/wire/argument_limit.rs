@@ -207,3 +207,33 @@ fn a_messages_tool_use_with_blank_input_over_the_limit_keeps_its_start_input() {
         );
     }
 }
+
+#[test]
+fn a_messages_tool_use_whose_start_input_object_passes_the_limit_is_too_long() {
+    // No input deltas: the start's `input` object is the call's arguments, measured as its
+    // JSON text is (18 bytes), as a body's `input` is.
+    let events = [
+        json!({"type": "content_block_start", "index": 0, "content_block":
+            {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": "0123456789"}}}),
+        json!({"type": "content_block_stop", "index": 0}),
+    ];
+    let run = |limit: usize| {
+        let mut stream = CallParser::new(CallFormat::Anthropic)
+            .max_argument_bytes(limit)
+            .stream();
+        let mut calls = Vec::new();
+        for event in &events {
+            calls.extend(stream.push(event).expect("each event is read"));
+        }
+        assert_eq!(calls.len(), 1, "limit {limit}");
+        calls.remove(0).arguments
+    };
+    assert_eq!(
+        run(17),
+        Err(ArgumentsError::TooLong {
+            bytes: 18,
+            limit: 17
+        })
+    );
+    assert_eq!(run(18).unwrap()["a"], "0123456789");
+}

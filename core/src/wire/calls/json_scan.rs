@@ -7,6 +7,12 @@
 //! `fixtures/provider-wire/openai-chat/stream-quirk-index-missing.sse`). This scanner holds
 //! no text, only a state of a few bytes, so the limit never changes which calls there are.
 //!
+//! Why no crate: a partial-JSON parser (jiter's partial mode, `partial-json-fixer`) or
+//! serde_json's `StreamDeserializer` reads a buffer it is given again on every fragment, so it
+//! needs the text kept, which past the limit it is not, and costs the whole text per fragment;
+//! a push tokenizer that keeps only its state is what is wanted, and the few found keep a
+//! stack that grows with the nesting, the one thing a hostile stream must not control here.
+//!
 //! The grammar is the one serde_json 1.0 checks when it skips a value (`Deserializer::
 //! ignore_value`, `ignore_integer`, `ignore_decimal`, `ignore_exponent` in `de.rs`;
 //! `ignore_str`, `ignore_escape` in `read.rs`), which is what the machine asked before

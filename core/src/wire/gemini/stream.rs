@@ -131,7 +131,8 @@ impl StreamMachine for GeminiMachine {
 /// cut); our own reading, so a truncated stream names what it lost.
 ///
 /// Why no partial-JSON crate (jiter's partial mode, `partial-json-fixer`): this is the one
-/// place toolwire reads cut JSON, and only to name the calls in an error; arguments are never
+/// place toolwire reads what a cut JSON text holds (`wire::calls::json_scan` only says whether
+/// a text has ended), and only to name the calls in an error; arguments are never
 /// read before their end signal (a call is yielded whole or not at all), so no crate would do
 /// more here than this scan of two string members, and each would be a dependency of every
 /// user for an error message.
