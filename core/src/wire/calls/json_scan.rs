@@ -9,9 +9,10 @@
 //!
 //! Why no crate: a partial-JSON parser (jiter's partial mode, `partial-json-fixer`) or
 //! serde_json's `StreamDeserializer` reads a buffer it is given again on every fragment, so it
-//! needs the text kept, which past the limit it is not, and costs the whole text per fragment;
-//! a push tokenizer that keeps only its state is what is wanted, and the few found keep a
-//! stack that grows with the nesting, the one thing a hostile stream must not control here.
+//! needs the text kept, which past the limit it is not, and costs the whole text per fragment.
+//! What is wanted is a push scanner of fixed size that holds no text and answers one question
+//! (has the value ended?); that is these few hundred lines, less than a dependency of every
+//! user (our choice).
 //!
 //! The grammar is the one serde_json 1.0 checks when it skips a value (`Deserializer::
 //! ignore_value`, `ignore_integer`, `ignore_decimal`, `ignore_exponent` in `de.rs`;
