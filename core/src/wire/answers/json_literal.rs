@@ -28,19 +28,24 @@ pub(crate) fn json_text_literal(value: &Value) -> (Box<RawValue>, usize) {
     let _ = value.serialize(&mut serializer);
     bytes.push(b'"');
     let text_len = bytes.len() - 2 - extra;
-    // `serde_json` writes only UTF-8 (the strings it copies are `str`s), and the literal is
-    // one well-formed JSON string; both are checked rather than assumed (the checks are cheap
-    // beside the render: an ASCII fast path, and a scan to the next quote or backslash).
-    let literal = String::from_utf8(bytes)
-        .ok()
-        .and_then(|text| RawValue::from_string(text).ok())
-        .unwrap_or_else(|| empty_literal());
+    // Checked: `serde_json` writes only UTF-8 (the strings it copies are `str`s), and the check
+    // is an ASCII fast path, cheap beside the render. The fallback (never taken) renders and
+    // escapes in two passes.
+    let Ok(text) = String::from_utf8(bytes) else {
+        let text = serde_json::to_string(value).unwrap_or_default();
+        let literal = serde_json::value::to_raw_value(&text);
+        return (literal.unwrap_or_default(), text.len());
+    };
+    // SAFETY: `text` is one well-formed JSON string and nothing else: a quote, what
+    // `serde_json`'s serializer wrote of the value through `InString` (which writes every
+    // quote and backslash it is given escaped, and `serde_json` hands it no control
+    // character unescaped), and a quote; the tests below hold it equal to `serde_json`'s own
+    // escaping of the text, for every kind of value. `from_string_unchecked` exists for this
+    // case ("the output of another JSON serializer"); the checked `from_string` parses the
+    // literal again, which measured as much as the render itself (docs/performance.md).
+    // Debug builds check it anyway (`serde_json`'s `debug_assert!`).
+    let literal = unsafe { RawValue::from_string_unchecked(text) };
     (literal, text_len)
-}
-
-/// `""`, the fallback of a literal that could not be made (never, as said above).
-fn empty_literal() -> Box<RawValue> {
-    serde_json::value::to_raw_value("").unwrap_or_default()
 }
 
 /// `serde_json`'s compact formatting, each token written as it reads inside a JSON string.
