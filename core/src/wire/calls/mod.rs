@@ -46,6 +46,7 @@ mod error;
 mod json_scan;
 mod lines;
 pub(crate) mod machine;
+pub(crate) mod pruned;
 pub(crate) mod shape;
 pub(crate) mod sink;
 mod sse;
@@ -184,7 +185,9 @@ impl CallParser {
     /// assert!(matches!(err, BodyError::NotJson { .. }));
     /// ```
     pub fn parse_slice(&self, body: &[u8]) -> Result<Vec<ToolCall>, BodyError> {
-        let value: Value = serde_json::from_slice(body).map_err(|error| BodyError::NotJson {
+        // Read as `from_slice::<Value>` reads it, keeping only what the parse reads (`pruned`).
+        let read = pruned::from_slice(body, api(self.format).calls_read());
+        let value = read.map_err(|error| BodyError::NotJson {
             format: self.format,
             message: error.to_string(),
         })?;
@@ -208,7 +211,8 @@ impl CallParser {
     pub fn parse_str(&self, body: &str) -> Result<Vec<ToolCall>, BodyError> {
         // `from_str`, not `from_slice`: a `&str` is UTF-8 already, and `from_slice` checks
         // every string of the body again (measured: `core/benches/calls.rs`).
-        let value: Value = serde_json::from_str(body).map_err(|error| BodyError::NotJson {
+        let read = pruned::from_str(body, api(self.format).calls_read());
+        let value = read.map_err(|error| BodyError::NotJson {
             format: self.format,
             message: error.to_string(),
         })?;

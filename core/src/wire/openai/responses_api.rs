@@ -10,6 +10,7 @@ use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
 use crate::wire::api::LlmApi;
 use crate::wire::calls::machine::Machine;
+use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
 use crate::wire::name_rules::LlmProvider;
@@ -42,6 +43,10 @@ impl LlmApi for Responses {
 
     fn parse_calls(&self, body: &Value, calls: &mut CallSink) -> Result<(), Fault> {
         responses_calls::parse(body, calls)
+    }
+
+    fn calls_read(&self) -> &'static Keep {
+        &responses_calls::READ
     }
 
     fn stream_machine(&self) -> Machine {
