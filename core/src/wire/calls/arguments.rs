@@ -61,15 +61,21 @@ pub(crate) fn from_value_within(
     limit: usize,
 ) -> Result<Arguments, ArgumentsError> {
     if let Some(object @ Value::Object(_)) = value {
-        // Counted only where a bound that formats nothing does not fit.
-        if json_len_bound(object) > limit {
-            let bytes = json_len(object);
-            if bytes > limit {
-                return Err(ArgumentsError::TooLong { bytes, limit });
-            }
-        }
+        within(object, limit)?;
     }
     from_value(value)
+}
+
+/// Whether an object of arguments is within `limit` ([`from_value_within`]).
+pub(crate) fn within(object: &Value, limit: usize) -> Result<(), ArgumentsError> {
+    // Counted only where a bound that formats nothing does not fit.
+    if json_len_bound(object) > limit {
+        let bytes = json_len(object);
+        if bytes > limit {
+            return Err(ArgumentsError::TooLong { bytes, limit });
+        }
+    }
+    Ok(())
 }
 
 /// What a JSON value is, in words.

@@ -5,8 +5,11 @@
 use std::collections::HashSet;
 use std::mem;
 
+use serde_json::Value;
+
+use super::arguments::{from_value_within, within};
 use super::error::Fault;
-use super::tool_call::ToolCall;
+use super::tool_call::{Arguments, ArgumentsError, ToolCall};
 
 /// The calls found so far, and every id the turn has used.
 #[derive(Debug)]
@@ -14,6 +17,13 @@ pub(crate) struct CallSink {
     ready: Vec<ToolCall>,
     ids: HashSet<String>,
     max_argument_bytes: usize,
+    /// Whether an object of arguments within the limit is left in the body, for the caller
+    /// that owns the body to move into its call ([`CallSink::take_leaving`]), not copied.
+    leave_objects: bool,
+    /// Set when the arguments of the call added next were left in the body.
+    left_next: bool,
+    /// The positions in `ready` of the calls whose arguments were left in the body.
+    left: Vec<usize>,
 }
 
 impl CallSink {
@@ -22,6 +32,33 @@ impl CallSink {
             ready: Vec::new(),
             ids: HashSet::new(),
             max_argument_bytes,
+            leave_objects: false,
+            left_next: false,
+            left: Vec::new(),
+        }
+    }
+
+    /// A sink that leaves objects of arguments in the body (see `leave_objects`).
+    pub(crate) fn leaving_objects(max_argument_bytes: usize) -> CallSink {
+        CallSink {
+            leave_objects: true,
+            ..CallSink::new(max_argument_bytes)
+        }
+    }
+
+    /// The arguments an already parsed value stands for, within the limit (`from_value_within`);
+    /// an object is left in the body, as empty arguments here, when the sink leaves objects.
+    pub(crate) fn object_arguments(
+        &mut self,
+        value: Option<&Value>,
+    ) -> Result<Arguments, ArgumentsError> {
+        match value {
+            Some(object @ Value::Object(_)) if self.leave_objects => {
+                within(object, self.max_argument_bytes)?;
+                self.left_next = true;
+                Ok(Arguments::new())
+            }
+            _ => from_value_within(value, self.max_argument_bytes),
         }
     }
 
@@ -34,6 +71,7 @@ impl CallSink {
     /// ids are a set: a stream decides how many calls a turn has, and a scan of every earlier
     /// id per call would make a turn of n calls cost n² (measured: `core/benches/calls.rs`).
     pub(crate) fn add(&mut self, call: ToolCall) -> Result<(), Fault> {
+        let left = mem::take(&mut self.left_next);
         if call.name.is_empty() {
             return Err(Fault::MissingName {
                 pointer: call.pointer,
@@ -48,6 +86,9 @@ impl CallSink {
                 });
             }
         }
+        if left {
+            self.left.push(self.ready.len());
+        }
         self.ready.push(call);
         Ok(())
     }
@@ -55,12 +96,14 @@ impl CallSink {
     /// Adds a call of a format whose calls all carry an id (every format but Gemini).
     pub(crate) fn add_with_id(&mut self, call: ToolCall) -> Result<(), Fault> {
         if call.id.is_none() && !call.name.is_empty() {
+            self.left_next = false;
             return Err(Fault::MissingId {
                 pointer: call.pointer,
                 name: Some(call.name),
             });
         }
         if call.id.is_none() {
+            self.left_next = false;
             return Err(Fault::MissingName {
                 pointer: call.pointer,
                 id: None,
@@ -71,6 +114,13 @@ impl CallSink {
 
     /// The calls added since the last take, in order.
     pub(crate) fn take(&mut self) -> Vec<ToolCall> {
+        self.left.clear();
         mem::take(&mut self.ready)
+    }
+
+    /// The calls added since the last take, in order, and the positions of those whose
+    /// arguments were left in the body.
+    pub(crate) fn take_leaving(&mut self) -> (Vec<ToolCall>, Vec<usize>) {
+        (mem::take(&mut self.ready), mem::take(&mut self.left))
     }
 }

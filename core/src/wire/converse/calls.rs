@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{arguments_within, Fault, ToolCall};
+use crate::wire::calls::{Fault, ToolCall};
 
 /// The value of `ToolUseBlock.type` (and `ToolUseBlockStart.type`) of a system tool.
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
@@ -65,7 +65,7 @@ pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
         let id = shape::opt_id(tool_use, "toolUseId", tool_use_pointer())?;
         let name = shape::opt_str(tool_use, "name", tool_use_pointer())?.unwrap_or_default();
         // The limit applies to an `input` that arrives as an object too.
-        let arguments = arguments_within(member(tool_use, "input"), sink.limit());
+        let arguments = sink.object_arguments(member(tool_use, "input"));
         sink.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())

@@ -24,7 +24,7 @@ use serde_json::Value;
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{arguments_within, Fault, ToolCall};
+use crate::wire::calls::{Fault, ToolCall};
 
 /// What [`parse`] reads of a body: `candidates[].index`, of each part of a candidate's
 /// `content.parts` its `functionCall` (`id`, `name`, `args`), and whether `promptFeedback` is
@@ -106,7 +106,7 @@ pub(super) fn read_part(
     let id = shape::opt_str(function_call, "id", call_fields())?.map(str::to_owned);
     let name = shape::opt_str(function_call, "name", call_fields())?.unwrap_or_default();
     // The limit applies to arguments that arrive as an object too.
-    let arguments = arguments_within(member(function_call, "args"), sink.limit());
+    let arguments = sink.object_arguments(member(function_call, "args"));
     sink.add(ToolCall::new(id, name, arguments, call_pointer()))
 }
 
