@@ -84,7 +84,7 @@ pub(super) fn parts(candidates: &[Value]) -> Result<Option<(usize, &[Value])>, F
         let Some(content) = shape::opt_object(candidate, "content", &pointer)? else {
             return Ok(None);
         };
-        let parts = shape::opt_array(content, "parts", &format!("{pointer}/content"))?;
+        let parts = shape::opt_array(content, "parts", shape::Under(&pointer, "content"))?;
         return Ok(parts.map(|parts| (position, parts)));
     }
     Ok(None)
