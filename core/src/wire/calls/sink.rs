@@ -15,7 +15,7 @@ use super::tool_call::{Arguments, ArgumentsError, ToolCall};
 #[derive(Debug)]
 pub(crate) struct CallSink {
     ready: Vec<ToolCall>,
-    ids: HashSet<String>,
+    ids: Ids,
     max_argument_bytes: usize,
     /// Whether an object of arguments within the limit is left in the body, for the caller
     /// that owns the body to move into its call ([`CallSink::take_leaving`]), not copied.
@@ -30,7 +30,7 @@ impl CallSink {
     pub(crate) fn new(max_argument_bytes: usize) -> CallSink {
         CallSink {
             ready: Vec::new(),
-            ids: HashSet::new(),
+            ids: Ids::Few(Vec::new()),
             max_argument_bytes,
             leave_objects: false,
             left_next: false,
@@ -68,8 +68,9 @@ impl CallSink {
     }
 
     /// Adds a call the provider ended: it must have a name, and an id no earlier call had. The
-    /// ids are a set: a stream decides how many calls a turn has, and a scan of every earlier
-    /// id per call would make a turn of n calls cost n² (measured: `core/benches/calls.rs`).
+    /// ids are a set past a few: a stream decides how many calls a turn has, and a scan of every
+    /// earlier id per call would make a turn of n calls cost n² (measured:
+    /// `core/benches/calls.rs`, `calls_many_ids`).
     pub(crate) fn add(&mut self, call: ToolCall) -> Result<(), Fault> {
         let left = mem::take(&mut self.left_next);
         if call.name.is_empty() {
@@ -79,7 +80,7 @@ impl CallSink {
             });
         }
         if let Some(id) = &call.id {
-            if !self.ids.insert(id.clone()) {
+            if !self.ids.insert(id) {
                 return Err(Fault::DuplicateId {
                     pointer: call.pointer,
                     id: id.clone(),
@@ -122,5 +123,55 @@ impl CallSink {
     /// arguments were left in the body.
     pub(crate) fn take_leaving(&mut self) -> (Vec<ToolCall>, Vec<usize>) {
         (mem::take(&mut self.ready), mem::take(&mut self.left))
+    }
+}
+
+/// The ids a turn has used: a list while it is short (a scan of a few ids costs less than
+/// hashing each one and growing a table: measured, `core/benches/calls.rs`), a set past
+/// [`Ids::SCANNED`].
+#[derive(Debug)]
+enum Ids {
+    Few(Vec<String>),
+    Many(HashSet<String>),
+}
+
+impl Ids {
+    /// The most ids kept as a list.
+    const SCANNED: usize = 16;
+
+    /// Adds `id`; whether it was new.
+    fn insert(&mut self, id: &str) -> bool {
+        match self {
+            Ids::Few(ids) if ids.iter().any(|seen| seen == id) => false,
+            Ids::Few(ids) if ids.len() < Ids::SCANNED => {
+                ids.push(id.to_owned());
+                true
+            }
+            Ids::Few(ids) => {
+                let mut set: HashSet<String> = ids.drain(..).collect();
+                set.insert(id.to_owned());
+                *self = Ids::Many(set);
+                true
+            }
+            Ids::Many(ids) => !ids.contains(id) && ids.insert(id.to_owned()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ids;
+
+    /// A repeated id is found among a few ids and among many, across the change of list to set.
+    #[test]
+    fn a_repeated_id_is_found_few_or_many() {
+        let mut ids = Ids::Few(Vec::new());
+        for n in 0..40 {
+            assert!(ids.insert(&format!("call_{n}")), "{n}");
+            for seen in 0..=n {
+                assert!(!ids.insert(&format!("call_{seen}")), "{seen} of {n}");
+            }
+        }
+        assert!(matches!(ids, Ids::Many(_)));
     }
 }
