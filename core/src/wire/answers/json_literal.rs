@@ -19,7 +19,9 @@ use serde_json::Value;
 /// `value`'s compact JSON text as a JSON string literal (quotes included), and the length in
 /// bytes of the text it carries (`serde_json::to_string(value)`'s).
 pub(crate) fn json_text_literal(value: &Value) -> (Box<RawValue>, usize) {
-    let mut bytes = Vec::with_capacity(256);
+    // Room for an output of a kilobyte or two without growing; a smaller one is shrunk to fit
+    // (in place) when it becomes a `RawValue`.
+    let mut bytes = Vec::with_capacity(2048);
     bytes.push(b'"');
     let mut extra = 0;
     let mut serializer =
