@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 use toolwire_core::runtime::{CallOutcome, Route, ToolAnswer};
 use toolwire_core::tools::ToolOutput;
 use toolwire_core::wire::answers::{write_answers, write_raw_answers, AnswerLimits};
-use toolwire_core::wire::calls::{CallFormat, CallParser, CallStream};
+use toolwire_core::wire::calls::{CallFormat, CallParser, CallStream, ToolCall};
 
 /// Calls per response.
 const CALLS: usize = 8;
@@ -517,15 +517,24 @@ fn baseline_turn(text: &str, outputs: Vec<Value>) -> (Value, Vec<String>, Vec<Va
 }
 
 /// The calls of `text` parsed, each paired with its tool's outcome: the part [`our_turn`] and
-/// [`our_raw_turn`] share.
-fn answered(parser: CallParser, text: &str, outcomes: Vec<CallOutcome>) -> Vec<ToolAnswer> {
+/// [`our_raw_turn`] share. The calls are returned, as the baseline returns the body it read, so
+/// that neither routine's drops are timed.
+fn answered(
+    parser: CallParser,
+    text: &str,
+    outcomes: Vec<CallOutcome>,
+) -> (Vec<ToolCall>, Vec<ToolAnswer>) {
     let calls = parser.parse_str(text).unwrap();
-    calls
+    let answers = calls
         .iter()
         .zip(outcomes)
         .map(|(call, outcome)| ToolAnswer::new(call, Ok(outcome)))
-        .collect()
+        .collect();
+    (calls, answers)
 }
+
+/// What [`our_turn`] and [`our_raw_turn`] made: the calls, their answers, the request's text.
+type Turn = (Vec<ToolCall>, Vec<ToolAnswer>, String);
 
 /// Ours: the calls parsed, each paired with its tool's outcome, the answers written and
 /// serialised to the text a request carries.
@@ -535,11 +544,11 @@ fn our_turn(
     format: CallFormat,
     text: &str,
     outcomes: Vec<CallOutcome>,
-) -> (Vec<ToolAnswer>, String) {
-    let answers = answered(parser, text, outcomes);
+) -> Turn {
+    let (calls, answers) = answered(parser, text, outcomes);
     let wire = write_answers(format, &answers);
     let request = serde_json::to_string(&wire.messages).unwrap();
-    (answers, request)
+    (calls, answers, request)
 }
 
 /// [`our_turn`] for an app that splices the answers into its request body: written as raw
@@ -550,11 +559,11 @@ fn our_raw_turn(
     format: CallFormat,
     text: &str,
     outcomes: Vec<CallOutcome>,
-) -> (Vec<ToolAnswer>, String) {
-    let answers = answered(parser, text, outcomes);
+) -> Turn {
+    let (calls, answers) = answered(parser, text, outcomes);
     let raw = write_raw_answers(format, &answers, &AnswerLimits::default());
     let request = serde_json::to_string(&raw.messages).unwrap();
-    (answers, request)
+    (calls, answers, request)
 }
 
 /// Parsing a response and writing its answers against `from_str` of the body plus

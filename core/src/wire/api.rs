@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use super::answers::{out::Messages, AnswerNote, Reply};
 use super::calls::machine::StreamMachine;
+use super::calls::pruned::Keep;
 use super::calls::sink::CallSink;
 #[cfg(doc)]
 use super::calls::CallFormat;
@@ -79,6 +80,10 @@ pub(crate) trait LlmApi: Sync {
 
     /// Reads a response body's client calls into `calls`, in order.
     fn parse_calls(&self, body: &Value, calls: &mut CallSink) -> Result<(), Fault>;
+
+    /// What of a response body [`parse_calls`](Self::parse_calls) reads: a body read from its
+    /// text keeps only that (`calls::pruned`).
+    fn calls_read(&self) -> &'static Keep;
 
     /// A new machine for one of its streams.
     fn stream_machine(&self) -> Box<dyn StreamMachine>;

@@ -46,6 +46,7 @@
 //! # });
 //! ```
 
+mod json_literal;
 pub(crate) mod out;
 mod reply;
 
@@ -366,7 +367,7 @@ fn write_to(
     let replies: Vec<Reply<'_>> = answers
         .iter()
         .enumerate()
-        .map(|(index, answer)| reply::reply(answer, index, api, limits, &mut notes))
+        .map(|(index, answer)| reply::reply(answer, index, api, limits, out.raw, &mut notes))
         .collect();
     if replies.is_empty() {
         // No call, no answer: an empty `user` message would be refused.

@@ -7,12 +7,16 @@
 
 use std::borrow::Cow;
 
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::json_literal::json_text_literal;
 use super::{AnswerLimits, AnswerNote, NoteKind};
 use crate::runtime::ToolAnswer;
 use crate::tools::{json_text, ContentBlock, MediaBlock, ToolOutput};
 use crate::wire::api::LlmApi;
+use crate::wire::json_len::{json_len, json_len_bound};
 
 /// One answer as a format writes it.
 pub(crate) struct Reply<'a> {
@@ -42,7 +46,7 @@ pub(crate) enum Payload<'a> {
     Value(&'a Value),
     /// A JSON output that is not a string, whole, rendered once as its JSON text: for a format
     /// that carries a JSON output only as text, so the text measured is the text written.
-    JsonText(String),
+    JsonText(JsonString),
     /// Content blocks, as parts; `is_error` when the tool said so (MCP `isError`).
     Parts {
         parts: Vec<Part<'a>>,
@@ -61,6 +65,38 @@ impl Payload<'_> {
     }
 }
 
+/// A JSON output's text, as a format that carries it as a JSON string writes it.
+pub(crate) enum JsonString {
+    /// The text (for messages as `Value`s, which hold it as a `String`).
+    Text(String),
+    /// The text as a JSON string literal, escaped as it was rendered (for raw messages, which
+    /// splice it as it is: one pass over the output, not a render and then an escape).
+    Literal(Box<RawValue>),
+}
+
+impl JsonString {
+    /// The text itself.
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            JsonString::Text(text) => Cow::Borrowed(text),
+            // Not on any format's way (only the formats that carry JSON as a value read the
+            // text back, and they get `Text`); read back rather than assumed.
+            JsonString::Literal(literal) => {
+                Cow::Owned(serde_json::from_str(literal.get()).unwrap_or_default())
+            }
+        }
+    }
+}
+
+impl Serialize for JsonString {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            JsonString::Text(text) => serializer.serialize_str(text),
+            JsonString::Literal(literal) => literal.serialize(serializer),
+        }
+    }
+}
+
 pub(crate) enum Part<'a> {
     Text(Cow<'a, str>),
     Image { mime_type: &'a str, data: &'a str },
@@ -75,14 +111,16 @@ pub(crate) const NO_OUTPUT: &str = "(the tool returned no output)";
 /// refuses such text (Converse).
 pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
 
-/// Prepares `answer` (the `index`th of the response's calls) for `api`, which says the images it
-/// takes and whether it carries a JSON output only as its text ([`Payload::JsonText`]), within
-/// `limits`, recording what it could not carry in `notes`.
+/// Prepares `answer` (the `index`th of the response's calls) for `api`, which says the images
+/// it takes and whether it carries a JSON output only as its text ([`Payload::JsonText`]), within
+/// `limits`, recording what it could not carry in `notes`. `raw`: the answer is written as raw JSON text
+/// ([`JsonString::Literal`]).
 pub(crate) fn reply<'a>(
     answer: &'a ToolAnswer,
     index: usize,
     api: &dyn LlmApi,
     limits: &AnswerLimits,
+    raw: bool,
     notes: &mut Vec<AnswerNote>,
 ) -> Reply<'a> {
     let mut budget = Budget {
@@ -100,11 +138,24 @@ pub(crate) fn reply<'a>(
             Payload::Error(budget.cut(Cow::Owned(text)).into_owned())
         }
         Ok(outcome) => match &outcome.output {
+            ToolOutput::Json(value) if renders_json && !value.is_string() && raw => {
+                // Rendered once, escaped as it is rendered; measured as it is written.
+                let (literal, len) = json_text_literal(value);
+                if len <= budget.text_left {
+                    Payload::JsonText(JsonString::Literal(literal))
+                } else {
+                    let text = serde_json::to_string(value).unwrap_or_default();
+                    Payload::Parts {
+                        parts: vec![Part::Text(budget.cut(Cow::Owned(text)))],
+                        is_error: false,
+                    }
+                }
+            }
             ToolOutput::Json(value) if renders_json && !value.is_string() => {
                 // Rendered once: measured by its length, written as it is.
                 let text = serde_json::to_string(value).unwrap_or_default();
                 if text.len() <= budget.text_left {
-                    Payload::JsonText(text)
+                    Payload::JsonText(JsonString::Text(text))
                 } else {
                     Payload::Parts {
                         parts: vec![Part::Text(budget.cut(Cow::Owned(text)))],
@@ -166,75 +217,11 @@ pub(crate) fn json_text_fits(value: &Value, left: usize) -> bool {
     }
 }
 
-/// An upper bound of the length of `value`'s compact JSON: a string's bytes each escaped at
-/// most to six (`\u001f`), its quotes; a number exactly, as `serde_json` writes it (no fixed
-/// width: with serde_json's `arbitrary_precision` feature, which any crate of the build can turn
-/// on, a `Number` holds its text, of any length); the punctuation.
-fn json_len_bound(value: &Value) -> usize {
-    match value {
-        Value::Null | Value::Bool(_) => 5,
-        Value::Number(number) => number_len(number),
-        Value::String(text) => 2 + 6 * text.len(),
-        Value::Array(items) => {
-            2 + items
-                .iter()
-                .map(|item| json_len_bound(item) + 1)
-                .sum::<usize>()
-        }
-        Value::Object(map) => {
-            2 + map
-                .iter()
-                .map(|(key, item)| 2 + 6 * key.len() + 2 + json_len_bound(item))
-                .sum::<usize>()
-        }
-    }
-}
-
-/// The length of `number` as `serde_json` writes it, counted without a copy: its `Display` is
-/// the text its serializer writes (`itoa` / `ryu`, or the held text under
-/// `arbitrary_precision`).
-fn number_len(number: &serde_json::Number) -> usize {
-    use std::fmt::Write as _;
-    let mut count = CharCount(0);
-    // Infallible: `CharCount` never refuses a write.
-    let _ = write!(count, "{number}");
-    count.0
-}
-
-/// A `fmt::Write` that keeps only how many bytes it was given.
-struct CharCount(usize);
-
-impl std::fmt::Write for CharCount {
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        self.0 += text.len();
-        Ok(())
-    }
-}
-
 /// The length in bytes of `json_text(value)`, counted as `serde_json` writes it: no copy.
 fn json_text_len(value: &Value) -> usize {
     match value {
         Value::String(text) => text.len(),
-        other => {
-            let mut count = ByteCount(0);
-            // Infallible: `ByteCount` never refuses a write, and a `Value` always serializes.
-            let _ = serde_json::to_writer(&mut count, other);
-            count.0
-        }
-    }
-}
-
-/// An `io::Write` that keeps only how many bytes it was given.
-struct ByteCount(usize);
-
-impl std::io::Write for ByteCount {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+        other => json_len(other),
     }
 }
 
@@ -390,7 +377,8 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::Value;
 
-    use super::{json_len_bound, json_text_fits};
+    use super::json_text_fits;
+    use crate::wire::json_len::{json_len_bound, number_len, number_len_bound};
 
     /// Numbers as JSON texts of every kind: small and 64-bit integers, integers past 64 bits,
     /// fractions, exponents (some past `f64`'s range), long mantissas. Without
@@ -428,11 +416,38 @@ mod tests {
         })
     }
 
+    /// The longest floats `serde_json` writes fit in the bound.
+    #[test]
+    fn the_longest_floats_fit_the_bound() {
+        for float in [
+            f64::MIN,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -1.234_567_890_123_456_7e-300,
+            -0.000_123_456_789_012_345_67,
+            -123_456_789_012_345_680.0,
+            -1.234_567_890_123_456_7e16,
+        ] {
+            let number = serde_json::Number::from_f64(float).unwrap();
+            let len = serde_json::to_string(&number).unwrap().len();
+            assert!(number_len_bound(&number) >= len, "{float}: {len}");
+        }
+    }
+
     proptest! {
-        /// A number's bound is its text's length exactly, under either serde_json build.
+        /// A number's bound is at least its text's length, under either serde_json build, and
+        /// its length exactly where it is an integer; `number_len` is its length.
         #[test]
         fn a_numbers_bound_is_its_length(number in number()) {
-            prop_assert_eq!(json_len_bound(&number), serde_json::to_string(&number).unwrap().len());
+            let len = serde_json::to_string(&number).unwrap().len();
+            let Value::Number(n) = &number else { unreachable!() };
+            prop_assert_eq!(number_len(n), len);
+            prop_assert!(number_len_bound(n) >= len, "{} < {}", number_len_bound(n), len);
+            if n.is_i64() || n.is_u64() {
+                prop_assert_eq!(json_len_bound(&number), len);
+            }
         }
 
         /// Any value's bound is at least its text's length, so the shortcut that trusts the

@@ -72,7 +72,7 @@ impl Serialize for Content<'_> {
         match self.0 {
             Payload::Error(text) => [TypedText { text, kind: "text" }].serialize(serializer),
             Payload::Value(value) => JsonText(value).serialize(serializer),
-            Payload::JsonText(text) => serializer.serialize_str(text),
+            Payload::JsonText(text) => text.serialize(serializer),
             Payload::Parts { parts, .. } => {
                 Seq(|| parts.iter().map(ContentBlock)).serialize(serializer)
             }

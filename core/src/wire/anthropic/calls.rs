@@ -12,9 +12,21 @@
 
 use serde_json::Value;
 
+use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{arguments_within, Fault, ToolCall};
+use crate::wire::calls::{Fault, ToolCall};
+
+/// What [`parse`] reads of a body: of each content block, `type`, `id`, `name` and `input`.
+pub(crate) const READ: Keep = Keep::Members(&[(
+    "content",
+    Keep::Items(&Keep::Members(&[
+        ("type", Keep::All),
+        ("id", Keep::All),
+        ("name", Keep::All),
+        ("input", Keep::All),
+    ])),
+)]);
 
 /// The calls of `body`, added to `sink` in order.
 pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
@@ -28,7 +40,7 @@ pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
         }
         let id = shape::opt_id(block, "id", &pointer)?;
         let name = shape::opt_str(block, "name", &pointer)?.unwrap_or_default();
-        let arguments = arguments_within(member(block, "input"), sink.limit());
+        let arguments = sink.object_arguments(member(block, "input"));
         sink.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())

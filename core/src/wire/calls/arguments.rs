@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::json_scan::JsonScan;
 use super::tool_call::{Arguments, ArgumentsError};
+use crate::wire::json_len::{json_len, json_len_bound};
 
 /// The default limit of one call's arguments text: 1 MiB. Our own caution (no provider
 /// documents a limit; a model's output tokens bound it far below this): a limit keeps a
@@ -54,36 +55,27 @@ pub(crate) fn from_value(value: Option<&Value>) -> Result<Arguments, ArgumentsEr
 /// The arguments an already parsed value stands for, as [`from_value`], within `limit`: an
 /// object whose compact JSON text is longer than `limit` is [`ArgumentsError::TooLong`], as
 /// the same arguments sent as text would be (Converse `input`, Gemini `args` arrive as
-/// objects). The length is counted by serializing into a counter: nothing is kept.
+/// objects). The length is bounded, or counted by serializing into a counter: nothing is kept.
 pub(crate) fn from_value_within(
     value: Option<&Value>,
     limit: usize,
 ) -> Result<Arguments, ArgumentsError> {
     if let Some(object @ Value::Object(_)) = value {
+        within(object, limit)?;
+    }
+    from_value(value)
+}
+
+/// Whether an object of arguments is within `limit` ([`from_value_within`]).
+pub(crate) fn within(object: &Value, limit: usize) -> Result<(), ArgumentsError> {
+    // Counted only where a bound that formats nothing does not fit.
+    if json_len_bound(object) > limit {
         let bytes = json_len(object);
         if bytes > limit {
             return Err(ArgumentsError::TooLong { bytes, limit });
         }
     }
-    from_value(value)
-}
-
-/// The length of `value`'s compact JSON text, in bytes.
-fn json_len(value: &Value) -> usize {
-    struct Counter(usize);
-    impl std::io::Write for Counter {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counter = Counter(0);
-    // Writing a `Value` into a writer that never fails cannot fail.
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.0
+    Ok(())
 }
 
 /// What a JSON value is, in words.

@@ -46,6 +46,7 @@ mod error;
 mod json_scan;
 mod lines;
 pub(crate) mod machine;
+pub(crate) mod pruned;
 pub(crate) mod shape;
 pub(crate) mod sink;
 mod sse;
@@ -70,6 +71,7 @@ pub use stream::{CallStream, JsonLinesCallStream, SseCallStream};
 pub use tool_call::{Arguments, ArgumentsError, ToolCall, UnfinishedCall};
 
 use crate::wire::apis::api;
+use crate::wire::replay::repair::{at, at_mut};
 use sink::CallSink;
 
 /// Reads the client tool calls of one format, with a limit on one call's arguments text and,
@@ -184,11 +186,13 @@ impl CallParser {
     /// assert!(matches!(err, BodyError::NotJson { .. }));
     /// ```
     pub fn parse_slice(&self, body: &[u8]) -> Result<Vec<ToolCall>, BodyError> {
-        let value: Value = serde_json::from_slice(body).map_err(|error| BodyError::NotJson {
+        // Read as `from_slice::<Value>` reads it, keeping only what the parse reads (`pruned`).
+        let read = pruned::from_slice(body, api(self.format).calls_read());
+        let value = read.map_err(|error| BodyError::NotJson {
             format: self.format,
             message: error.to_string(),
         })?;
-        self.parse(&value)
+        self.parse_owned(value)
     }
 
     /// The client tool calls of a body given as JSON text: the same as
@@ -208,11 +212,41 @@ impl CallParser {
     pub fn parse_str(&self, body: &str) -> Result<Vec<ToolCall>, BodyError> {
         // `from_str`, not `from_slice`: a `&str` is UTF-8 already, and `from_slice` checks
         // every string of the body again (measured: `core/benches/calls.rs`).
-        let value: Value = serde_json::from_str(body).map_err(|error| BodyError::NotJson {
+        let read = pruned::from_str(body, api(self.format).calls_read());
+        let value = read.map_err(|error| BodyError::NotJson {
             format: self.format,
             message: error.to_string(),
         })?;
-        self.parse(&value)
+        self.parse_owned(value)
+    }
+
+    /// [`parse`](Self::parse) of a body read here: objects of arguments are moved out of it
+    /// into their calls, not copied (the body is dropped after).
+    fn parse_owned(&self, mut body: Value) -> Result<Vec<ToolCall>, BodyError> {
+        let api = api(self.format);
+        let mut sink = CallSink::leaving_objects(self.max_argument_bytes);
+        let found = api.parse_calls(&body, &mut sink);
+        found.map_err(|fault| fault.in_body(self.format))?;
+        let (mut calls, left) = sink.take_leaving();
+        let place = api.arguments_place();
+        // Every call's arguments are where its parser read them; checked before any is moved,
+        // so that a miss (never) falls back to copying them, from the body as it was.
+        let all_there = left.iter().all(|&position| {
+            at(&body, &calls[position].pointer).is_some_and(|block| place.holds(block))
+        });
+        if !all_there {
+            return self.parse(&body);
+        }
+        for position in left {
+            let call = &mut calls[position];
+            let arguments = at_mut(&mut body, &call.pointer)
+                .and_then(|block| place.in_block(block))
+                .map(Value::take);
+            if let Some(Value::Object(object)) = arguments {
+                call.arguments = Ok(object);
+            }
+        }
+        Ok(calls)
     }
 
     /// A stream assembler of this format and limit, over parsed events.
@@ -264,4 +298,57 @@ impl CallParser {
 /// ```
 pub fn parse_calls(format: CallFormat, body: &Value) -> Result<Vec<ToolCall>, BodyError> {
     CallParser::new(format).parse(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::{CallFormat, CallParser};
+
+    /// A body read from its text (pruned, its objects of arguments moved into the calls) gives
+    /// the calls the whole body gives, whatever the arguments are.
+    #[test]
+    fn a_body_read_from_text_gives_the_calls_of_the_whole_body() {
+        let inputs = [
+            json!({"city": "Paris", "days": [1, 2.5], "deep": {"a": null}}),
+            json!({}),
+            json!("not an object"),
+            json!({"long": "x".repeat(100)}),
+            Value::Null,
+        ];
+        let bodies = [
+            (
+                CallFormat::Anthropic,
+                json!({"id": "msg_1", "content": inputs.iter().enumerate().map(|(i, input)| json!(
+                    {"type": "tool_use", "id": format!("toolu_{i}"), "name": "f", "input": input,
+                     "cache": {"skipped": true}})).chain([json!({"type": "text", "text": "t"})])
+                    .collect::<Vec<_>>()}),
+            ),
+            (
+                CallFormat::Converse,
+                json!({"output": {"message": {"content": inputs.iter().enumerate().map(|(i, input)|
+                    json!({"toolUse": {"toolUseId": format!("t{i}"), "name": "f", "input": input}}))
+                    .collect::<Vec<_>>()}}, "usage": {"inputTokens": 1}}),
+            ),
+            (
+                CallFormat::Gemini,
+                json!({"candidates": [{"content": {"parts": inputs.iter().map(|input|
+                    json!({"functionCall": {"name": "f", "args": input}, "thoughtSignature": "s"}))
+                    .collect::<Vec<_>>()}}]}),
+            ),
+        ];
+        for (format, body) in bodies {
+            let parser = CallParser::new(format).max_argument_bytes(64);
+            let text = body.to_string();
+            let whole = parser.parse(&body).unwrap();
+            assert_eq!(whole.len(), inputs.len(), "{format}");
+            assert_eq!(parser.parse_str(&text).unwrap(), whole, "{format}");
+            assert_eq!(
+                parser.parse_slice(text.as_bytes()).unwrap(),
+                whole,
+                "{format}"
+            );
+        }
+    }
 }

@@ -1,10 +1,24 @@
 //! Reading a provider's JSON by the shape its format gives it. Policy: absent and `null` are
 //! the same (the SDKs' optional fields serialize either way); any other value of the wrong type
-//! is a [`Fault::Shape`] naming its pointer, built only when it fails.
+//! is a [`Fault::Shape`] naming its pointer, built only when it fails (a parent's pointer is
+//! anything that displays as it, so a caller need not build it before then).
+
+use std::fmt::Display;
 
 use serde_json::{Map, Value};
 
 use super::error::Fault;
+
+/// The pointer of a member of the value at a pointer (`{0}/{1}`), written only if a fault
+/// names it.
+#[derive(Clone, Copy)]
+pub(crate) struct Under<'a>(pub(crate) &'a str, pub(crate) &'static str);
+
+impl Display for Under<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}/{}", self.0, self.1)
+    }
+}
 
 /// `value` as an object, or a fault at `pointer`.
 pub(crate) fn object<'v>(
@@ -26,7 +40,7 @@ pub(crate) fn member<'v>(object: &'v Map<String, Value>, key: &str) -> Option<&'
 pub(crate) fn opt_object<'v>(
     object: &'v Map<String, Value>,
     key: &str,
-    parent: &str,
+    parent: impl Display,
 ) -> Result<Option<&'v Map<String, Value>>, Fault> {
     match member(object, key) {
         None => Ok(None),
@@ -39,7 +53,7 @@ pub(crate) fn opt_object<'v>(
 pub(crate) fn opt_array<'v>(
     object: &'v Map<String, Value>,
     key: &str,
-    parent: &str,
+    parent: impl Display,
 ) -> Result<Option<&'v [Value]>, Fault> {
     match member(object, key) {
         None => Ok(None),
@@ -52,9 +66,9 @@ pub(crate) fn opt_array<'v>(
 pub(crate) fn array<'v>(
     object: &'v Map<String, Value>,
     key: &str,
-    parent: &str,
+    parent: impl Display,
 ) -> Result<&'v [Value], Fault> {
-    opt_array(object, key, parent)?
+    opt_array(object, key, &parent)?
         .ok_or_else(|| Fault::shape(format!("{parent}/{key}"), "an array"))
 }
 
@@ -62,7 +76,7 @@ pub(crate) fn array<'v>(
 pub(crate) fn opt_str<'v>(
     object: &'v Map<String, Value>,
     key: &str,
-    parent: &str,
+    parent: impl Display,
 ) -> Result<Option<&'v str>, Fault> {
     match member(object, key) {
         None => Ok(None),
@@ -75,7 +89,7 @@ pub(crate) fn opt_str<'v>(
 pub(crate) fn opt_index(
     object: &Map<String, Value>,
     key: &str,
-    parent: &str,
+    parent: impl Display,
 ) -> Result<Option<u64>, Fault> {
     match member(object, key) {
         None => Ok(None),
@@ -87,8 +101,12 @@ pub(crate) fn opt_index(
 }
 
 /// The member `key` as an index, which the format requires.
-pub(crate) fn index(object: &Map<String, Value>, key: &str, parent: &str) -> Result<u64, Fault> {
-    opt_index(object, key, parent)?
+pub(crate) fn index(
+    object: &Map<String, Value>,
+    key: &str,
+    parent: impl Display,
+) -> Result<u64, Fault> {
+    opt_index(object, key, &parent)?
         .ok_or_else(|| Fault::shape(format!("{parent}/{key}"), "a non-negative integer"))
 }
 
@@ -97,7 +115,7 @@ pub(crate) fn index(object: &Map<String, Value>, key: &str, parent: &str) -> Res
 pub(crate) fn opt_id(
     object: &Map<String, Value>,
     key: &str,
-    parent: &str,
+    parent: impl Display,
 ) -> Result<Option<String>, Fault> {
     Ok(opt_str(object, key, parent)?
         .filter(|id| !id.is_empty())

@@ -149,7 +149,7 @@ fn tool_result<'a>(
         Payload::Value(value) if value.is_object() => vec![Block::Json(value)],
         Payload::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
         Payload::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
-        Payload::JsonText(text) => vec![Block::Text(Cow::Borrowed(text))],
+        Payload::JsonText(text) => vec![Block::Text(text.text())],
         Payload::Parts { parts, .. } => parts
             .iter()
             .map(|part| match part {

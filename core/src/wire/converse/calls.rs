@@ -15,12 +15,34 @@
 
 use serde_json::{Map, Value};
 
+use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{arguments_within, Fault, ToolCall};
+use crate::wire::calls::{Fault, ToolCall};
 
 /// The value of `ToolUseBlock.type` (and `ToolUseBlockStart.type`) of a system tool.
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
+
+/// What [`parse`] reads of a body: of each block of `output.message.content`, `toolUse`'s
+/// `type`, `toolUseId`, `name` and `input`.
+pub(crate) const READ: Keep = Keep::Members(&[(
+    "output",
+    Keep::Members(&[(
+        "message",
+        Keep::Members(&[(
+            "content",
+            Keep::Items(&Keep::Members(&[(
+                "toolUse",
+                Keep::Members(&[
+                    ("type", Keep::All),
+                    ("toolUseId", Keep::All),
+                    ("name", Keep::All),
+                    ("input", Keep::All),
+                ]),
+            )])),
+        )]),
+    )]),
+)]);
 
 /// The calls of `body`, added to `sink` in order.
 pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
@@ -36,21 +58,24 @@ pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
         let Some(tool_use) = shape::opt_object(block, "toolUse", &pointer)? else {
             continue;
         };
-        let tool_use_pointer = format!("{pointer}/toolUse");
-        if is_server_tool(tool_use, &tool_use_pointer)? {
+        let tool_use_pointer = || shape::Under(&pointer, "toolUse");
+        if is_server_tool(tool_use, tool_use_pointer())? {
             continue;
         }
-        let id = shape::opt_id(tool_use, "toolUseId", &tool_use_pointer)?;
-        let name = shape::opt_str(tool_use, "name", &tool_use_pointer)?.unwrap_or_default();
+        let id = shape::opt_id(tool_use, "toolUseId", tool_use_pointer())?;
+        let name = shape::opt_str(tool_use, "name", tool_use_pointer())?.unwrap_or_default();
         // The limit applies to an `input` that arrives as an object too.
-        let arguments = arguments_within(member(tool_use, "input"), sink.limit());
+        let arguments = sink.object_arguments(member(tool_use, "input"));
         sink.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }
     Ok(())
 }
 
 /// Whether a `toolUse` (or its stream start) is a system tool's.
-pub(super) fn is_server_tool(tool_use: &Map<String, Value>, pointer: &str) -> Result<bool, Fault> {
+pub(super) fn is_server_tool(
+    tool_use: &Map<String, Value>,
+    pointer: impl std::fmt::Display,
+) -> Result<bool, Fault> {
     Ok(shape::opt_str(tool_use, "type", pointer)? == Some(SERVER_TOOL_USE))
 }
 

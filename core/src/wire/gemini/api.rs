@@ -11,6 +11,7 @@ use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
 use crate::wire::api::LlmApi;
 use crate::wire::calls::machine::Machine;
+use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
 use crate::wire::name_rules::{LlmProvider, NameRule};
@@ -52,6 +53,10 @@ impl LlmApi for Gemini {
 
     fn parse_calls(&self, body: &Value, calls: &mut CallSink) -> Result<(), Fault> {
         calls::parse(body, calls)
+    }
+
+    fn calls_read(&self) -> &'static Keep {
+        &calls::READ
     }
 
     fn stream_machine(&self) -> Machine {

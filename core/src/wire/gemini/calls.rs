@@ -21,9 +21,37 @@
 
 use serde_json::Value;
 
+use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{arguments_within, Fault, ToolCall};
+use crate::wire::calls::{Fault, ToolCall};
+
+/// What [`parse`] reads of a body: `candidates[].index`, of each part of a candidate's
+/// `content.parts` its `functionCall` (`id`, `name`, `args`), and whether `promptFeedback` is
+/// there.
+pub(crate) const READ: Keep = Keep::Members(&[
+    (
+        "candidates",
+        Keep::Items(&Keep::Members(&[
+            ("index", Keep::All),
+            (
+                "content",
+                Keep::Members(&[(
+                    "parts",
+                    Keep::Items(&Keep::Members(&[(
+                        "functionCall",
+                        Keep::Members(&[
+                            ("id", Keep::All),
+                            ("name", Keep::All),
+                            ("args", Keep::All),
+                        ]),
+                    )])),
+                )]),
+            ),
+        ])),
+    ),
+    ("promptFeedback", Keep::Members(&[])),
+]);
 
 /// The calls of `body`, added to `sink` in order.
 pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
@@ -56,7 +84,7 @@ pub(super) fn parts(candidates: &[Value]) -> Result<Option<(usize, &[Value])>, F
         let Some(content) = shape::opt_object(candidate, "content", &pointer)? else {
             return Ok(None);
         };
-        let parts = shape::opt_array(content, "parts", &format!("{pointer}/content"))?;
+        let parts = shape::opt_array(content, "parts", shape::Under(&pointer, "content"))?;
         return Ok(parts.map(|parts| (position, parts)));
     }
     Ok(None)
@@ -74,11 +102,11 @@ pub(super) fn read_part(
     let Some(function_call) = shape::opt_object(part, "functionCall", pointer)? else {
         return Ok(());
     };
-    let call_fields = format!("{pointer}/functionCall");
-    let id = shape::opt_str(function_call, "id", &call_fields)?.map(str::to_owned);
-    let name = shape::opt_str(function_call, "name", &call_fields)?.unwrap_or_default();
+    let call_fields = || shape::Under(pointer, "functionCall");
+    let id = shape::opt_str(function_call, "id", call_fields())?.map(str::to_owned);
+    let name = shape::opt_str(function_call, "name", call_fields())?.unwrap_or_default();
     // The limit applies to arguments that arrive as an object too.
-    let arguments = arguments_within(member(function_call, "args"), sink.limit());
+    let arguments = sink.object_arguments(member(function_call, "args"));
     sink.add(ToolCall::new(id, name, arguments, call_pointer()))
 }
 

@@ -47,7 +47,7 @@ impl Serialize for Content<'_> {
         match self.0 {
             Payload::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
             Payload::Value(value) => JsonText(value).serialize(serializer),
-            Payload::JsonText(text) => serializer.serialize_str(text),
+            Payload::JsonText(text) => text.serialize(serializer),
             Payload::Parts { parts, is_error } => {
                 let error = is_error.then_some(ERROR_PREFIX.trim_end());
                 let texts = parts.iter().filter_map(|part| match part {

@@ -19,9 +19,33 @@
 
 use serde_json::Value;
 
+use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{arguments_from_text, Arguments, ArgumentsError, Fault, ToolCall};
+
+/// What [`parse`] reads of a body: `choices[].index`, and of its message the tool calls'
+/// `type`, `id` and `function` (`name`, `arguments`).
+pub(crate) const READ: Keep = Keep::Members(&[(
+    "choices",
+    Keep::Items(&Keep::Members(&[
+        ("index", Keep::All),
+        (
+            "message",
+            Keep::Members(&[(
+                "tool_calls",
+                Keep::Items(&Keep::Members(&[
+                    ("type", Keep::All),
+                    ("id", Keep::All),
+                    (
+                        "function",
+                        Keep::Members(&[("name", Keep::All), ("arguments", Keep::All)]),
+                    ),
+                ])),
+            )]),
+        ),
+    ])),
+)]);
 
 /// The calls of `body`, added to `sink` in order.
 pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
@@ -44,10 +68,10 @@ pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {
             continue;
         }
         let id = shape::opt_id(call, "id", &pointer)?;
-        let function_pointer = format!("{pointer}/function");
         let function = shape::opt_object(call, "function", &pointer)?
-            .ok_or_else(|| Fault::shape(function_pointer.clone(), "an object"))?;
-        let name = shape::opt_str(function, "name", &function_pointer)?.unwrap_or_default();
+            .ok_or_else(|| Fault::shape(format!("{pointer}/function"), "an object"))?;
+        let function_pointer = shape::Under(&pointer, "function");
+        let name = shape::opt_str(function, "name", function_pointer)?.unwrap_or_default();
         let arguments = arguments_member(member(function, "arguments"), sink.limit());
         sink.add_with_id(ToolCall::new(id, name, arguments, pointer))?;
     }

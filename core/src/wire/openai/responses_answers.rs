@@ -53,7 +53,7 @@ impl Serialize for Output<'_> {
         match self.0 {
             Payload::Error(text) => serializer.collect_str(&format_args!("{ERROR_PREFIX}{text}")),
             Payload::Value(value) => JsonText(value).serialize(serializer),
-            Payload::JsonText(text) => serializer.serialize_str(text),
+            Payload::JsonText(text) => text.serialize(serializer),
             Payload::Parts { parts, is_error } => {
                 let error = is_error.then_some(Item::Text(ERROR_PREFIX.trim_end()));
                 Seq(|| error.iter().copied().chain(parts.iter().map(Item::of)))

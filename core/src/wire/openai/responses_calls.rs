@@ -20,9 +20,23 @@
 use serde_json::Value;
 
 use super::chat_calls::arguments_member;
+use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::{Fault, ToolCall};
+
+/// What [`parse`] reads of a body: of each output item, `type`, `call_id`, `name`,
+/// `namespace` and `arguments`.
+pub(crate) const READ: Keep = Keep::Members(&[(
+    "output",
+    Keep::Items(&Keep::Members(&[
+        ("type", Keep::All),
+        ("call_id", Keep::All),
+        ("name", Keep::All),
+        ("namespace", Keep::All),
+        ("arguments", Keep::All),
+    ])),
+)]);
 
 /// The calls of `body`, added to `sink` in order.
 pub(crate) fn parse(body: &Value, sink: &mut CallSink) -> Result<(), Fault> {

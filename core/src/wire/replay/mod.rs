@@ -25,7 +25,7 @@
 //!   carries, and replays it once it is whole (not cut, not failed).
 
 mod history_names;
-mod repair;
+pub(crate) mod repair;
 mod streamed_turn;
 
 use std::fmt;
