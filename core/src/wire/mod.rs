@@ -60,6 +60,7 @@ pub(crate) mod converse;
 #[cfg(feature = "runtime")]
 mod format;
 pub(crate) mod gemini;
+#[cfg(feature = "runtime")]
 pub(crate) mod json_len;
 mod name_rules;
 #[cfg(feature = "runtime")]
