@@ -196,8 +196,18 @@ impl SseDecoder {
     /// assert_eq!(events.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(), ["one", "two"]);
     /// ```
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, EventTooLong> {
+        match self.push_keeping(chunk) {
+            (events, None) => Ok(events),
+            (_, Some(error)) => Err(error),
+        }
+    }
+
+    /// [`push`](Self::push), but the events the chunk completed before a line passed the
+    /// limit come back beside the failure: a reader that must give the same result in any
+    /// chunking reads them first.
+    pub(crate) fn push_keeping(&mut self, chunk: &[u8]) -> (Vec<SseEvent>, Option<EventTooLong>) {
         if let Some(failed) = self.failed {
-            return Err(failed);
+            return (Vec::new(), Some(failed));
         }
         let mut out = Vec::new();
         let fields = &mut self.fields;
@@ -208,9 +218,9 @@ impl SseDecoder {
                 limit: self.fields.max_data_bytes,
             };
             self.failed = Some(error);
-            return Err(error);
+            return (out, Some(error));
         }
-        Ok(out)
+        (out, None)
     }
 
     /// Whether the bytes so far stop inside an event (a line begun, or data not yet dispatched).

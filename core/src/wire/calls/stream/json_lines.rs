@@ -136,6 +136,11 @@ impl JsonLinesCallStream {
                 Ok(ended) => calls.extend(ended),
                 Err(error) => break Some(error),
             }
+            // A fault kept after the calls its line ended ends the reading: the lines after
+            // it are not read (whatever they hold, and however the bytes were chunked).
+            if let Some(kept) = self.calls.refused() {
+                break Some(kept);
+            }
         };
         // The recorded turn is cut while a line has begun and its newline has not come (as
         // `SseCallStream` does inside an event); it ends at a fault, whatever bytes follow.

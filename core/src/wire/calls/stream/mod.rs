@@ -269,6 +269,11 @@ impl CallStream {
     /// Fails the stream at an event (`text`) that is not JSON: before any event of the format,
     /// the input is not the format's stream at all (an HTML page, plain text).
     fn not_json(&mut self, text: &[u8], message: String) -> StreamError {
+        // A fault kept (after calls its event ended) stays the stream's: the lines after it
+        // are not read, however the bytes were chunked.
+        if let Some(failed) = &self.failed {
+            return failed.clone();
+        }
         self.events += 1;
         let error = if self.known_events == 0 {
             StreamError::NotTheFormat {
@@ -290,6 +295,9 @@ impl CallStream {
 
     /// Fails the stream at the event being read, which passed the limit of one event.
     fn too_long(&mut self) -> StreamError {
+        if let Some(failed) = &self.failed {
+            return failed.clone();
+        }
         let error = StreamError::EventTooLong {
             format: self.format,
             event: self.events,

@@ -121,9 +121,9 @@ impl SseCallStream {
             return Err(refused);
         }
         self.head.keep(chunk);
-        let Ok(events) = self.decoder.push(chunk) else {
-            return Err(self.calls.too_long());
-        };
+        // The events before a line over the limit are read first, as they would be had the
+        // chunk ended before that line.
+        let (events, too_long) = self.decoder.push_keeping(chunk);
         let mut calls = Vec::new();
         for event in events {
             if self.done {
@@ -148,6 +148,15 @@ impl SseCallStream {
                     };
                 }
             }
+        }
+        if too_long.is_some() {
+            let error = self.calls.too_long();
+            self.calls.recorded.set_inside_event(false);
+            return if calls.is_empty() {
+                Err(error)
+            } else {
+                Ok(calls)
+            };
         }
         // The recorded turn is cut while the bytes stop inside an event.
         let inside = !self.done && self.decoder.inside_event();

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::wire::calls::{parse_calls, Arguments, ArgumentsError, NO_ARGUMENTS};
+use crate::wire::calls::{parse_calls, Arguments, ArgumentsError, CallParser, NO_ARGUMENTS};
 use crate::wire::replay::{replay_turn, ReplayError};
 
 /// One Chat Completions chunk of tool call deltas, as a server-sent event.
@@ -305,4 +305,69 @@ fn a_gemini_call_in_a_cut_event_is_named_by_the_turns_cut() {
         };
         assert_eq!(calls[0].name.as_deref(), Some("get_weather"));
     }
+}
+
+/// Every way to cut `text` in two, and whole: each push's result, then `finish`'s.
+fn each_cut(text: &[u8], mut run: impl FnMut(&[&[u8]]) -> Vec<Result<Vec<ToolCall>, StreamError>>) {
+    let whole = run(&[text]);
+    for at in 1..text.len() {
+        let (a, b) = text.split_at(at);
+        let mut cut = run(&[a, b]);
+        // The same calls in the same order, and the same first error, however it was cut.
+        let calls = |results: &[Result<Vec<ToolCall>, StreamError>]| -> Vec<ToolCall> {
+            results
+                .iter()
+                .filter_map(|r| r.as_ref().ok())
+                .flatten()
+                .cloned()
+                .collect()
+        };
+        let error = |results: &[Result<Vec<ToolCall>, StreamError>]| {
+            results.iter().find_map(|r| r.as_ref().err().cloned())
+        };
+        assert_eq!(calls(&cut), calls(&whole), "cut at {at}");
+        assert_eq!(error(&cut), error(&whole), "cut at {at}");
+        cut.clear();
+    }
+}
+
+#[test]
+fn a_fault_kept_after_a_lines_calls_is_the_streams_whatever_lines_follow_in_any_chunking() {
+    // Line 0 ends call `a` and fails (index 1 has no id); the next line is not UTF-8.
+    let mut text = br#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}},{"index":1,"function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#.to_vec();
+    text.extend_from_slice(b"\n\xff\n");
+    each_cut(&text, |chunks| {
+        let mut stream = JsonLinesCallStream::new(CallFormat::OpenAiChat);
+        let mut results: Vec<_> = chunks.iter().map(|chunk| stream.push(chunk)).collect();
+        results.push(stream.finish());
+        results
+    });
+    let mut stream = JsonLinesCallStream::new(CallFormat::OpenAiChat);
+    assert_eq!(stream.push(&text).unwrap().len(), 1);
+    assert!(matches!(
+        stream.finish(),
+        Err(StreamError::MissingId { .. })
+    ));
+}
+
+#[test]
+fn an_sse_line_over_the_limit_comes_after_the_calls_its_chunk_ended_in_any_chunking() {
+    let event = r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#;
+    let text = format!("{event}\n\ndata: {}\n\n", "x".repeat(400));
+    each_cut(text.as_bytes(), |chunks| {
+        let mut stream = CallParser::new(CallFormat::OpenAiChat)
+            .max_event_bytes(300)
+            .sse();
+        let mut results: Vec<_> = chunks.iter().map(|chunk| stream.push(chunk)).collect();
+        results.push(stream.finish());
+        results
+    });
+    let mut stream = CallParser::new(CallFormat::OpenAiChat)
+        .max_event_bytes(300)
+        .sse();
+    assert_eq!(stream.push(text.as_bytes()).unwrap().len(), 1);
+    assert!(matches!(
+        stream.finish(),
+        Err(StreamError::EventTooLong { .. })
+    ));
 }
