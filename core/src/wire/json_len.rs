@@ -29,7 +29,9 @@ pub(crate) fn json_len_bound(value: &Value) -> usize {
 
 /// At least the length of `number` as `serde_json` writes it, without formatting a float: an
 /// integer's digits exactly, a float 24 bytes (the most `serde_json` writes of an `f64`: it
-/// formats them with `zmij`, whose buffer is 24 bytes, `zmij` 1.0 `BUFFER_SIZE`). With
+/// formats them with `zmij`, whose buffer is 24 bytes, `zmij` 1.0 `BUFFER_SIZE`; and a shortest
+/// round-trip `f64` needs no more: a sign, 17 digits, a point and `e` with a sign and three
+/// digits, as `-2.8000497941101916e+275` is). With
 /// serde_json's `arbitrary_precision` feature, which any crate of the build can turn on, a
 /// `Number` holds its text as it was read, of any length and form (`-0`, `1E400`): then its
 /// length is counted exactly.

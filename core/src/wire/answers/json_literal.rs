@@ -9,6 +9,7 @@
 //! The result is byte for byte `serde_json::to_string` of the `String` `to_string` of the
 //! value would give (tested below, and by `fixtures/provider-wire/written/`).
 
+use std::cell::Cell;
 use std::io;
 
 use serde::Serialize;
@@ -17,26 +18,34 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// `value`'s compact JSON text as a JSON string literal (quotes included), and the length in
-/// bytes of the text it carries (`serde_json::to_string(value)`'s).
-pub(crate) fn json_text_literal(value: &Value) -> (Box<RawValue>, usize) {
-    // Room for an output of a kilobyte or two without growing; a smaller one is shrunk to fit
-    // (in place) when it becomes a `RawValue`.
-    let mut bytes = Vec::with_capacity(2048);
-    bytes.push(b'"');
-    let mut extra = 0;
+/// bytes of the text it carries (`serde_json::to_string(value)`'s), when that text is at most
+/// `most` bytes; `None` as soon as the render passes `most` (it stops there: an output over
+/// the limit costs no more than the limit to find out).
+pub(crate) fn json_text_literal(value: &Value, most: usize) -> Option<(Box<RawValue>, usize)> {
+    // Room for an output of a kilobyte or two without growing; a smaller one's buffer is
+    // shrunk to fit (a reallocation) when it becomes a `RawValue`.
+    let extra = Cell::new(0);
+    let mut out = Capped {
+        bytes: Vec::with_capacity(2048.min(most.saturating_add(2))),
+        extra: &extra,
+        most,
+    };
+    out.bytes.push(b'"');
     let mut serializer =
-        serde_json::Serializer::with_formatter(&mut bytes, InString { extra: &mut extra });
-    // Infallible: writing to a `Vec` cannot fail, and a `Value`'s keys are strings.
-    let _ = value.serialize(&mut serializer);
+        serde_json::Serializer::with_formatter(&mut out, InString { extra: &extra });
+    // Fails only where `Capped` refuses a write past `most` (a `Vec` cannot fail otherwise,
+    // and a `Value`'s keys are strings).
+    value.serialize(&mut serializer).ok()?;
+    let mut bytes = out.bytes;
     bytes.push(b'"');
-    let text_len = bytes.len() - 2 - extra;
+    let text_len = bytes.len() - 2 - extra.get();
     // Checked: `serde_json` writes only UTF-8 (the strings it copies are `str`s), and the check
     // is an ASCII fast path, cheap beside the render. The fallback (never taken) renders and
     // escapes in two passes.
     let Ok(text) = String::from_utf8(bytes) else {
         let text = serde_json::to_string(value).unwrap_or_default();
         let literal = serde_json::value::to_raw_value(&text);
-        return (literal.unwrap_or_default(), text.len());
+        return Some((literal.unwrap_or_default(), text.len()));
     };
     // SAFETY: `text` is one well-formed JSON string and nothing else: a quote, what
     // `serde_json`'s serializer wrote of the value through `InString` (which writes every
@@ -47,7 +56,34 @@ pub(crate) fn json_text_literal(value: &Value) -> (Box<RawValue>, usize) {
     // literal again, which measured as much as the render itself (docs/performance.md).
     // Debug builds check it anyway (`serde_json`'s `debug_assert!`).
     let literal = unsafe { RawValue::from_string_unchecked(text) };
-    (literal, text_len)
+    Some((literal, text_len))
+}
+
+/// The literal's bytes so far, refusing a write once the text they stand for (the bytes
+/// after the opening quote, less the `extra` escaping bytes) passes `most`.
+struct Capped<'a> {
+    bytes: Vec<u8>,
+    extra: &'a Cell<usize>,
+    most: usize,
+}
+
+impl io::Write for Capped<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bytes.extend_from_slice(buf);
+        // `InString` counts a write's escaping bytes before it writes them.
+        if self.bytes.len() - 1 - self.extra.get() > self.most {
+            return Err(io::Error::other("past the limit"));
+        }
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.write(buf).map(drop)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// `serde_json`'s compact formatting, each token written as it reads inside a JSON string.
@@ -56,17 +92,17 @@ pub(crate) fn json_text_literal(value: &Value) -> (Box<RawValue>, usize) {
 /// level escaped them), so they are written as they are. `extra` counts the bytes written
 /// beyond the text they stand for.
 struct InString<'a> {
-    extra: &'a mut usize,
+    extra: &'a Cell<usize>,
 }
 
 impl Formatter for InString<'_> {
     fn begin_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        *self.extra += 1;
+        self.extra.set(self.extra.get() + 1);
         writer.write_all(b"\\\"")
     }
 
     fn end_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        *self.extra += 1;
+        self.extra.set(self.extra.get() + 1);
         writer.write_all(b"\\\"")
     }
 
@@ -88,7 +124,7 @@ impl Formatter for InString<'_> {
             CharEscape::Tab => b"\\\\t",
             CharEscape::AsciiControl(byte) => {
                 const HEX_DIGITS: [u8; 16] = *b"0123456789abcdef";
-                *self.extra += 1;
+                self.extra.set(self.extra.get() + 1);
                 return writer.write_all(&[
                     b'\\',
                     b'\\',
@@ -101,7 +137,7 @@ impl Formatter for InString<'_> {
             }
         };
         // The first level wrote two bytes.
-        *self.extra += escaped.len() - 2;
+        self.extra.set(self.extra.get() + escaped.len() - 2);
         writer.write_all(escaped)
     }
 }
@@ -139,8 +175,17 @@ mod tests {
     #[test]
     fn every_escape_is_escaped_again() {
         let value = json!({"a\"b": ["\\", "/", "\u{8}\u{c}\n\r\t", "\u{0}\u{1f}\u{7f}", "é"], "n": [1, -2, 0.5, null, true]});
-        let (literal, len) = json_text_literal(&value);
+        let (literal, len) = json_text_literal(&value, usize::MAX).unwrap();
         assert_eq!((literal.get().to_owned(), len), twice(&value));
+    }
+
+    #[test]
+    fn a_render_past_the_limit_stops_and_one_at_it_is_whole() {
+        let value = json!({"a\"b": ["\n\u{1}", 1.5, null]});
+        let (_, len) = twice(&value);
+        assert_eq!(json_text_literal(&value, len).unwrap().1, len);
+        assert!(json_text_literal(&value, len - 1).is_none());
+        assert!(json_text_literal(&value, 0).is_none());
     }
 
     proptest! {
@@ -148,8 +193,10 @@ mod tests {
         /// that text's.
         #[test]
         fn the_literal_is_the_text_escaped(value in value()) {
-            let (literal, len) = json_text_literal(&value);
-            prop_assert_eq!((literal.get().to_owned(), len), twice(&value));
+            let (text, len) = twice(&value);
+            let (literal, counted) = json_text_literal(&value, len).unwrap();
+            prop_assert_eq!((literal.get().to_owned(), counted), (text, len));
+            prop_assert!(len == 0 || json_text_literal(&value, len - 1).is_none());
         }
     }
 }

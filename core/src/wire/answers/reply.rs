@@ -139,9 +139,9 @@ pub(crate) fn reply<'a>(
         }
         Ok(outcome) => match &outcome.output {
             ToolOutput::Json(value) if renders_json && !value.is_string() && raw => {
-                // Rendered once, escaped as it is rendered; measured as it is written.
-                let (literal, len) = json_text_literal(value);
-                if len <= budget.text_left {
+                // Rendered once, escaped as it is rendered; measured as it is written, and the
+                // render stops where it passes the limit.
+                if let Some((literal, _)) = json_text_literal(value, budget.text_left) {
                     Payload::JsonText(JsonString::Literal(literal))
                 } else {
                     let text = serde_json::to_string(value).unwrap_or_default();
