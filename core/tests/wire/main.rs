@@ -16,6 +16,7 @@ mod machines;
 mod namespaces;
 mod not_a_stream;
 mod oracle;
+mod pruned_parse;
 mod replay;
 mod request_namespaces;
 mod responses_items;
