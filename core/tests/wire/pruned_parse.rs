@@ -1,8 +1,10 @@
 //! A body given as text or bytes is read keeping only the members its format's parser reads
 //! (`wire/calls/pruned.rs`, each parser's `READ`): the calls and errors must be exactly those of
 //! `parse` over the whole `Value`, for every response fixture and for variants of it that
-//! move, repeat, cut or break its members. If a parser comes to read a member its `READ`
-//! leaves out, the member reads as absent here and this test fails.
+//! move, repeat, cut or break its members, or put a choice whose `index` is not its position
+//! in front. A parser that comes to read a member its `READ` leaves out reads it as absent
+//! here, and this test fails where a fixture's variant holds that member with a value that
+//! matters (a member no fixture holds is not caught).
 
 use serde_json::{Map, Value};
 use toolwire_core::wire::calls::{BodyError, CallParser, ToolCall};
@@ -69,10 +71,22 @@ fn the_pruned_read_gives_what_parse_of_the_whole_value_gives() {
         if let Value::Object(map) = &mut wrapped {
             map.insert("extra".into(), Value::Object(wrapper));
         }
+        // A choice (or candidate) whose `index` is not its position in front: the parsers
+        // read the turn by `index`, not by position.
+        let mut second = body.clone();
+        for list in ["choices", "candidates"] {
+            if let Some(Value::Array(items)) = second.get_mut(list) {
+                if let Some(mut first) = items.first().cloned() {
+                    first["index"] = 1.into();
+                    items.insert(0, first);
+                }
+            }
+        }
         let mut texts: Vec<Vec<u8>> = vec![
             whole.clone(),
             reordered.into_bytes(),
             serde_json::to_vec_pretty(&wrapped).unwrap(),
+            serde_json::to_vec(&second).unwrap(),
         ];
         // Cut at every seventh byte, and broken by one byte at every thirteenth.
         for at in (0..whole.len()).step_by(7) {

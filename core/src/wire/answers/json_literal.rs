@@ -69,11 +69,12 @@ struct Capped<'a> {
 
 impl io::Write for Capped<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.bytes.extend_from_slice(buf);
-        // `InString` counts a write's escaping bytes before it writes them.
-        if self.bytes.len() - 1 - self.extra.get() > self.most {
+        // `InString` counts a write's escaping bytes before it writes them, so the text this
+        // write would make is known before it is copied.
+        if self.bytes.len() + buf.len() - 1 - self.extra.get() > self.most {
             return Err(io::Error::other("past the limit"));
         }
+        self.bytes.extend_from_slice(buf);
         Ok(buf.len())
     }
 

@@ -135,7 +135,16 @@ impl SseCallStream {
                 self.done = true;
             }
             match self.calls.push_slice(event.data.as_bytes()) {
-                Ok(ended) => calls.extend(ended),
+                Ok(ended) => {
+                    calls.extend(ended);
+                    // A fault kept after the calls its event ended ends the reading, as a
+                    // fault does: the turn ends there, whatever bytes follow (in this chunk or
+                    // the next), so its state never depends on the chunking.
+                    if self.calls.refused().is_some() {
+                        self.calls.recorded.set_inside_event(false);
+                        return Ok(calls);
+                    }
+                }
                 Err(error) => {
                     // The turn ends at the fault, whatever bytes follow it: it is no more cut
                     // than the same stream fed whole. The calls ended before the fault are

@@ -307,40 +307,60 @@ fn a_gemini_call_in_a_cut_event_is_named_by_the_turns_cut() {
     }
 }
 
-/// Every way to cut `text` in two, and whole: each push's result, then `finish`'s.
-fn each_cut(text: &[u8], mut run: impl FnMut(&[&[u8]]) -> Vec<Result<Vec<ToolCall>, StreamError>>) {
-    let whole = run(&[text]);
+/// What a run of a stream gave: each push's result, then `finish`'s, and the recorded turn's
+/// state after them (`whole`).
+type Run = (Vec<Result<Vec<ToolCall>, StreamError>>, String);
+
+/// Every way to cut `text` in two, and whole: the same calls in the same order, the same
+/// first error, and the same state of the recorded turn, however it was cut.
+fn each_cut(text: &[u8], mut run: impl FnMut(&[&[u8]]) -> Run) {
+    let calls = |results: &[Result<Vec<ToolCall>, StreamError>]| -> Vec<ToolCall> {
+        results
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .flatten()
+            .cloned()
+            .collect()
+    };
+    let error = |results: &[Result<Vec<ToolCall>, StreamError>]| {
+        results.iter().find_map(|r| r.as_ref().err().cloned())
+    };
+    let (whole, whole_turn) = run(&[text]);
     for at in 1..text.len() {
         let (a, b) = text.split_at(at);
-        let mut cut = run(&[a, b]);
-        // The same calls in the same order, and the same first error, however it was cut.
-        let calls = |results: &[Result<Vec<ToolCall>, StreamError>]| -> Vec<ToolCall> {
-            results
-                .iter()
-                .filter_map(|r| r.as_ref().ok())
-                .flatten()
-                .cloned()
-                .collect()
-        };
-        let error = |results: &[Result<Vec<ToolCall>, StreamError>]| {
-            results.iter().find_map(|r| r.as_ref().err().cloned())
-        };
+        let (cut, cut_turn) = run(&[a, b]);
         assert_eq!(calls(&cut), calls(&whole), "cut at {at}");
         assert_eq!(error(&cut), error(&whole), "cut at {at}");
-        cut.clear();
+        assert_eq!(cut_turn, whole_turn, "cut at {at}");
     }
 }
 
-#[test]
-fn a_fault_kept_after_a_lines_calls_is_the_streams_whatever_lines_follow_in_any_chunking() {
-    // Line 0 ends call `a` and fails (index 1 has no id); the next line is not UTF-8.
-    let mut text = br#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}},{"index":1,"function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#.to_vec();
-    text.extend_from_slice(b"\n\xff\n");
-    each_cut(&text, |chunks| {
-        let mut stream = JsonLinesCallStream::new(CallFormat::OpenAiChat);
+/// `each_cut` of `text` through an SSE stream of Chat Completions with `max_event_bytes`.
+fn each_sse_cut(text: &[u8], max_event_bytes: usize) {
+    each_cut(text, |chunks| {
+        let parser = CallParser::new(CallFormat::OpenAiChat).max_event_bytes(max_event_bytes);
+        let mut stream = parser.sse().recording_turn();
         let mut results: Vec<_> = chunks.iter().map(|chunk| stream.push(chunk)).collect();
         results.push(stream.finish());
-        results
+        let turn = format!("{:?}", stream.turn().unwrap().whole());
+        (results, turn)
+    });
+}
+
+/// A Chat chunk that ends call `a` and then fails: index 1 has no id.
+const ENDS_A_THEN_FAILS: &str = r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}},{"index":1,"function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#;
+
+#[test]
+fn a_fault_kept_after_a_lines_calls_is_the_streams_whatever_lines_follow_in_any_chunking() {
+    // Line 0 ends call `a` and fails; the next line is not UTF-8.
+    let mut text = ENDS_A_THEN_FAILS.as_bytes().to_vec();
+    text.extend_from_slice(b"\n\xff\n");
+    each_cut(&text, |chunks| {
+        let mut stream = JsonLinesCallStream::new(CallFormat::OpenAiChat).recording_turn();
+        let mut results: Vec<_> = chunks.iter().map(|chunk| stream.push(chunk)).collect();
+        results.push(stream.finish());
+        let turn = format!("{:?}", stream.turn().unwrap().whole());
+        (results, turn)
     });
     let mut stream = JsonLinesCallStream::new(CallFormat::OpenAiChat);
     assert_eq!(stream.push(&text).unwrap().len(), 1);
@@ -351,17 +371,16 @@ fn a_fault_kept_after_a_lines_calls_is_the_streams_whatever_lines_follow_in_any_
 }
 
 #[test]
+fn an_sse_fault_kept_after_an_events_calls_ends_the_turn_there_in_any_chunking() {
+    let text = format!("data: {ENDS_A_THEN_FAILS}\n\ndata: {{\"choices\":[]}}\n\n");
+    each_sse_cut(text.as_bytes(), 1 << 20);
+}
+
+#[test]
 fn an_sse_line_over_the_limit_comes_after_the_calls_its_chunk_ended_in_any_chunking() {
     let event = r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#;
     let text = format!("{event}\n\ndata: {}\n\n", "x".repeat(400));
-    each_cut(text.as_bytes(), |chunks| {
-        let mut stream = CallParser::new(CallFormat::OpenAiChat)
-            .max_event_bytes(300)
-            .sse();
-        let mut results: Vec<_> = chunks.iter().map(|chunk| stream.push(chunk)).collect();
-        results.push(stream.finish());
-        results
-    });
+    each_sse_cut(text.as_bytes(), 300);
     let mut stream = CallParser::new(CallFormat::OpenAiChat)
         .max_event_bytes(300)
         .sse();

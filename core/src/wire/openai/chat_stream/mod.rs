@@ -75,9 +75,12 @@
 //!   already whole JSON and the delta brings more argument text (a server reusing index 0 for
 //!   each parallel call). A header of the same name under a new `id` with no argument text
 //!   after the call's arguments ended (OpenAI's first delta of a call carries
-//!   `"arguments": ""`) is held: argument text that then comes at that index, under no id or
-//!   the held one, could only break the ended arguments, so it begins the held header's call;
-//!   if none comes, the id was minted anew and nothing changes. Any other new `id` is minted
+//!   `"arguments": ""`), carrying nothing but the header's members, is held: argument text
+//!   that then comes at that index, under no id or the held one, and begins an object or an
+//!   array, could only break the ended arguments, so it begins the held header's call; if none
+//!   comes, the id was minted anew and nothing changes. Not after arguments `{}`: a server's
+//!   placeholder (below) followed by an id minted anew and the real arguments cannot be told
+//!   from two calls, so that stays one call whose arguments are not JSON (loud, never run). Any other new `id` is minted
 //!   anew for the same call. A name that
 //!   differs from the call's after its arguments began begins a new call too (a server that
 //!   sends no index and no new id: no piece of a name follows argument text). "Whole" and
@@ -226,6 +229,28 @@ impl CallDelta<'_> {
             .as_deref()
             .is_some_and(|text| !text.is_empty())
     }
+
+    /// Whether its argument text begins a JSON object or array (its first byte but
+    /// whitespace): text that can begin a call's arguments, where whitespace or anything else
+    /// after ended arguments is theirs (kept, or breaking them: loud either way).
+    fn begins_a_container(&self) -> bool {
+        let text = self.arguments.as_deref().unwrap_or_default();
+        let first = text.bytes().find(|byte| !byte.is_ascii_whitespace());
+        matches!(first, Some(b'{' | b'['))
+    }
+
+    /// Whether it carries nothing but a call's header: `index`, `id`, `type`, and a
+    /// `function` of only `name` and `arguments` (no member another call could own, such as
+    /// Gemini's `extra_content`, which would be accumulated into the wrong call were the
+    /// header the next call's).
+    fn is_bare_header(&self) -> bool {
+        let own = |key: &str| matches!(key, "index" | "id" | "type" | "function");
+        let function_own = |key: &str| matches!(key, "name" | "arguments");
+        self.entry.keys().all(|key| own(key))
+            && self
+                .function
+                .is_none_or(|f| f.keys().all(|key| function_own(key)))
+    }
 }
 
 /// The delta and end of choice 0 in one chunk, read and checked.
@@ -339,7 +364,9 @@ impl ChatMachine {
             Some(id)
                 if call.id.as_deref() != Some(id)
                     && call.arguments_ended()
+                    && !call.arguments.is_empty_object()
                     && !delta.brings_arguments()
+                    && delta.is_bare_header()
                     && delta.name.is_none_or(|name| name == call.name) =>
             {
                 call.held = Some(HeldHeader {
@@ -438,9 +465,9 @@ impl ChatMachine {
     }
 
     /// The call a header held by the call at `at` begins, when `delta` brings argument text
-    /// after that call's arguments ended (text that could only break them) under no id or the
-    /// held one, and no other name: the held header was the next call's, whose arguments these
-    /// are. The held header is let go.
+    /// that begins an object or array after that call's arguments ended (text that could only
+    /// break them) under no id or the held one, and no other name: the held header was the
+    /// next call's, whose arguments these are. The held header is let go.
     fn opens_held(&mut self, at: usize, delta: &CallDelta<'_>) -> Option<Entry> {
         let call = &mut self.calls[at];
         let held = call.held.as_ref()?;
@@ -448,7 +475,7 @@ impl ChatMachine {
         let same_name = delta.name.is_none_or(|name| name == call.name);
         if !(call.open
             && call.arguments_ended()
-            && delta.brings_arguments()
+            && delta.begins_a_container()
             && same_id
             && same_name)
         {

@@ -467,3 +467,58 @@ fn a_next_calls_header_at_a_reused_index_before_its_arguments_begins_it_when_the
     assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
     agree(&calls, &machine);
 }
+
+#[test]
+fn a_held_header_begins_no_call_for_whitespace_after_a_placeholder_or_with_members_of_its_own() {
+    let header = |id: &str, arguments: &str| {
+        chunk(
+            json!([{"index": 0, "id": id, "type": "function",
+                    "function": {"name": "f", "arguments": arguments}}]),
+            Value::Null,
+        )
+    };
+    let fragment = |arguments: &str| {
+        chunk(
+            json!([{"index": 0, "function": {"arguments": arguments}}]),
+            Value::Null,
+        )
+    };
+    let end = chunk(Value::Null, json!("tool_calls"));
+    // Whitespace after the arguments is theirs: one call, run with them.
+    let (calls, machine) = run(&[
+        header("call_1", "{\"a\":1}"),
+        header("call_9", ""),
+        fragment("\n"),
+        end.clone(),
+    ]);
+    assert_eq!(names(&calls), [(Some("call_1"), "f")]);
+    assert_eq!(calls[0].arguments.as_ref().unwrap()["a"], 1);
+    agree(&calls, &machine);
+    // After the placeholder `{}`, an id minted anew and the real arguments, or two calls:
+    // not told apart, so one call whose arguments are not JSON, run by no one.
+    let (calls, machine) = run(&[
+        header("call_1", "{}"),
+        header("call_9", ""),
+        fragment("{\"stock\":\"MSFT\"}"),
+        end.clone(),
+    ]);
+    assert_eq!(names(&calls), [(Some("call_1"), "f")]);
+    assert!(calls[0].arguments.is_err());
+    agree(&calls, &machine);
+    // A header with a member of its own (Gemini's thought signature) is not held: the member
+    // is never moved to another call than the one it came with.
+    let (calls, machine) = run(&[
+        header("call_1", "{\"a\":1}"),
+        chunk(
+            json!([{"index": 0, "id": "call_2", "type": "function",
+                    "function": {"name": "f", "arguments": ""},
+                    "extra_content": {"google": {"thought_signature": "sigB"}}}]),
+            Value::Null,
+        ),
+        fragment("{\"b\":2}"),
+        end,
+    ]);
+    assert_eq!(names(&calls), [(Some("call_1"), "f")]);
+    assert!(calls[0].arguments.is_err());
+    agree(&calls, &machine);
+}
