@@ -536,13 +536,15 @@ impl Conversation {
     /// Remembers that `call` was dispatched to the tool whose real name is `tool` (hop 5 as
     /// the call ran; none when it reached no tool or a meta-tool), for the replay of its turn.
     pub(super) fn record_dispatched(&self, call: &ToolCall, tool: Option<&str>) {
-        self.lock().keep_dispatched(DispatchedCall {
+        // Built before the lock is taken: the digest serializes the arguments.
+        let dispatched = DispatchedCall {
             id: call.id.clone(),
             namespace: call.namespace.clone(),
             called: call.name.clone(),
             arguments_digest: Some(arguments_digest(&call.arguments)),
             tool: tool.map(str::to_owned),
-        });
+        };
+        self.lock().keep_dispatched(dispatched);
     }
 
     /// Takes the latest dispatch of `call` (its id, namespace, name and arguments) this

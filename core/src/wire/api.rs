@@ -22,6 +22,7 @@
 use serde_json::Value;
 
 use super::answers::{out::Messages, AnswerNote, Reply};
+use super::apis;
 use super::calls::machine::StreamMachine;
 use super::calls::pruned::Keep;
 use super::calls::sink::CallSink;
@@ -40,19 +41,31 @@ pub(crate) trait LlmApi: Sync {
     /// The provider it is: the key of its public facts (`LlmProvider`), and what its errors name.
     fn provider(&self) -> LlmProvider;
 
-    /// The rule for a tool definition's name (its provider's).
-    fn name_rule(&self) -> NameRule;
+    /// The rule for a tool definition's name: its provider's, read from the table (the one
+    /// map from a provider to its rule, which the public `const fn`s read too).
+    fn name_rule(&self) -> NameRule {
+        apis::name_rule(self.provider())
+    }
 
     /// The schema dialect of its tools' parameters, strict or not.
     fn dialect(&self, strict: bool) -> Dialect;
 
-    /// What that dialect accepts.
-    fn dialect_rules(&self, strict: bool) -> DialectRules;
+    /// What that dialect accepts (its rules, from the table).
+    fn dialect_rules(&self, strict: bool) -> DialectRules {
+        self.dialect(strict).rules()
+    }
 
     /// The most of `limit` one request of it takes (strict or not), if it sets one: over it,
-    /// the API refuses the whole request. By default, the strict limits of its dialect.
+    /// the API refuses the whole request. Its own limits ([`own_limit`](Self::own_limit)),
+    /// then the strict limits of its dialect.
     fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
-        strict_limit(self.dialect_rules(strict), limit)
+        self.own_limit(limit, strict)
+            .or_else(|| strict_limit(self.dialect_rules(strict), limit))
+    }
+
+    /// The limits of one request it sets itself, beside its dialect's: none by default.
+    fn own_limit(&self, _limit: RequestLimit, _strict: bool) -> Option<usize> {
+        None
     }
 
     /// Its own tool search, when a list of it can defer tools to it (strict or not).
@@ -112,7 +125,7 @@ pub(crate) trait LlmApi: Sync {
 
 /// The most of `limit` a dialect with `rules` takes, when it is one of the dialect's strict
 /// request limits ([`DialectRules::strict_request`]).
-pub(crate) fn strict_limit(rules: DialectRules, limit: RequestLimit) -> Option<usize> {
+fn strict_limit(rules: DialectRules, limit: RequestLimit) -> Option<usize> {
     let strict_limits = rules.strict_request?;
     match limit {
         RequestLimit::StrictTools => Some(strict_limits.tools),

@@ -5,16 +5,15 @@
 use serde_json::{json, Value};
 
 use super::{answers, calls, replay, stream};
-use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
-use crate::wire::api::{strict_limit, LlmApi, NativeSearch};
+use crate::wire::api::{LlmApi, NativeSearch};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
-use crate::wire::name_rules::{LlmProvider, NameRule};
+use crate::wire::name_rules::LlmProvider;
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
 use crate::wire::RequestLimit;
 
@@ -26,10 +25,6 @@ impl LlmApi for AnthropicMessages {
         LlmProvider::Anthropic
     }
 
-    fn name_rule(&self) -> NameRule {
-        super::NAME_RULE
-    }
-
     fn dialect(&self, strict: bool) -> Dialect {
         if strict {
             Dialect::AnthropicStrict
@@ -38,21 +33,11 @@ impl LlmApi for AnthropicMessages {
         }
     }
 
-    fn dialect_rules(&self, strict: bool) -> DialectRules {
-        if strict {
-            super::STRICT_DIALECT
-        } else {
-            super::DIALECT
-        }
-    }
-
-    /// The tool search's deferred tools, and its strict dialect's limits.
-    fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
-        match limit {
-            // Only where its native search is (`native_search`: the plain shape).
-            RequestLimit::AnthropicDeferredTools => (!strict).then_some(super::MAX_DEFERRED_TOOLS),
-            _ => strict_limit(self.dialect_rules(strict), limit),
-        }
+    /// The tool search's deferred tools, only where its native search is (`native_search`:
+    /// the plain shape).
+    fn own_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
+        let deferred = limit == RequestLimit::AnthropicDeferredTools && !strict;
+        deferred.then_some(super::MAX_DEFERRED_TOOLS)
     }
 
     /// The plain shape only: its native deferral is the one confirmed here (the tool search

@@ -48,18 +48,8 @@ pub(crate) fn from_str(text: &str, keep: &Keep) -> serde_json::Result<Value> {
     if holds_number_text() {
         return serde_json::from_str(text);
     }
-    let met_token = Cell::new(false);
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let read = Pruned {
-        keep,
-        met_token: &met_token,
-    }
-    .deserialize(&mut deserializer)
-    .and_then(|value| deserializer.end().map(|()| value));
-    if met_token.get() {
-        return serde_json::from_str(text);
-    }
-    read
+    let read = read(serde_json::Deserializer::from_str(text), keep);
+    read.unwrap_or_else(|| serde_json::from_str(text))
 }
 
 /// `bytes` as `serde_json::from_slice::<Value>` reads them, with only what `keep` keeps.
@@ -67,18 +57,24 @@ pub(crate) fn from_slice(bytes: &[u8], keep: &Keep) -> serde_json::Result<Value>
     if holds_number_text() {
         return serde_json::from_slice(bytes);
     }
+    let read = read(serde_json::Deserializer::from_slice(bytes), keep);
+    read.unwrap_or_else(|| serde_json::from_slice(bytes))
+}
+
+/// The pruned read of one whole text (nothing but whitespace after its value), or `None` when
+/// it met the raw-value token, for the caller to read the text whole instead.
+fn read<'de, R: serde_json::de::Read<'de>>(
+    mut deserializer: serde_json::Deserializer<R>,
+    keep: &Keep,
+) -> Option<serde_json::Result<Value>> {
     let met_token = Cell::new(false);
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let read = Pruned {
         keep,
         met_token: &met_token,
     }
     .deserialize(&mut deserializer)
     .and_then(|value| deserializer.end().map(|()| value));
-    if met_token.get() {
-        return serde_json::from_slice(bytes);
-    }
-    read
+    (!met_token.get()).then_some(read)
 }
 
 /// The error that stops a read at the raw-value token, for [`from_str`] to read the body

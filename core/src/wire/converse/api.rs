@@ -5,7 +5,6 @@
 use serde_json::{json, Value};
 
 use super::{answers, calls, replay, stream};
-use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
@@ -14,7 +13,7 @@ use crate::wire::calls::machine::Machine;
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
-use crate::wire::name_rules::{LlmProvider, NameRule};
+use crate::wire::name_rules::LlmProvider;
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
 
 /// Amazon Bedrock Converse.
@@ -25,24 +24,12 @@ impl LlmApi for Converse {
         LlmProvider::Converse
     }
 
-    fn name_rule(&self) -> NameRule {
-        super::NAME_RULE
-    }
-
+    /// The strict shape takes the `anthropic-strict` dialect (`mod.rs`).
     fn dialect(&self, strict: bool) -> Dialect {
         if strict {
             super::STRICT_DIALECT
         } else {
             Dialect::Converse
-        }
-    }
-
-    /// The strict shape takes the `anthropic-strict` dialect (`mod.rs`).
-    fn dialect_rules(&self, strict: bool) -> DialectRules {
-        if strict {
-            super::STRICT_DIALECT.rules()
-        } else {
-            super::DIALECT
         }
     }
 

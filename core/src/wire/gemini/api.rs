@@ -5,7 +5,6 @@
 use serde_json::{json, Value};
 
 use super::{answers, calls, replay, stream};
-use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
@@ -14,7 +13,7 @@ use crate::wire::calls::machine::Machine;
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
-use crate::wire::name_rules::{LlmProvider, NameRule};
+use crate::wire::name_rules::LlmProvider;
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
 
 /// Google Gemini generateContent.
@@ -25,17 +24,9 @@ impl LlmApi for Gemini {
         LlmProvider::Gemini
     }
 
-    fn name_rule(&self) -> NameRule {
-        super::NAME_RULE
-    }
-
     /// Gemini has no strict mode (`FunctionDeclaration` carries no `strict`: `mod.rs`).
     fn dialect(&self, _strict: bool) -> Dialect {
         Dialect::Gemini
-    }
-
-    fn dialect_rules(&self, _strict: bool) -> DialectRules {
-        super::DIALECT
     }
 
     fn tool(&self, form: &str, def: &ToolDefinition, schema: &Value, _strict: bool) -> Value {

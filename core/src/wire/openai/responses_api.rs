@@ -5,16 +5,15 @@
 use serde_json::{json, Value};
 
 use super::{responses_answers, responses_calls, responses_replay, responses_stream};
-use crate::schema::dialect::DialectRules;
 use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
-use crate::wire::api::{strict_limit, LlmApi, NamespaceTool};
+use crate::wire::api::{LlmApi, NamespaceTool};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::sink::CallSink;
 use crate::wire::calls::Fault;
-use crate::wire::name_rules::{LlmProvider, NameRule};
+use crate::wire::name_rules::LlmProvider;
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
 use crate::wire::RequestLimit;
 
@@ -26,10 +25,6 @@ impl LlmApi for Responses {
         LlmProvider::OpenAi
     }
 
-    fn name_rule(&self) -> NameRule {
-        super::NAME_RULE
-    }
-
     fn dialect(&self, strict: bool) -> Dialect {
         if strict {
             Dialect::OpenAiStrict
@@ -38,22 +33,11 @@ impl LlmApi for Responses {
         }
     }
 
-    fn dialect_rules(&self, strict: bool) -> DialectRules {
-        if strict {
-            super::STRICT_DIALECT
-        } else {
-            super::DIALECT
-        }
-    }
-
     /// The 128-tool limit is Chat Completions' reference; the Responses API reference states
     /// none found here, so it is kept for both (our caution: a list the Chat API takes). It
     /// counts every function, inside `namespace` tools too.
-    fn request_limit(&self, limit: RequestLimit, strict: bool) -> Option<usize> {
-        match limit {
-            RequestLimit::OpenAiTools => Some(super::OPENAI_MAX_TOOLS),
-            _ => strict_limit(self.dialect_rules(strict), limit),
-        }
+    fn own_limit(&self, limit: RequestLimit, _strict: bool) -> Option<usize> {
+        (limit == RequestLimit::OpenAiTools).then_some(super::OPENAI_MAX_TOOLS)
     }
 
     fn namespace_tool(&self) -> Option<NamespaceTool> {
