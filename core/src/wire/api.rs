@@ -23,12 +23,13 @@ use serde_json::Value;
 
 use super::answers::{out::Messages, AnswerNote, Reply};
 use super::apis;
+use super::calls::direct::BodyText;
 use super::calls::machine::StreamMachine;
 use super::calls::pruned::Keep;
 use super::calls::sink::CallSink;
 #[cfg(doc)]
 use super::calls::CallFormat;
-use super::calls::Fault;
+use super::calls::{Fault, ToolCall};
 use super::format::RequestLimit;
 use super::name_rules::{LlmProvider, NameRule};
 use super::replay::{ArgumentsPlace, ReplayRules};
@@ -93,6 +94,11 @@ pub(crate) trait LlmApi: Sync {
 
     /// Reads a response body's client calls into `calls`, in order.
     fn parse_calls(&self, body: &Value, calls: &mut CallSink) -> Result<(), Fault>;
+
+    /// The calls of a response body read straight from its text (`calls::direct`, with the
+    /// arguments limit `limit`), or `None` where that read gives up and the pruned read and
+    /// [`parse_calls`](Self::parse_calls) decide.
+    fn read_calls(&self, body: BodyText<'_>, limit: usize) -> Option<Vec<ToolCall>>;
 
     /// What of a response body [`parse_calls`](Self::parse_calls) reads: a body read from its
     /// text keeps only that (`calls::pruned`).

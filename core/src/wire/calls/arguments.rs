@@ -66,6 +66,22 @@ pub(crate) fn from_value_within(
     from_value(value)
 }
 
+/// The arguments a value read for them stands for, as [`from_value_within`] of it, the value
+/// moved, not copied: what `CallParser::parse_owned` gives for an object it moves out of the
+/// body, and for any other value (`null` as absent).
+pub(crate) fn from_owned_value_within(
+    value: Value,
+    limit: usize,
+) -> Result<Arguments, ArgumentsError> {
+    if value.is_object() {
+        within(&value, limit)?;
+    }
+    match value {
+        Value::Object(object) => Ok(object),
+        other => from_value(Some(&other)),
+    }
+}
+
 /// Whether an object of arguments is within `limit` ([`from_value_within`]).
 pub(crate) fn within(object: &Value, limit: usize) -> Result<(), ArgumentsError> {
     // Counted only where a bound that formats nothing does not fit.

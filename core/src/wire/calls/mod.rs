@@ -42,6 +42,7 @@
 
 mod arguments;
 mod call_format;
+pub(crate) mod direct;
 mod error;
 mod json_scan;
 mod lines;
@@ -72,6 +73,7 @@ pub use tool_call::{Arguments, ArgumentsError, ToolCall, UnfinishedCall};
 
 use crate::wire::apis::api;
 use crate::wire::replay::repair::{at, at_mut};
+use direct::BodyText;
 use sink::CallSink;
 
 /// Reads the client tool calls of one format, with a limit on one call's arguments text and,
@@ -186,13 +188,7 @@ impl CallParser {
     /// assert!(matches!(err, BodyError::NotJson { .. }));
     /// ```
     pub fn parse_slice(&self, body: &[u8]) -> Result<Vec<ToolCall>, BodyError> {
-        // Read as `from_slice::<Value>` reads it, keeping only what the parse reads (`pruned`).
-        let read = pruned::from_slice(body, api(self.format).calls_read());
-        let value = read.map_err(|error| BodyError::NotJson {
-            format: self.format,
-            message: error.to_string(),
-        })?;
-        self.parse_owned(value)
+        self.parse_text(BodyText::Slice(body))
     }
 
     /// The client tool calls of a body given as JSON text: the same as
@@ -212,7 +208,27 @@ impl CallParser {
     pub fn parse_str(&self, body: &str) -> Result<Vec<ToolCall>, BodyError> {
         // `from_str`, not `from_slice`: a `&str` is UTF-8 already, and `from_slice` checks
         // every string of the body again (measured: `core/benches/calls.rs`).
-        let read = pruned::from_str(body, api(self.format).calls_read());
+        self.parse_text(BodyText::Str(body))
+    }
+
+    /// The calls of a body's text: read straight into its calls (`direct`), or, where that
+    /// read gives up (anything it does not mirror exactly, and every body in error), by
+    /// [`parse_pruned`](Self::parse_pruned), which decides.
+    fn parse_text(&self, body: BodyText<'_>) -> Result<Vec<ToolCall>, BodyError> {
+        match api(self.format).read_calls(body, self.max_argument_bytes) {
+            Some(calls) => Ok(calls),
+            None => self.parse_pruned(body),
+        }
+    }
+
+    /// The calls of a body's text read as `from_str::<Value>` (or `from_slice`) reads it,
+    /// keeping only what the parse reads (`pruned`), then parsed.
+    fn parse_pruned(&self, body: BodyText<'_>) -> Result<Vec<ToolCall>, BodyError> {
+        let keep = api(self.format).calls_read();
+        let read = match body {
+            BodyText::Str(text) => pruned::from_str(text, keep),
+            BodyText::Slice(bytes) => pruned::from_slice(bytes, keep),
+        };
         let value = read.map_err(|error| BodyError::NotJson {
             format: self.format,
             message: error.to_string(),

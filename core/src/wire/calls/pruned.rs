@@ -40,7 +40,7 @@ pub(crate) enum Keep {
 /// The first key by which `Value` reads an object as the JSON text of its one string member,
 /// with `serde_json`'s `raw_value` feature (serde_json 1.0 `raw::TOKEN`, read by
 /// `value::de::KeyClassifier`). A body that holds it is read as a whole `Value`.
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// `text` as `serde_json::from_str::<Value>` reads it, with only what `keep` keeps; the same
 /// error where that refuses it.
@@ -187,7 +187,7 @@ impl<'de> Visitor<'de> for Pruned<'_> {
 /// An object's key, read as `Value` reads its first key (`deserialize_str`), borrowed where it
 /// has no escape.
 #[derive(Clone, Copy)]
-struct KeyName;
+pub(crate) struct KeyName;
 
 impl<'de> DeserializeSeed<'de> for KeyName {
     type Value = std::borrow::Cow<'de, str>;
@@ -217,11 +217,77 @@ impl<'de> Visitor<'de> for KeyName {
 #[derive(Clone, Copy)]
 struct Skip<'k>(&'k Cell<bool>);
 
+/// A value read and checked as [`Skip`] reads it, for a reader that gives up at any error
+/// (`calls::direct`): the raw-value token is an error, and nobody asks why.
+#[derive(Clone, Copy)]
+pub(crate) struct SkipValue;
+
+impl<'de> DeserializeSeed<'de> for SkipValue {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        Skip(&Cell::new(false)).deserialize(deserializer)
+    }
+}
+
 impl<'de> DeserializeSeed<'de> for Skip<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_any(self)
+    }
+}
+
+/// A value read and checked as [`SkipValue`] reads it, telling whether it is not `null` (all a
+/// parser asks of Gemini's `promptFeedback`).
+#[derive(Clone, Copy)]
+pub(crate) struct NotNull;
+
+impl<'de> DeserializeSeed<'de> for NotNull {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NotNull {
+    type Value = bool;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<bool, A::Error> {
+        Skip(&Cell::new(false)).visit_seq(items).map(|()| true)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, members: A) -> Result<bool, A::Error> {
+        Skip(&Cell::new(false)).visit_map(members).map(|()| true)
     }
 }
 

@@ -13,12 +13,16 @@
 //!   message; `reasoningContent` (its signature replayed unmodified, `ReasoningTextBlock`) and
 //!   `text` are the model's. None is a client call; all stay in the body for the replay.
 
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use crate::wire::calls::direct::{self, IsStr, ObjectArguments, OptString, Seen, SkipValue};
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{Fault, ToolCall};
+use crate::wire::calls::{Arguments, ArgumentsError, Fault, ToolCall};
 
 /// The value of `ToolUseBlock.type` (and `ToolUseBlockStart.type`) of a system tool.
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
@@ -77,6 +81,206 @@ pub(super) fn is_server_tool(
     pointer: impl std::fmt::Display,
 ) -> Result<bool, Fault> {
     Ok(shape::opt_str(tool_use, "type", pointer)? == Some(SERVER_TOOL_USE))
+}
+
+/// The direct read of a body (`calls::direct`): the calls [`parse`] gives of the pruned body,
+/// or an error where it gives up. `output`, its `message` and its `content` are each one
+/// member the parser requires: [`Required`] reads them.
+pub(crate) struct Direct {
+    pub(crate) limit: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Direct {
+    type Value = Vec<ToolCall>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        Required(
+            "output",
+            Required("message", Required("content", Content(self.limit))),
+        )
+        .deserialize(deserializer)
+    }
+}
+
+/// An object of which only the member `.0` is read, which must be there and is read by `.1`.
+struct Required<S>(&'static str, S);
+
+impl<'de, S: DeserializeSeed<'de, Value = Vec<ToolCall>>> DeserializeSeed<'de> for Required<S> {
+    type Value = Vec<ToolCall>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de, Value = Vec<ToolCall>>> Visitor<'de> for Required<S> {
+    type Value = Vec<ToolCall>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        write!(formatter, "an object with `{}`", self.0)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let Required(wanted, inner) = self;
+        let mut inner = Some(inner);
+        let mut calls = None;
+        while let Some(key) = direct::next_key(&mut members)? {
+            if key != wanted {
+                members.next_value_seed(SkipValue)?;
+                continue;
+            }
+            // Read once: a second is given up on, before `inner` would be needed again.
+            let Some(seed) = inner.take() else {
+                return Err(direct::give_up());
+            };
+            calls = Some(members.next_value_seed(seed)?);
+        }
+        // Absent is the parser's fault.
+        calls.ok_or_else(direct::give_up)
+    }
+}
+
+/// `content`: its client `toolUse` blocks, through the turn's sink, which gives up where it
+/// would refuse one.
+struct Content(usize);
+
+impl<'de> DeserializeSeed<'de> for Content {
+    type Value = Vec<ToolCall>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Content {
+    type Value = Vec<ToolCall>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an array of ContentBlocks")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut sink = CallSink::new(self.0);
+        let mut position = 0;
+        while let Some(block) = items.next_element_seed(Block(self.0))? {
+            if let Some(call) = block {
+                let pointer = direct::pointer("/output/message/content/", position);
+                sink.add_with_id(call.at(pointer))
+                    .map_err(|_| direct::give_up())?;
+            }
+            position += 1;
+        }
+        Ok(sink.take())
+    }
+}
+
+/// A client call read but for its pointer.
+struct Unplaced {
+    id: Option<String>,
+    name: String,
+    arguments: Result<Arguments, ArgumentsError>,
+}
+
+impl Unplaced {
+    fn at(self, pointer: String) -> ToolCall {
+        ToolCall::new(self.id, self.name, self.arguments, pointer)
+    }
+}
+
+/// One ContentBlock: a call if its `toolUse` is a client's.
+struct Block(usize);
+
+impl<'de> DeserializeSeed<'de> for Block {
+    type Value = Option<Unplaced>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Block {
+    type Value = Option<Unplaced>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a ContentBlock object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut call = None;
+        let mut seen = false;
+        while let Some(key) = direct::next_key(&mut members)? {
+            if key != "toolUse" {
+                members.next_value_seed(SkipValue)?;
+            } else if std::mem::replace(&mut seen, true) {
+                return Err(direct::give_up());
+            } else {
+                call = members.next_value_seed(ToolUse(self.0))?;
+            }
+        }
+        Ok(call)
+    }
+}
+
+/// A `toolUse`: the call, unless it is `null` or a system tool's.
+struct ToolUse(usize);
+
+impl<'de> DeserializeSeed<'de> for ToolUse {
+    type Value = Option<Unplaced>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ToolUse {
+    type Value = Option<Unplaced>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a ToolUseBlock object")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut seen = Seen::default();
+        let mut server_tool = false;
+        let mut id = None;
+        let mut name = None;
+        let mut arguments = Ok(Arguments::new());
+        while let Some(key) = direct::next_key(&mut members)? {
+            match &*key {
+                "type" => {
+                    seen.first(0)?;
+                    server_tool = members.next_value_seed(IsStr(SERVER_TOOL_USE))? == Some(true);
+                }
+                // The parser reads nothing else of a system tool's.
+                _ if server_tool => members.next_value_seed(SkipValue)?,
+                "toolUseId" => {
+                    seen.first(1)?;
+                    id = members.next_value_seed(OptString)?;
+                }
+                "name" => {
+                    seen.first(2)?;
+                    name = members.next_value_seed(OptString)?;
+                }
+                "input" => {
+                    seen.first(3)?;
+                    arguments = members.next_value_seed(ObjectArguments(self.0))?;
+                }
+                _ => members.next_value_seed(SkipValue)?,
+            }
+        }
+        if server_tool {
+            return Ok(None);
+        }
+        Ok(Some(Unplaced {
+            id: id.filter(|id| !id.is_empty()),
+            name: name.unwrap_or_default(),
+            arguments,
+        }))
+    }
 }
 
 #[cfg(test)]

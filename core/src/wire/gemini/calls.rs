@@ -19,12 +19,18 @@
 //! only the latter) is not a Gemini response; an empty `name` is no name (the API refuses a
 //! `functionResponse` with one: googleapis/js-genai #607).
 
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::wire::calls::direct::{
+    self, NotNull, ObjectArguments, OptIndex, OptString, Seen, SkipValue,
+};
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{Fault, ToolCall};
+use crate::wire::calls::{Arguments, ArgumentsError, Fault, ToolCall};
 
 /// What [`parse`] reads of a body: `candidates[].index`, of each part of a candidate's
 /// `content.parts` its `functionCall` (`id`, `name`, `args`), and whether `promptFeedback` is
@@ -108,6 +114,325 @@ pub(super) fn read_part(
     // The limit applies to arguments that arrive as an object too.
     let arguments = sink.object_arguments(member(function_call, "args"));
     sink.add(ToolCall::new(id, name, arguments, call_pointer()))
+}
+
+/// The direct read of a body (`calls::direct`): the calls [`parse`] gives of the pruned body,
+/// or an error where it gives up. The candidate of `index` 0 is known only at its end (`index`
+/// may come after `content`), so each candidate's calls are read until then; once the turn's
+/// candidate has ended the rest are only checked.
+pub(crate) struct Direct {
+    pub(crate) limit: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Direct {
+    type Value = Vec<ToolCall>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Direct {
+    type Value = Vec<ToolCall>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a GenerateContentResponse object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut seen = Seen::default();
+        let mut candidates = None;
+        let mut prompt_feedback = false;
+        while let Some(key) = direct::next_key(&mut members)? {
+            match &*key {
+                "candidates" => {
+                    seen.first(0)?;
+                    candidates = members.next_value_seed(Candidates(self.limit))?;
+                }
+                "promptFeedback" => {
+                    seen.first(1)?;
+                    prompt_feedback = members.next_value_seed(NotNull)?;
+                }
+                _ => members.next_value_seed(SkipValue)?,
+            }
+        }
+        match candidates {
+            Some(calls) => Ok(calls),
+            // A blocked prompt; neither is the parser's fault.
+            None if prompt_feedback => Ok(Vec::new()),
+            None => Err(direct::give_up()),
+        }
+    }
+}
+
+/// `candidates`: the calls of the first of `index` 0 (none if no candidate is); `None` for
+/// `null`.
+struct Candidates(usize);
+
+impl<'de> DeserializeSeed<'de> for Candidates {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Candidates {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an array of candidates")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut position = 0;
+        let turn = loop {
+            let candidate = Candidate {
+                limit: self.0,
+                position,
+            };
+            match items.next_element_seed(candidate)? {
+                None => break Vec::new(),
+                Some(Some(calls)) => break calls,
+                Some(None) => position += 1,
+            }
+        };
+        // The parser reads no candidate after the turn's.
+        while items.next_element_seed(SkipValue)?.is_some() {}
+        Ok(Some(turn))
+    }
+}
+
+/// One candidate: its calls if it is the turn's (`index` 0 or absent).
+struct Candidate {
+    limit: usize,
+    position: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Candidate {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Candidate {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a Candidate object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut seen = Seen::default();
+        let mut index = None;
+        let mut calls = None;
+        while let Some(key) = direct::next_key(&mut members)? {
+            match &*key {
+                "index" => {
+                    seen.first(0)?;
+                    index = members.next_value_seed(OptIndex)?;
+                }
+                "content" => {
+                    seen.first(1)?;
+                    if index.is_some_and(|index| index != 0) {
+                        members.next_value_seed(SkipValue)?;
+                    } else {
+                        let prefix = format!("/candidates/{}/content/parts/", self.position);
+                        calls = members.next_value_seed(Content {
+                            limit: self.limit,
+                            prefix: &prefix,
+                        })?;
+                    }
+                }
+                _ => members.next_value_seed(SkipValue)?,
+            }
+        }
+        if index.unwrap_or(0) != 0 {
+            return Ok(None);
+        }
+        // No content, or content without parts: a turn without calls.
+        Ok(Some(calls.unwrap_or_default()))
+    }
+}
+
+/// A candidate's `content`: the calls of its parts (`None` for `null`).
+struct Content<'p> {
+    limit: usize,
+    prefix: &'p str,
+}
+
+impl<'de> DeserializeSeed<'de> for Content<'_> {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Content<'_> {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a Content object")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut calls = None;
+        while let Some(key) = direct::next_key(&mut members)? {
+            if key != "parts" {
+                members.next_value_seed(SkipValue)?;
+            } else if calls.is_some() {
+                return Err(direct::give_up());
+            } else {
+                calls = Some(members.next_value_seed(Parts {
+                    limit: self.limit,
+                    prefix: self.prefix,
+                })?);
+            }
+        }
+        Ok(calls.flatten())
+    }
+}
+
+/// `parts`: their calls, through a sink of their own (the turn's calls are one candidate's),
+/// which gives up where it would refuse one (`None` for `null`).
+struct Parts<'p> {
+    limit: usize,
+    prefix: &'p str,
+}
+
+impl<'de> DeserializeSeed<'de> for Parts<'_> {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Parts<'_> {
+    type Value = Option<Vec<ToolCall>>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an array of Parts")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut sink = CallSink::new(self.limit);
+        let mut position = 0;
+        while let Some(part) = items.next_element_seed(Part(self.limit))? {
+            if let Some((id, name, arguments)) = part {
+                let pointer = direct::pointer(self.prefix, position);
+                let call = ToolCall::new(id, name.unwrap_or_default(), arguments, pointer);
+                sink.add(call).map_err(|_| direct::give_up())?;
+            }
+            position += 1;
+        }
+        Ok(Some(sink.take()))
+    }
+}
+
+/// A `functionCall`'s `id`, `name` and arguments.
+type Unplaced = (
+    Option<String>,
+    Option<String>,
+    Result<Arguments, ArgumentsError>,
+);
+
+/// One part: its `functionCall`, if it holds one.
+struct Part(usize);
+
+impl<'de> DeserializeSeed<'de> for Part {
+    type Value = Option<Unplaced>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Part {
+    type Value = Option<Unplaced>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a Part object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut call = None;
+        let mut seen = false;
+        while let Some(key) = direct::next_key(&mut members)? {
+            if key != "functionCall" {
+                members.next_value_seed(SkipValue)?;
+            } else if std::mem::replace(&mut seen, true) {
+                return Err(direct::give_up());
+            } else {
+                call = members.next_value_seed(FunctionCall(self.0))?;
+            }
+        }
+        Ok(call)
+    }
+}
+
+/// A `functionCall` (`None` for `null`): its `id` as sent (even empty: Gemini's ids are
+/// optional, `read_part`), its name and its arguments.
+struct FunctionCall(usize);
+
+impl<'de> DeserializeSeed<'de> for FunctionCall {
+    type Value = Option<Unplaced>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FunctionCall {
+    type Value = Option<Unplaced>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a FunctionCall object")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut seen = Seen::default();
+        let mut id = None;
+        let mut name = None;
+        let mut arguments = Ok(Arguments::new());
+        while let Some(key) = direct::next_key(&mut members)? {
+            match &*key {
+                "id" => {
+                    seen.first(0)?;
+                    id = members.next_value_seed(OptString)?;
+                }
+                "name" => {
+                    seen.first(1)?;
+                    name = members.next_value_seed(OptString)?;
+                }
+                "args" => {
+                    seen.first(2)?;
+                    arguments = members.next_value_seed(ObjectArguments(self.0))?;
+                }
+                _ => members.next_value_seed(SkipValue)?,
+            }
+        }
+        Ok(Some((id, name, arguments)))
+    }
 }
 
 #[cfg(test)]

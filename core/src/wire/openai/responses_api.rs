@@ -9,10 +9,11 @@ use crate::schema::Dialect;
 use crate::tools::ToolDefinition;
 use crate::wire::answers::{out::Messages, AnswerNote, Reply};
 use crate::wire::api::{LlmApi, NamespaceTool};
+use crate::wire::calls::direct::{self, BodyText};
 use crate::wire::calls::machine::Machine;
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::Fault;
+use crate::wire::calls::{Fault, ToolCall};
 use crate::wire::name_rules::LlmProvider;
 use crate::wire::replay::{ArgumentsPlace, ReplayRules};
 use crate::wire::RequestLimit;
@@ -55,6 +56,10 @@ impl LlmApi for Responses {
 
     fn parse_calls(&self, body: &Value, calls: &mut CallSink) -> Result<(), Fault> {
         responses_calls::parse(body, calls)
+    }
+
+    fn read_calls(&self, body: BodyText<'_>, limit: usize) -> Option<Vec<ToolCall>> {
+        direct::read(body, responses_calls::Direct { limit })
     }
 
     fn calls_read(&self) -> &'static Keep {

@@ -17,13 +17,17 @@
 //! `local_shell_call`, …) answer tools toolwire never sends, so they stay in the body for the
 //! app.
 
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::chat_calls::arguments_member;
+use super::chat_calls::{arguments_member, TextArguments};
+use crate::wire::calls::direct::{self, IsStr, OptString, Seen, SkipValue};
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{Fault, ToolCall};
+use crate::wire::calls::{Arguments, Fault, ToolCall};
 
 /// What [`parse`] reads of a body: of each output item, `type`, `call_id`, `name`,
 /// `namespace` and `arguments`.
@@ -68,6 +72,151 @@ pub(super) fn function_call(
         Some(namespace) => call.in_namespace(namespace),
         None => call,
     })
+}
+
+/// The direct read of a body (`calls::direct`): the calls [`parse`] gives of the pruned body,
+/// or an error where it gives up.
+pub(crate) struct Direct {
+    pub(crate) limit: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Direct {
+    type Value = Vec<ToolCall>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Direct {
+    type Value = Vec<ToolCall>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a response object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut calls = None;
+        while let Some(key) = direct::next_key(&mut members)? {
+            if key != "output" {
+                members.next_value_seed(SkipValue)?;
+            } else if calls.is_some() {
+                return Err(direct::give_up());
+            } else {
+                calls = Some(members.next_value_seed(Output(self.limit))?);
+            }
+        }
+        // No `output` is the parser's fault.
+        calls.ok_or_else(direct::give_up)
+    }
+}
+
+/// `output`: its function calls, through the turn's sink, which gives up where it would refuse
+/// one.
+struct Output(usize);
+
+impl<'de> DeserializeSeed<'de> for Output {
+    type Value = Vec<ToolCall>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Output {
+    type Value = Vec<ToolCall>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an array of output items")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut sink = CallSink::new(self.0);
+        let mut position = 0;
+        while let Some(item) = items.next_element_seed(Item {
+            limit: self.0,
+            position,
+        })? {
+            if let Some(call) = item {
+                sink.add_with_id(call).map_err(|_| direct::give_up())?;
+            }
+            position += 1;
+        }
+        Ok(sink.take())
+    }
+}
+
+/// One output item: a call if it is a `function_call`.
+struct Item {
+    limit: usize,
+    position: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Item {
+    type Value = Option<ToolCall>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Item {
+    type Value = Option<ToolCall>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an output item object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        let mut seen = Seen::default();
+        // `None` until `type` is met; a call only if it is `function_call`.
+        let mut is_call = None;
+        let mut id = None;
+        let mut name = None;
+        let mut namespace = None;
+        let mut arguments = Ok(Arguments::new());
+        while let Some(key) = direct::next_key(&mut members)? {
+            match &*key {
+                "type" => {
+                    seen.first(0)?;
+                    is_call = Some(members.next_value_seed(IsStr("function_call"))? == Some(true));
+                }
+                // The parser reads nothing else of another item.
+                _ if is_call == Some(false) => members.next_value_seed(SkipValue)?,
+                "call_id" => {
+                    seen.first(1)?;
+                    id = members.next_value_seed(OptString)?;
+                }
+                "name" => {
+                    seen.first(2)?;
+                    name = members.next_value_seed(OptString)?;
+                }
+                "namespace" => {
+                    seen.first(3)?;
+                    namespace = members.next_value_seed(OptString)?;
+                }
+                "arguments" => {
+                    seen.first(4)?;
+                    arguments = members.next_value_seed(TextArguments(self.limit))?;
+                }
+                _ => members.next_value_seed(SkipValue)?,
+            }
+        }
+        if is_call != Some(true) {
+            return Ok(None);
+        }
+        let pointer = direct::pointer("/output/", self.position);
+        let call = ToolCall::new(
+            id.filter(|id| !id.is_empty()),
+            name.unwrap_or_default(),
+            arguments,
+            pointer,
+        );
+        Ok(Some(match namespace {
+            Some(namespace) => call.in_namespace(namespace),
+            None => call,
+        }))
+    }
 }
 
 #[cfg(test)]
