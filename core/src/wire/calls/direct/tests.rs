@@ -364,3 +364,126 @@ fn a_pointer_is_its_prefix_and_position() {
         );
     }
 }
+
+/// A small deterministic generator (xorshift), so every mutated body below is reproducible from
+/// its seed.
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self, sides: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % sides
+    }
+}
+
+/// Values a mutated member may take: every type, and the strings the parsers compare with.
+const LEAVES: &[&str] = &[
+    "null",
+    "true",
+    "0",
+    "1",
+    "-1",
+    "2.5",
+    "\"\"",
+    "\"f\"",
+    "\"function\"",
+    "\"function_call\"",
+    "\"tool_use\"",
+    "\"server_tool_use\"",
+    "\"{}\"",
+    "\"{\\\"a\\\": 1}\"",
+    "\"[1]\"",
+    "\"not json\"",
+    "{}",
+    "{\"a\": 1}",
+    "[]",
+    "[{}]",
+    "{\"$serde_json::private::RawValue\": \"{\\\"a\\\": 1}\"}",
+];
+
+/// `value` as JSON text, each object's members and each array's items now and then dropped,
+/// replaced by a leaf, given twice (a leaf first, or the same value again) or reordered.
+fn mutated(value: &Value, dice: &mut Dice, out: &mut String) {
+    let leaf = |dice: &mut Dice| LEAVES[dice.roll(LEAVES.len() as u64) as usize];
+    match value {
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            if dice.roll(8) == 0 {
+                members.reverse();
+            }
+            let mut parts = Vec::new();
+            for (key, member) in members {
+                let key = serde_json::to_string(key).unwrap();
+                let mut text = String::new();
+                match dice.roll(40) {
+                    0 => continue,
+                    1 => text.push_str(leaf(dice)),
+                    2 => {
+                        parts.push(format!("{key}: {}", leaf(dice)));
+                        mutated(member, dice, &mut text);
+                    }
+                    3 => {
+                        mutated(member, dice, &mut text);
+                        parts.push(format!("{key}: {text}"));
+                    }
+                    _ => mutated(member, dice, &mut text),
+                }
+                parts.push(format!("{key}: {text}"));
+            }
+            out.push('{');
+            out.push_str(&parts.join(", "));
+            out.push('}');
+        }
+        Value::Array(items) => {
+            let mut parts = Vec::new();
+            for item in items {
+                let mut text = String::new();
+                match dice.roll(40) {
+                    0 => continue,
+                    1 => text.push_str(leaf(dice)),
+                    2 => {
+                        mutated(item, dice, &mut text);
+                        parts.push(text.clone());
+                    }
+                    _ => mutated(item, dice, &mut text),
+                }
+                parts.push(text);
+            }
+            if dice.roll(16) == 0 {
+                parts.insert(0, leaf(dice).to_owned());
+            }
+            out.push('[');
+            out.push_str(&parts.join(", "));
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// Bodies near each format's shape, mutated member by member, read directly or given up, give
+/// what `parse` of their whole `Value` gives; and the direct read takes most of them.
+#[test]
+fn mutated_bodies_give_what_the_whole_value_gives() {
+    let mut bodies: Vec<(CallFormat, Value)> = response_fixtures()
+        .into_iter()
+        .map(|(format, _, text)| (format, serde_json::from_str(&text).unwrap()))
+        .collect();
+    for format in CallFormat::ALL {
+        bodies.push((format, serde_json::from_str(&bench_body(format)).unwrap()));
+    }
+    let (mut taken, mut total) = (0, 0);
+    for seed in 1..=60u64 {
+        for (format, body) in &bodies {
+            let mut dice = Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let mut text = String::new();
+            mutated(body, &mut dice, &mut text);
+            for limit in [usize::MAX, 16] {
+                taken += usize::from(direct(*format, &text, limit).is_some());
+                total += 1;
+            }
+        }
+    }
+    assert!(taken * 4 > total, "only {taken} of {total} read directly");
+}
