@@ -2,7 +2,8 @@
 //! (each format says which, a [`Keep`] beside its parser): the rest of the body is read and
 //! checked exactly as `serde_json::from_str::<Value>` reads it, but not kept. The text of a
 //! reply, its reasoning, its usage and its signatures are not copied into strings and maps only
-//! to be dropped.
+//! to be dropped. It is the fallback of the direct read (`direct.rs`), which reads the calls
+//! themselves and gives up on anything it does not mirror exactly; its skipping is shared.
 //!
 //! Policy: the same body is refused the same way. Everything is read through `serde_json`'s own
 //! `deserialize_any`, as `Value` is (its numbers parsed and range-checked, its strings
