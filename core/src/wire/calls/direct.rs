@@ -217,6 +217,20 @@ impl<'de> DeserializeSeed<'de> for ObjectArguments {
     }
 }
 
+/// A call read but for its pointer, which the list holding it writes (it knows the position).
+pub(crate) struct Unplaced {
+    pub(crate) id: Option<String>,
+    pub(crate) name: String,
+    pub(crate) arguments: Result<Arguments, ArgumentsError>,
+}
+
+impl Unplaced {
+    /// The call, at `pointer`.
+    pub(crate) fn at(self, pointer: String) -> ToolCall {
+        ToolCall::new(self.id, self.name, self.arguments, pointer)
+    }
+}
+
 /// A call's pointer: `prefix` then `position`, written without `format!`'s machinery (one per
 /// call, and a body's pointers are most of what its calls allocate besides their arguments).
 pub(crate) fn pointer(prefix: &str, position: usize) -> String {

@@ -18,11 +18,13 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::wire::calls::direct::{self, IsStr, ObjectArguments, OptString, Seen, SkipValue};
+use crate::wire::calls::direct::{
+    self, IsStr, ObjectArguments, OptString, Seen, SkipValue, Unplaced,
+};
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{Arguments, ArgumentsError, Fault, ToolCall};
+use crate::wire::calls::{Arguments, Fault, ToolCall};
 
 /// The value of `ToolUseBlock.type` (and `ToolUseBlockStart.type`) of a system tool.
 pub(super) const SERVER_TOOL_USE: &str = "server_tool_use";
@@ -171,19 +173,6 @@ impl<'de> Visitor<'de> for Content {
             position += 1;
         }
         Ok(sink.take())
-    }
-}
-
-/// A client call read but for its pointer.
-struct Unplaced {
-    id: Option<String>,
-    name: String,
-    arguments: Result<Arguments, ArgumentsError>,
-}
-
-impl Unplaced {
-    fn at(self, pointer: String) -> ToolCall {
-        ToolCall::new(self.id, self.name, self.arguments, pointer)
     }
 }
 

@@ -25,12 +25,12 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::wire::calls::direct::{
-    self, NotNull, ObjectArguments, OptIndex, OptString, Seen, SkipValue,
+    self, NotNull, ObjectArguments, OptIndex, OptString, Seen, SkipValue, Unplaced,
 };
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
-use crate::wire::calls::{Arguments, ArgumentsError, Fault, ToolCall};
+use crate::wire::calls::{Arguments, Fault, ToolCall};
 
 /// What [`parse`] reads of a body: `candidates[].index`, of each part of a candidate's
 /// `content.parts` its `functionCall` (`id`, `name`, `args`), and whether `promptFeedback` is
@@ -334,9 +334,8 @@ impl<'de> Visitor<'de> for Parts<'_> {
         let mut sink = CallSink::new(self.limit);
         let mut position = 0;
         while let Some(part) = items.next_element_seed(Part(self.limit))? {
-            if let Some((id, name, arguments)) = part {
-                let pointer = direct::pointer(self.prefix, position);
-                let call = ToolCall::new(id, name.unwrap_or_default(), arguments, pointer);
+            if let Some(call) = part {
+                let call = call.at(direct::pointer(self.prefix, position));
                 sink.add(call).map_err(|_| direct::give_up())?;
             }
             position += 1;
@@ -344,13 +343,6 @@ impl<'de> Visitor<'de> for Parts<'_> {
         Ok(Some(sink.take()))
     }
 }
-
-/// A `functionCall`'s `id`, `name` and arguments.
-type Unplaced = (
-    Option<String>,
-    Option<String>,
-    Result<Arguments, ArgumentsError>,
-);
 
 /// One part: its `functionCall`, if it holds one.
 struct Part(usize);
@@ -431,7 +423,11 @@ impl<'de> Visitor<'de> for FunctionCall {
                 _ => members.next_value_seed(SkipValue)?,
             }
         }
-        Ok(Some((id, name, arguments)))
+        Ok(Some(Unplaced {
+            id,
+            name: name.unwrap_or_default(),
+            arguments,
+        }))
     }
 }
 

@@ -22,7 +22,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::wire::calls::direct::{self, IsStr, OptIndex, OptString, Seen, SkipValue};
+use crate::wire::calls::direct::{self, IsStr, OptIndex, OptString, Seen, SkipValue, Unplaced};
 use crate::wire::calls::pruned::Keep;
 use crate::wire::calls::shape::{self, member};
 use crate::wire::calls::sink::CallSink;
@@ -339,19 +339,6 @@ impl<'de> Visitor<'de> for ToolCalls<'_> {
 
 /// One tool call: a function call's id, name and arguments (`None` for another type).
 struct DirectCall(usize);
-
-/// A call read but for its pointer.
-struct Unplaced {
-    id: Option<String>,
-    name: String,
-    arguments: Result<Arguments, ArgumentsError>,
-}
-
-impl Unplaced {
-    fn at(self, pointer: String) -> ToolCall {
-        ToolCall::new(self.id, self.name, self.arguments, pointer)
-    }
-}
 
 impl<'de> DeserializeSeed<'de> for DirectCall {
     type Value = Option<Unplaced>;
