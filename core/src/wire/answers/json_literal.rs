@@ -59,6 +59,22 @@ pub(crate) fn json_text_literal(value: &Value, most: usize) -> Option<(Box<RawVa
     Some((literal, text_len))
 }
 
+/// Writes `value`'s compact JSON text as a JSON string literal (quotes included) into
+/// `writer`, in one pass and with no limit: for a raw message that carries the output in place
+/// ([`Splice`](super::out::Splice)), once the output is known to fit (its length bound is
+/// within the limit). The same bytes as [`json_text_literal`]'s literal (tested below).
+pub(crate) fn write_json_text_literal<W: ?Sized + io::Write>(
+    value: &Value,
+    writer: &mut W,
+) -> io::Result<()> {
+    let extra = Cell::new(0);
+    writer.write_all(b"\"")?;
+    let mut serializer =
+        serde_json::Serializer::with_formatter(&mut *writer, InString { extra: &extra });
+    value.serialize(&mut serializer).map_err(io::Error::other)?;
+    writer.write_all(b"\"")
+}
+
 /// The literal's bytes so far, refusing a write once the text they stand for (the bytes
 /// after the opening quote, less the `extra` escaping bytes) passes `most`.
 struct Capped<'a> {

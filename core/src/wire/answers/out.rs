@@ -6,9 +6,15 @@
 //! (its `Map` is a `BTreeMap` without the `preserve_order` feature), so a raw message is the
 //! same text as `to_string` of the same message as a `Value`, byte for byte.
 
+use std::io;
+
 use serde::ser::{Serialize, SerializeSeq, Serializer};
+use serde_json::ser::Formatter;
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+use super::json_literal::write_json_text_literal;
+use super::reply::{JsonString, Payload, Reply};
 
 /// A sink of written messages.
 pub(crate) trait Out {
@@ -20,25 +26,89 @@ pub(crate) trait Out {
 /// ([`RawAnswers::messages`](super::RawAnswers::messages)). One type for both, so each API's
 /// writer is one method of its [`LlmApi`](crate::wire::api::LlmApi) (a trait object takes no
 /// generic sink).
-#[derive(Default)]
-pub(crate) struct Messages {
+pub(crate) struct Messages<'r> {
     /// Whether the messages are wanted as raw text (else as `Value`s).
-    pub(crate) raw: bool,
+    raw: bool,
     pub(crate) values: Vec<Value>,
     pub(crate) raws: Vec<Box<RawValue>>,
+    /// Raw: the message being written. One buffer for all of them, each message copied out
+    /// at its size: no message's buffer grows from small, or is shrunk to fit.
+    scratch: Vec<u8>,
+    /// Raw: the replies, whose outputs [`Splice`] renders in place.
+    replies: &'r [Reply<'r>],
 }
 
-impl Out for Messages {
+impl<'r> Messages<'r> {
+    /// A sink of messages as raw text (`raw`) or as `Value`s, for the messages of `replies`.
+    pub(crate) fn new(raw: bool, replies: &'r [Reply<'r>]) -> Messages<'r> {
+        Messages {
+            raw,
+            values: Vec::new(),
+            raws: Vec::new(),
+            scratch: Vec::new(),
+            replies,
+        }
+    }
+}
+
+impl Out for Messages<'_> {
     fn message<T: Serialize>(&mut self, message: &T) {
         if self.raw {
+            if self.scratch.capacity() == 0 {
+                // Room for a few small messages, or a kilobyte-sized output, without growing.
+                self.scratch.reserve(4096);
+            }
+            self.scratch.clear();
+            let mut serializer = serde_json::Serializer::with_formatter(
+                &mut self.scratch,
+                Splice {
+                    replies: self.replies,
+                },
+            );
             // Infallible: writing to a `Vec` cannot fail, every key is a string, every number
-            // one a `Value` already held. The fallback is valid JSON.
-            let raw = serde_json::value::to_raw_value(message).unwrap_or_default();
+            // one a `Value` already held, and every `u128` one `Splice` renders. The fallback
+            // is valid JSON.
+            let written = message.serialize(&mut serializer).is_ok();
+            let raw = match std::str::from_utf8(&self.scratch) {
+                // SAFETY: `text` is one well-formed JSON value with no whitespace around it:
+                // what `serde_json`'s serializer wrote of one message through `Splice`, which
+                // formats every token as `serde_json`'s compact formatter does (its default
+                // methods) but a `u128`, for which it writes one well-formed JSON string
+                // (`write_json_text_literal`). Tested: every format's raw messages are
+                // `to_string` of its `Value`s, byte for byte (`core/tests/answers/written.rs`,
+                // the oracle), and debug builds parse each (serde_json's `debug_assert!`). As
+                // for the literals: the checked `from_string` would parse the message again.
+                Ok(text) if written => unsafe { RawValue::from_string_unchecked(text.to_owned()) },
+                _ => Box::<RawValue>::default(),
+            };
             self.raws.push(raw);
         } else {
             // Infallible as above.
             self.values
                 .push(serde_json::to_value(message).unwrap_or(Value::Null));
+        }
+    }
+}
+
+/// `serde_json`'s compact formatting (the `Formatter` trait's default methods, as its
+/// `CompactFormatter`), but for a `u128`: the index of the reply whose output
+/// ([`JsonString::InPlace`]) is written there, as its JSON text in a JSON string literal. No
+/// message holds a `u128` of its own: their numbers are a `Value`'s, which `serde_json` writes as
+/// `u64`, `i64`, `f64` or (`arbitrary_precision`) their text, never through `write_u128`.
+pub(crate) struct Splice<'r> {
+    replies: &'r [Reply<'r>],
+}
+
+impl Formatter for Splice<'_> {
+    fn write_u128<W: ?Sized + io::Write>(&mut self, writer: &mut W, index: u128) -> io::Result<()> {
+        let reply = usize::try_from(index)
+            .ok()
+            .and_then(|index| self.replies.get(index));
+        match reply.map(|reply| &reply.payload) {
+            Some(Payload::JsonText(JsonString::InPlace { value, .. })) => {
+                write_json_text_literal(value, writer)
+            }
+            _ => Err(io::Error::other("no output to splice here")),
         }
     }
 }

@@ -46,7 +46,7 @@ pub(crate) enum Payload<'a> {
     Value(&'a Value),
     /// A JSON output that is not a string, whole, rendered once as its JSON text: for a format
     /// that carries a JSON output only as text, so the text measured is the text written.
-    JsonText(JsonString),
+    JsonText(JsonString<'a>),
     /// Content blocks, as parts; `is_error` when the tool said so (MCP `isError`).
     Parts {
         parts: Vec<Part<'a>>,
@@ -66,15 +66,20 @@ impl Payload<'_> {
 }
 
 /// A JSON output's text, as a format that carries it as a JSON string writes it.
-pub(crate) enum JsonString {
+pub(crate) enum JsonString<'a> {
     /// The text (for messages as `Value`s, which hold it as a `String`).
     Text(String),
     /// The text as a JSON string literal, escaped as it was rendered (for raw messages, which
     /// splice it as it is: one pass over the output, not a render and then an escape).
     Literal(Box<RawValue>),
+    /// The output, rendered as a JSON string literal straight into its raw message, where
+    /// the message's writer meets it ([`Splice`](super::out::Splice): the `index`th reply's
+    /// output): for raw messages only, when its length bound is within the limit, so it needs
+    /// no measuring and no buffer of its own.
+    InPlace { index: usize, value: &'a Value },
 }
 
-impl JsonString {
+impl JsonString<'_> {
     /// The text itself.
     pub fn text(&self) -> Cow<'_, str> {
         match self {
@@ -84,15 +89,21 @@ impl JsonString {
             JsonString::Literal(literal) => {
                 Cow::Owned(serde_json::from_str(literal.get()).unwrap_or_default())
             }
+            JsonString::InPlace { value, .. } => {
+                Cow::Owned(serde_json::to_string(value).unwrap_or_default())
+            }
         }
     }
 }
 
-impl Serialize for JsonString {
+impl Serialize for JsonString<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             JsonString::Text(text) => serializer.serialize_str(text),
             JsonString::Literal(literal) => literal.serialize(serializer),
+            // The raw messages' writer renders the `index`th reply's output where it meets
+            // this `u128` (no message, and no `Value`, holds one: `Splice`).
+            JsonString::InPlace { index, .. } => serializer.serialize_u128(*index as u128),
         }
     }
 }
@@ -139,9 +150,13 @@ pub(crate) fn reply<'a>(
         }
         Ok(outcome) => match &outcome.output {
             ToolOutput::Json(value) if renders_json && !value.is_string() && raw => {
-                // Rendered once, escaped as it is rendered; measured as it is written, and the
-                // render stops where it passes the limit.
-                if let Some((literal, _)) = json_text_literal(value, budget.text_left) {
+                // Rendered once, escaped as it is rendered. Within the limit by its length
+                // bound (a walk that formats nothing): rendered straight into its message.
+                // Else measured as it is written, and the render stops where it passes the
+                // limit.
+                if json_len_bound(value) <= budget.text_left {
+                    Payload::JsonText(JsonString::InPlace { index, value })
+                } else if let Some((literal, _)) = json_text_literal(value, budget.text_left) {
                     Payload::JsonText(JsonString::Literal(literal))
                 } else {
                     let text = serde_json::to_string(value).unwrap_or_default();
