@@ -57,6 +57,7 @@ use super::apis::api;
 use super::calls::CallFormat;
 use crate::runtime::ToolAnswer;
 
+use reply::Render;
 pub(crate) use reply::{Part, Payload, Reply, EMPTY_TEXT};
 
 /// The default limit of one answer's text (its text blocks, a JSON output's JSON text, notes
@@ -354,6 +355,8 @@ pub fn write_raw_answers(
 struct Written {
     values: Vec<Value>,
     raws: Vec<Box<RawValue>>,
+    /// Raw: an output rendered in place passed its limit.
+    failed: bool,
 }
 
 /// Writes the answers' messages, as raw text (`raw`) or as `Value`s; returns them and their
@@ -364,14 +367,34 @@ fn write_to(
     limits: &AnswerLimits,
     raw: bool,
 ) -> (Written, Vec<AnswerNote>) {
+    if !raw {
+        return write_with(format, answers, limits, Render::Text);
+    }
+    // Each JSON output rendered straight into its message, measured as it is written; where
+    // one passes the limit (rare: the limit is about 25k tokens) the answers are written again,
+    // each output first measured as its own literal, so that one is cut.
+    let (written, notes) = write_with(format, answers, limits, Render::InPlace);
+    if written.failed {
+        return write_with(format, answers, limits, Render::Literal);
+    }
+    (written, notes)
+}
+
+/// [`write_to`], each JSON output carried as text made ready as `render` says.
+fn write_with(
+    format: CallFormat,
+    answers: &[ToolAnswer],
+    limits: &AnswerLimits,
+    render: Render,
+) -> (Written, Vec<AnswerNote>) {
     let api = api(format);
     let mut notes = Vec::new();
     let replies: Vec<Reply<'_>> = answers
         .iter()
         .enumerate()
-        .map(|(index, answer)| reply::reply(answer, index, api, limits, raw, &mut notes))
+        .map(|(index, answer)| reply::reply(answer, index, api, limits, render, &mut notes))
         .collect();
-    let mut out = out::Messages::new(raw, &replies);
+    let mut out = out::Messages::new(render != Render::Text, &replies);
     if !replies.is_empty() {
         // No call, no answer: an empty `user` message would be refused.
         api.write_answers(&replies, &mut notes, &mut out);
@@ -382,6 +405,7 @@ fn write_to(
     let written = Written {
         values: out.values,
         raws: out.raws,
+        failed: out.failed,
     };
     (written, notes)
 }

@@ -31,6 +31,9 @@ pub(crate) struct Messages<'r> {
     raw: bool,
     pub(crate) values: Vec<Value>,
     pub(crate) raws: Vec<Box<RawValue>>,
+    /// Raw: whether a message failed, its output rendered in place passing its limit
+    /// ([`JsonString::InPlace`]): the answers are then written again.
+    pub(crate) failed: bool,
     /// Raw: the message being written. One buffer for all of them, each message copied out
     /// at its size: no message's buffer grows from small, or is shrunk to fit.
     scratch: Vec<u8>,
@@ -45,6 +48,7 @@ impl<'r> Messages<'r> {
             raw,
             values: Vec::new(),
             raws: Vec::new(),
+            failed: false,
             scratch: Vec::new(),
             replies,
         }
@@ -65,10 +69,12 @@ impl Out for Messages<'_> {
                     replies: self.replies,
                 },
             );
-            // Infallible: writing to a `Vec` cannot fail, every key is a string, every number
-            // one a `Value` already held, and every `u128` one `Splice` renders. The fallback
-            // is valid JSON.
+            // Fails only where `Splice` refuses an output past its limit: writing to a `Vec`
+            // cannot fail, every key is a string, every number one a `Value` already held, and
+            // every `u128` one `Splice` renders. The fallback is valid JSON.
             let written = message.serialize(&mut serializer).is_ok();
+            // Only an output rendered in place past its limit fails a message (see above).
+            self.failed |= !written;
             let raw = match std::str::from_utf8(&self.scratch) {
                 // SAFETY: `text` is one well-formed JSON value with no whitespace around it:
                 // what `serde_json`'s serializer wrote of one message through `Splice`, which
@@ -105,8 +111,8 @@ impl Formatter for Splice<'_> {
             .ok()
             .and_then(|index| self.replies.get(index));
         match reply.map(|reply| &reply.payload) {
-            Some(Payload::JsonText(JsonString::InPlace { value, .. })) => {
-                write_json_text_literal(value, writer)
+            Some(Payload::JsonText(JsonString::InPlace { value, most, .. })) => {
+                write_json_text_literal(value, writer, *most).map(drop)
             }
             _ => Err(io::Error::other("no output to splice here")),
         }

@@ -72,11 +72,27 @@ pub(crate) enum JsonString<'a> {
     /// The text as a JSON string literal, escaped as it was rendered (for raw messages, which
     /// splice it as it is: one pass over the output, not a render and then an escape).
     Literal(Box<RawValue>),
-    /// The output, rendered as a JSON string literal straight into its raw message, where
-    /// the message's writer meets it ([`Splice`](super::out::Splice): the `index`th reply's
-    /// output): for raw messages only, when its length bound is within the limit, so it needs
-    /// no measuring and no buffer of its own.
-    InPlace { index: usize, value: &'a Value },
+    /// The output, rendered as a JSON string literal straight into its raw message where the
+    /// message's writer meets it ([`Splice`](super::out::Splice): the `index`th reply's
+    /// output), measured as it is written: for raw messages only. A render that would pass
+    /// `most` fails the message, and the answers are written again with
+    /// [`Render::Literal`].
+    InPlace {
+        index: usize,
+        value: &'a Value,
+        most: usize,
+    },
+}
+
+/// How a JSON output that a format carries as its text is made ready.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Render {
+    /// Rendered to a `String` ([`JsonString::Text`]): for messages as `Value`s.
+    Text,
+    /// Rendered to its JSON string literal ([`JsonString::Literal`]): for raw messages.
+    Literal,
+    /// Rendered into its raw message as it is written ([`JsonString::InPlace`]).
+    InPlace,
 }
 
 impl JsonString<'_> {
@@ -124,14 +140,13 @@ pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
 
 /// Prepares `answer` (the `index`th of the response's calls) for `api`, which says the images
 /// it takes and whether it carries a JSON output only as its text ([`Payload::JsonText`]), within
-/// `limits`, recording what it could not carry in `notes`. `raw`: the answer is written as raw JSON text
-/// ([`JsonString::Literal`]).
+/// `limits`, recording what it could not carry in `notes`; `render`: how.
 pub(crate) fn reply<'a>(
     answer: &'a ToolAnswer,
     index: usize,
     api: &dyn LlmApi,
     limits: &AnswerLimits,
-    raw: bool,
+    render: Render,
     notes: &mut Vec<AnswerNote>,
 ) -> Reply<'a> {
     let mut budget = Budget {
@@ -149,14 +164,23 @@ pub(crate) fn reply<'a>(
             Payload::Error(budget.cut(Cow::Owned(text)).into_owned())
         }
         Ok(outcome) => match &outcome.output {
-            ToolOutput::Json(value) if renders_json && !value.is_string() && raw => {
-                // Rendered once, escaped as it is rendered. Within the limit by its length
-                // bound (a walk that formats nothing): rendered straight into its message.
-                // Else measured as it is written, and the render stops where it passes the
-                // limit.
-                if json_len_bound(value) <= budget.text_left {
-                    Payload::JsonText(JsonString::InPlace { index, value })
-                } else if let Some((literal, _)) = json_text_literal(value, budget.text_left) {
+            ToolOutput::Json(value)
+                if renders_json && !value.is_string() && render == Render::InPlace =>
+            {
+                // Rendered once, escaped as it is rendered, straight into its message;
+                // measured as it is written.
+                Payload::JsonText(JsonString::InPlace {
+                    index,
+                    value,
+                    most: budget.text_left,
+                })
+            }
+            ToolOutput::Json(value)
+                if renders_json && !value.is_string() && render == Render::Literal =>
+            {
+                // Rendered once, escaped as it is rendered; measured as it is written, and the
+                // render stops where it passes the limit.
+                if let Some((literal, _)) = json_text_literal(value, budget.text_left) {
                     Payload::JsonText(JsonString::Literal(literal))
                 } else {
                     let text = serde_json::to_string(value).unwrap_or_default();
