@@ -235,6 +235,22 @@ fn a_json_output_at_the_limit_is_whole_and_one_byte_over_is_cut() {
             "{format}: {:?}",
             cut.notes
         );
+        // The raw answers too, whose outputs are measured as they are written.
+        for (limit, values) in [(len, whole), (len - 1, cut)] {
+            let raw = write_raw_answers(
+                format,
+                &answers,
+                &AnswerLimits::default().with_text_bytes(limit),
+            );
+            let texts: Vec<&str> = raw.messages.iter().map(|m| m.get()).collect();
+            let expected: Vec<String> = values
+                .messages
+                .iter()
+                .map(|m| serde_json::to_string(m).unwrap())
+                .collect();
+            assert_eq!(texts, expected, "{format}, limit {limit}");
+            assert_eq!(raw.notes, values.notes, "{format}, limit {limit}");
+        }
     }
 }
 
@@ -280,7 +296,17 @@ proptest::proptest! {
         outputs in proptest::collection::vec(any_output(), 0..5),
         ids in proptest::collection::vec(proptest::option::of("[a-z_\"\\\\\u{1}é]{0,10}"), 5),
         limit in proptest::prop_oneof![0..40usize, 40..400usize, proptest::strategy::Just(100_000)],
+        near in proptest::option::of(0..3usize),
     ) {
+        // Or the limit at the first JSON output's length, one byte under it or one over.
+        let first = outputs.iter().find_map(|output| match output {
+            Ok(ToolOutput::Json(value)) => Some(serde_json::to_string(value).unwrap().len()),
+            _ => None,
+        });
+        let limit = match (near, first) {
+            (Some(near), Some(len)) => (len + near).saturating_sub(1),
+            _ => limit,
+        };
         let limits = AnswerLimits::default().with_text_bytes(limit);
         for format in CallFormat::ALL {
             let calls: Vec<ToolCall> = ids

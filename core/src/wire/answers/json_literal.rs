@@ -8,12 +8,16 @@
 //! an escape such as `\n` as `\\n`), and counts the text it stands for, for the length limit.
 //! The result is byte for byte `serde_json::to_string` of the `String` `to_string` of the
 //! value would give (tested below, and by `fixtures/provider-wire/written/`).
+//!
+//! Converse and Gemini carry a JSON object as a value: in raw answers it is written as it is
+//! ([`write_json_value`]), measured the same way, so neither format walks it first to bound its
+//! length (nor, for Gemini, to find a `$ref` key: the writer refuses one as it meets it).
 
 use std::cell::Cell;
 use std::io;
 
 use serde::Serialize;
-use serde_json::ser::{CharEscape, Formatter};
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -76,6 +80,150 @@ pub(crate) fn write_json_text_literal<W: ?Sized + io::Write>(
     count.check(0)?;
     writer.write_all(b"\"")?;
     Ok(count.text_len())
+}
+
+/// Writes `value`'s compact JSON text into `writer` as `serde_json` writes it, in one pass,
+/// measured as it is written: an error once the text passes `most` (having written at most a
+/// token past it), or, with `refuse_ref`, where an object has a `$ref` key (Gemini reads one
+/// as a reference: `gemini/answers.rs`). For a raw message that carries a JSON output as a
+/// value in place ([`Splice`](super::out::Splice)).
+pub(crate) fn write_json_value<W: ?Sized + io::Write>(
+    value: &Value,
+    writer: &mut W,
+    most: usize,
+    refuse_ref: bool,
+) -> io::Result<()> {
+    let count = Count {
+        written: Cell::new(0),
+        extra: Cell::new(0),
+        most,
+    };
+    let out = Counted {
+        writer: &mut *writer,
+        count: &count,
+    };
+    let formatter = Plain {
+        count: &count,
+        refuse_ref,
+        key: Key::Value,
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(out, formatter);
+    value.serialize(&mut serializer).map_err(io::Error::other)?;
+    count.check(0)
+}
+
+/// Where [`Plain`] is in an object key, for telling a `$ref` key: a key's text comes as string
+/// fragments and escapes, and `$ref` is one fragment alone (it holds nothing to escape).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    /// Not in a key.
+    Value,
+    /// At a key's start.
+    Start,
+    /// After a key's first fragment, `$ref`.
+    Ref,
+    /// In a key that is not `$ref`.
+    Other,
+}
+
+/// `serde_json`'s compact formatting (its `Formatter`'s default methods), measured as
+/// [`InString`] is, and telling a `$ref` key where `refuse_ref`.
+struct Plain<'a> {
+    count: &'a Count,
+    refuse_ref: bool,
+    key: Key,
+}
+
+impl Formatter for Plain<'_> {
+    #[inline]
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.count.check(0)?;
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b",")
+        }
+    }
+
+    #[inline]
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.count.check(0)?;
+        writer.write_all(b"]")
+    }
+
+    #[inline]
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.count.check(0)?;
+        if self.refuse_ref {
+            self.key = Key::Start;
+        }
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b",")
+        }
+    }
+
+    #[inline]
+    fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        if self.key == Key::Ref {
+            return Err(io::Error::other("a `$ref` key"));
+        }
+        self.key = Key::Value;
+        Ok(())
+    }
+
+    #[inline]
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.count.check(0)?;
+        writer.write_all(b"}")
+    }
+
+    #[inline]
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        self.count.check(fragment.len())?;
+        match self.key {
+            Key::Value => {}
+            Key::Start if fragment == "$ref" => self.key = Key::Ref,
+            _ => self.key = Key::Other,
+        }
+        writer.write_all(fragment.as_bytes())
+    }
+
+    #[inline]
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        char_escape: CharEscape,
+    ) -> io::Result<()> {
+        self.count.check(0)?;
+        if self.key != Key::Value {
+            self.key = Key::Other;
+        }
+        CompactFormatter.write_char_escape(writer, char_escape)
+    }
+
+    #[inline]
+    fn write_number_str<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        value: &str,
+    ) -> io::Result<()> {
+        self.count.check(value.len())?;
+        writer.write_all(value.as_bytes())
+    }
 }
 
 /// What the literal's text has come to: the bytes `written` after its opening quote, the

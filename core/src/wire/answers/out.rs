@@ -13,7 +13,7 @@ use serde_json::ser::Formatter;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::json_literal::write_json_text_literal;
+use super::json_literal::{write_json_text_literal, write_json_value};
 use super::reply::{JsonString, Payload, Reply};
 
 /// A sink of written messages.
@@ -34,9 +34,8 @@ pub(crate) struct Messages<'r> {
     /// Raw: whether a message failed, its output rendered in place passing its limit
     /// ([`JsonString::InPlace`]): the answers are then written again.
     pub(crate) failed: bool,
-    /// Raw: the message being written. One buffer for all of them, each message copied out
-    /// at its size: no message's buffer grows from small, or is shrunk to fit.
-    scratch: Vec<u8>,
+    /// Raw: the room a message's buffer starts with.
+    capacity: usize,
     /// Raw: the replies, whose outputs [`Splice`] renders in place.
     replies: &'r [Reply<'r>],
 }
@@ -49,7 +48,8 @@ impl<'r> Messages<'r> {
             values: Vec::new(),
             raws: Vec::new(),
             failed: false,
-            scratch: Vec::new(),
+            // A few small messages' or a kilobyte-sized output's.
+            capacity: 1024,
             replies,
         }
     }
@@ -58,13 +58,12 @@ impl<'r> Messages<'r> {
 impl Out for Messages<'_> {
     fn message<T: Serialize>(&mut self, message: &T) {
         if self.raw {
-            if self.scratch.capacity() == 0 {
-                // Room for a few small messages, or a kilobyte-sized output, without growing.
-                self.scratch.reserve(4096);
-            }
-            self.scratch.clear();
+            // Each message its own buffer, which becomes its text (shrunk in place, not
+            // copied: a copy, and growing a shared buffer, each cost an instruction a byte),
+            // sized as the last message was.
+            let mut bytes = Vec::with_capacity(self.capacity);
             let mut serializer = serde_json::Serializer::with_formatter(
-                &mut self.scratch,
+                &mut bytes,
                 Splice {
                     replies: self.replies,
                 },
@@ -75,16 +74,18 @@ impl Out for Messages<'_> {
             let written = message.serialize(&mut serializer).is_ok();
             // Only an output rendered in place past its limit fails a message (see above).
             self.failed |= !written;
-            let raw = match std::str::from_utf8(&self.scratch) {
+            self.capacity = bytes.len() + bytes.len() / 4;
+            let raw = match String::from_utf8(bytes) {
                 // SAFETY: `text` is one well-formed JSON value with no whitespace around it:
                 // what `serde_json`'s serializer wrote of one message through `Splice`, which
                 // formats every token as `serde_json`'s compact formatter does (its default
                 // methods) but a `u128`, for which it writes one well-formed JSON string
-                // (`write_json_text_literal`). Tested: every format's raw messages are
-                // `to_string` of its `Value`s, byte for byte (`core/tests/answers/written.rs`,
-                // the oracle), and debug builds parse each (serde_json's `debug_assert!`). As
-                // for the literals: the checked `from_string` would parse the message again.
-                Ok(text) if written => unsafe { RawValue::from_string_unchecked(text.to_owned()) },
+                // (`write_json_text_literal`) or value (`write_json_value`). Tested: every
+                // format's raw messages are `to_string` of its `Value`s, byte for byte
+                // (`core/tests/answers/written.rs`, the oracle), and debug builds parse each
+                // (serde_json's `debug_assert!`). As for the literals: the checked
+                // `from_string` would parse the message again.
+                Ok(text) if written => unsafe { RawValue::from_string_unchecked(text) },
                 _ => Box::<RawValue>::default(),
             };
             self.raws.push(raw);
@@ -97,8 +98,9 @@ impl Out for Messages<'_> {
 }
 
 /// `serde_json`'s compact formatting (the `Formatter` trait's default methods, as its
-/// `CompactFormatter`), but for a `u128`: the index of the reply whose output
-/// ([`JsonString::InPlace`]) is written there, as its JSON text in a JSON string literal. No
+/// `CompactFormatter`), but for a `u128`: the index of the reply whose output is written
+/// there, measured as it is written: as its JSON text in a JSON string literal
+/// ([`JsonString::InPlace`]), or as it is ([`JsonValue`], [`Reply::in_place`]). No
 /// message holds a `u128` of its own: their numbers are a `Value`'s, which `serde_json` writes as
 /// `u64`, `i64`, `f64` or (`arbitrary_precision`) their text, never through `write_u128`.
 pub(crate) struct Splice<'r> {
@@ -107,14 +109,55 @@ pub(crate) struct Splice<'r> {
 
 impl Formatter for Splice<'_> {
     fn write_u128<W: ?Sized + io::Write>(&mut self, writer: &mut W, index: u128) -> io::Result<()> {
-        let reply = usize::try_from(index)
+        let reply = usize::try_from(index & u128::from(u64::MAX))
             .ok()
             .and_then(|index| self.replies.get(index));
-        match reply.map(|reply| &reply.payload) {
-            Some(Payload::JsonText(JsonString::InPlace { value, most, .. })) => {
+        let refuse_ref = index & REFUSE_REF != 0;
+        match reply.map(|reply| (&reply.payload, reply.in_place)) {
+            Some((Payload::JsonText(JsonString::InPlace { value, most, .. }), _)) => {
                 write_json_text_literal(value, writer, *most).map(drop)
             }
+            Some((Payload::Value(value), Some(most))) => {
+                write_json_value(value, writer, most, refuse_ref)
+            }
             _ => Err(io::Error::other("no output to splice here")),
+        }
+    }
+}
+
+/// The bit of a `u128` for [`Splice`] that refuses a `$ref` key in the output (its low 64 bits
+/// are the reply's index).
+const REFUSE_REF: u128 = 1 << 64;
+
+/// A JSON output a format carries as a JSON value: as it is, or, where the reply says so
+/// ([`Reply::in_place`]), rendered in place by [`Splice`] (the `index`th reply's), measured as
+/// it is written and, with `refuse_ref`, refused where an object has a `$ref` key.
+pub(crate) struct JsonValue<'a> {
+    pub(crate) value: &'a Value,
+    pub(crate) index: usize,
+    pub(crate) in_place: bool,
+    pub(crate) refuse_ref: bool,
+}
+
+impl<'a> JsonValue<'a> {
+    /// `reply`'s JSON output `value`, the `index`th reply's.
+    pub(crate) fn of(reply: &Reply<'_>, value: &'a Value, index: usize) -> JsonValue<'a> {
+        JsonValue {
+            value,
+            index,
+            in_place: reply.in_place.is_some(),
+            refuse_ref: false,
+        }
+    }
+}
+
+impl Serialize for JsonValue<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.in_place {
+            let refuse_ref = if self.refuse_ref { REFUSE_REF } else { 0 };
+            serializer.serialize_u128(self.index as u128 | refuse_ref)
+        } else {
+            self.value.serialize(serializer)
         }
     }
 }

@@ -26,6 +26,12 @@ pub(crate) struct Reply<'a> {
     pub name: &'a str,
     /// What the answer carries to the model.
     pub payload: Payload<'a>,
+    /// For a JSON object carried as a value ([`Payload::Value`]) in a raw message: the most
+    /// its text may be, unmeasured so far. The format's writer has it written in place
+    /// ([`JsonValue`](super::out::JsonValue)), measured as it is written; one past it fails
+    /// the message, and the answers are written again with [`Render::Literal`], which
+    /// measures it first.
+    pub in_place: Option<usize>,
 }
 
 impl Reply<'_> {
@@ -158,6 +164,7 @@ pub(crate) fn reply<'a>(
     };
     let takes_image = &|mime_type: &str| api.takes_image(mime_type);
     let renders_json = api.renders_json();
+    let mut in_place = None;
     let payload = match &answer.result {
         Err(_) => {
             let text = answer.error_for_model().unwrap_or_default();
@@ -202,6 +209,11 @@ pub(crate) fn reply<'a>(
                     }
                 }
             }
+            ToolOutput::Json(value) if render == Render::InPlace && value.is_object() => {
+                // Written into its message as it is, measured as it is written.
+                in_place = Some(budget.text_left);
+                Payload::Value(value)
+            }
             ToolOutput::Json(value) => {
                 // Measured, not rendered: the writer carries it as a JSON value.
                 if json_text_fits(value, budget.text_left) {
@@ -243,6 +255,7 @@ pub(crate) fn reply<'a>(
         id: answer.id.as_deref(),
         name: &answer.called,
         payload,
+        in_place,
     }
 }
 

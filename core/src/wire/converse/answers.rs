@@ -25,7 +25,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::tools::json_text;
-use crate::wire::answers::out::{Out, Seq};
+use crate::wire::answers::out::{JsonValue, Out, Seq};
 use crate::wire::answers::{AnswerNote, NoteKind, Part, Payload, Reply, EMPTY_TEXT};
 
 /// The image MIME type's `ImageFormat`, when Converse has one.
@@ -87,7 +87,7 @@ struct ToolResult<'a> {
 enum Block<'a> {
     Text(Cow<'a, str>),
     /// A JSON object, as a `json` block (a Document).
-    Json(&'a Value),
+    Json(JsonValue<'a>),
     Image {
         format: &'static str,
         data: &'a str,
@@ -109,7 +109,7 @@ impl Serialize for Block<'_> {
         }
         #[derive(Serialize)]
         struct Json<'a> {
-            json: &'a Value,
+            json: &'a JsonValue<'a>,
         }
         #[derive(Serialize)]
         struct Image<'a> {
@@ -146,7 +146,9 @@ fn tool_result<'a>(
     let mut content: Vec<Block<'a>> = match &reply.payload {
         Payload::Error(text) => vec![Block::Text(Cow::Borrowed(text))],
         // A JSON object travels as a `json` block (a Document); any other value as its text.
-        Payload::Value(value) if value.is_object() => vec![Block::Json(value)],
+        Payload::Value(value) if value.is_object() => {
+            vec![Block::Json(JsonValue::of(reply, value, call))]
+        }
         Payload::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
         Payload::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
         Payload::JsonText(text) => vec![Block::Text(text.text())],
