@@ -135,7 +135,7 @@ struct Plain<'a> {
 }
 
 impl Formatter for Plain<'_> {
-    #[inline]
+    #[inline(always)]
     fn begin_array_value<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -149,13 +149,13 @@ impl Formatter for Plain<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.count.check(0)?;
         writer.write_all(b"]")
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_object_key<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -172,7 +172,7 @@ impl Formatter for Plain<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
         if self.key == Key::Ref {
             return Err(io::Error::other("a `$ref` key"));
@@ -181,13 +181,13 @@ impl Formatter for Plain<'_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.count.check(0)?;
         writer.write_all(b"}")
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_string_fragment<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -202,7 +202,7 @@ impl Formatter for Plain<'_> {
         writer.write_all(fragment.as_bytes())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_char_escape<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -215,7 +215,7 @@ impl Formatter for Plain<'_> {
         CompactFormatter.write_char_escape(writer, char_escape)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_number_str<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -295,7 +295,7 @@ struct InString<'a> {
 }
 
 impl Formatter for InString<'_> {
-    #[inline]
+    #[inline(always)]
     fn begin_array_value<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -309,13 +309,13 @@ impl Formatter for InString<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.count.check(0)?;
         writer.write_all(b"]")
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_object_key<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -329,13 +329,13 @@ impl Formatter for InString<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.count.check(0)?;
         writer.write_all(b"}")
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_string_fragment<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -345,7 +345,7 @@ impl Formatter for InString<'_> {
         writer.write_all(fragment.as_bytes())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_number_str<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
