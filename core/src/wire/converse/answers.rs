@@ -77,10 +77,39 @@ struct Wrapped<'a> {
 /// `{"toolUseId", "content", "status"}`, its keys in sorted order.
 #[derive(Serialize)]
 struct ToolResult<'a> {
-    content: Vec<Block<'a>>,
+    content: Blocks<'a>,
     status: &'static str,
     #[serde(rename = "toolUseId")]
     tool_use_id: &'a str,
+}
+
+/// A result's content: one block (a JSON output, an error, a text) without a `Vec` of its own,
+/// or the blocks of content parts.
+enum Blocks<'a> {
+    One(Block<'a>),
+    Many(Vec<Block<'a>>),
+}
+
+impl<'a> Blocks<'a> {
+    fn as_slice(&self) -> &[Block<'a>] {
+        match self {
+            Blocks::One(block) => std::slice::from_ref(block),
+            Blocks::Many(blocks) => blocks,
+        }
+    }
+
+    fn into_vec(self) -> Vec<Block<'a>> {
+        match self {
+            Blocks::One(block) => vec![block],
+            Blocks::Many(blocks) => blocks,
+        }
+    }
+}
+
+impl Serialize for Blocks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
 }
 
 /// One `ToolResultContentBlock`, borrowing what it carries.
@@ -143,16 +172,16 @@ fn tool_result<'a>(
     call: usize,
     notes: &mut Vec<AnswerNote>,
 ) -> ToolResult<'a> {
-    let mut content: Vec<Block<'a>> = match &reply.payload {
-        Payload::Error(text) => vec![Block::Text(Cow::Borrowed(text))],
+    let mut content: Blocks<'a> = match &reply.payload {
+        Payload::Error(text) => Blocks::One(Block::Text(Cow::Borrowed(text))),
         // A JSON object travels as a `json` block (a Document); any other value as its text.
         Payload::Value(value) if value.is_object() => {
-            vec![Block::Json(JsonValue::of(reply, value, call))]
+            Blocks::One(Block::Json(JsonValue::of(reply, value, call)))
         }
-        Payload::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
-        Payload::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
-        Payload::JsonText(text) => vec![Block::Text(text.text())],
-        Payload::Parts { parts, .. } => parts
+        Payload::Value(Value::String(text)) => Blocks::One(Block::Text(Cow::Borrowed(text))),
+        Payload::Value(value) => Blocks::One(Block::Text(Cow::Owned(json_text(value)))),
+        Payload::JsonText(text) => Blocks::One(Block::Text(text.text())),
+        Payload::Parts { parts, .. } => Blocks::Many(parts
             .iter()
             .map(|part| match part {
                 Part::Text(text) => Block::Text(Cow::Borrowed(text)),
@@ -161,13 +190,15 @@ fn tool_result<'a>(
                     data,
                 },
             })
-            .collect(),
+            .collect()),
     };
-    if content.iter().any(Block::is_blank_text) {
-        content.retain(|block| !block.is_blank_text());
-        if content.is_empty() {
-            content.push(Block::Text(Cow::Borrowed(EMPTY_TEXT)));
+    if content.as_slice().iter().any(Block::is_blank_text) {
+        let mut blocks = content.into_vec();
+        blocks.retain(|block| !block.is_blank_text());
+        if blocks.is_empty() {
+            blocks.push(Block::Text(Cow::Borrowed(EMPTY_TEXT)));
         }
+        content = Blocks::Many(blocks);
         notes.push(AnswerNote {
             call,
             kind: NoteKind::EmptyText,
