@@ -74,7 +74,8 @@ impl Out for Messages<'_> {
             let written = message.serialize(&mut serializer).is_ok();
             // Only an output rendered in place past its limit fails a message (see above).
             self.failed |= !written;
-            self.capacity = bytes.len() + bytes.len() / 4;
+            // At most a megabyte: one huge message does not make every next one's buffer huge.
+            self.capacity = (bytes.len() + bytes.len() / 4).min(1 << 20);
             // Checked in debug builds (every test of raw answers) only: the check is a pass
             // over the message, an instruction a byte (5% of the baseline's turn with
             // kilobyte-sized outputs).
