@@ -181,16 +181,18 @@ fn tool_result<'a>(
         Payload::Value(Value::String(text)) => Blocks::One(Block::Text(Cow::Borrowed(text))),
         Payload::Value(value) => Blocks::One(Block::Text(Cow::Owned(json_text(value)))),
         Payload::JsonText(text) => Blocks::One(Block::Text(text.text())),
-        Payload::Parts { parts, .. } => Blocks::Many(parts
-            .iter()
-            .map(|part| match part {
-                Part::Text(text) => Block::Text(Cow::Borrowed(text)),
-                Part::Image { mime_type, data } => Block::Image {
-                    format: image_format(mime_type).unwrap_or("png"),
-                    data,
-                },
-            })
-            .collect()),
+        Payload::Parts { parts, .. } => Blocks::Many(
+            parts
+                .iter()
+                .map(|part| match part {
+                    Part::Text(text) => Block::Text(Cow::Borrowed(text)),
+                    Part::Image { mime_type, data } => Block::Image {
+                        format: image_format(mime_type).unwrap_or("png"),
+                        data,
+                    },
+                })
+                .collect(),
+        ),
     };
     if content.as_slice().iter().any(Block::is_blank_text) {
         let mut blocks = content.into_vec();
