@@ -95,7 +95,9 @@ pub(crate) enum JsonString<'a> {
 pub(crate) enum Render {
     /// Rendered to a `String` ([`JsonString::Text`]): for messages as `Value`s.
     Text,
-    /// Rendered to its JSON string literal ([`JsonString::Literal`]): for raw messages.
+    /// Rendered to its JSON string literal ([`JsonString::Literal`]), measured first: for raw
+    /// messages of a turn where an output rendered in place passed its limit (or, Gemini, held
+    /// a `$ref` key), written again this way so it is cut (carried as text) as in `Value`s.
     Literal,
     /// Rendered into its raw message as it is written ([`JsonString::InPlace`]).
     InPlace,
