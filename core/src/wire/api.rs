@@ -126,7 +126,12 @@ pub(crate) trait LlmApi: Sync {
 
     /// Writes the `replies` to one response's calls (never empty) into `out`, adding its own notes
     /// to `notes`.
-    fn write_answers(&self, replies: &[Reply<'_>], notes: &mut Vec<AnswerNote>, out: &mut Messages);
+    fn write_answers(
+        &self,
+        replies: &[Reply<'_>],
+        notes: &mut Vec<AnswerNote>,
+        out: &mut Messages<'_>,
+    );
 }
 
 /// The most of `limit` a dialect with `rules` takes, when it is one of the dialect's strict

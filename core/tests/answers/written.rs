@@ -235,5 +235,108 @@ fn a_json_output_at_the_limit_is_whole_and_one_byte_over_is_cut() {
             "{format}: {:?}",
             cut.notes
         );
+        // The raw answers too, whose outputs are measured as they are written.
+        for (limit, values) in [(len, whole), (len - 1, cut)] {
+            let raw = write_raw_answers(
+                format,
+                &answers,
+                &AnswerLimits::default().with_text_bytes(limit),
+            );
+            let texts: Vec<&str> = raw.messages.iter().map(|m| m.get()).collect();
+            let expected: Vec<String> = values
+                .messages
+                .iter()
+                .map(|m| serde_json::to_string(m).unwrap())
+                .collect();
+            assert_eq!(texts, expected, "{format}, limit {limit}");
+            assert_eq!(raw.notes, values.notes, "{format}, limit {limit}");
+        }
+    }
+}
+
+/// Outputs of every kind of JSON (strings that need escaping, numbers of every kind, nesting,
+/// `$ref` keys), text blocks and errors.
+fn any_output() -> impl proptest::strategy::Strategy<Value = Result<ToolOutput, String>> {
+    use proptest::prelude::*;
+    let text = prop_oneof![
+        any::<String>(),
+        "[\"\\\\\u{0}-\u{1f}\u{7f}é/ a$ref]{0,12}",
+        Just("$ref".to_owned()),
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        text.clone().prop_map(Value::String),
+    ];
+    let json = leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(text.clone(), inner, 0..6)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    });
+    prop_oneof![
+        6 => json.prop_map(|value| Ok(ToolOutput::Json(value))),
+        1 => any::<String>().prop_map(|text| {
+            Ok(ToolContent::new(vec![ContentBlock::text(text)]).into())
+        }),
+        1 => any::<String>().prop_map(Err),
+    ]
+}
+
+proptest::proptest! {
+    /// For any outputs, ids and text limit, in every format, each raw message is `to_string`
+    /// of its `Value` message, byte for byte, with the same notes: whether an output is
+    /// rendered straight into its message, or, over the limit, cut.
+    #[test]
+    fn raw_answers_are_the_value_answers_as_text_for_any_outputs(
+        outputs in proptest::collection::vec(any_output(), 0..5),
+        ids in proptest::collection::vec(proptest::option::of("[a-z_\"\\\\\u{1}é]{0,10}"), 5),
+        limit in proptest::prop_oneof![0..40usize, 40..400usize, proptest::strategy::Just(100_000)],
+        near in proptest::option::of(0..3usize),
+    ) {
+        // Or the limit at the first JSON output's length, one byte under it or one over.
+        let first = outputs.iter().find_map(|output| match output {
+            Ok(ToolOutput::Json(value)) => Some(serde_json::to_string(value).unwrap().len()),
+            _ => None,
+        });
+        let limit = match (near, first) {
+            (Some(near), Some(len)) => (len + near).saturating_sub(1),
+            _ => limit,
+        };
+        let limits = AnswerLimits::default().with_text_bytes(limit);
+        for format in CallFormat::ALL {
+            let calls: Vec<ToolCall> = ids
+                .iter()
+                .map(|id| call(id.as_deref(), "f\"x", json!({})))
+                .collect();
+            let answers: Vec<ToolAnswer> = outputs
+                .iter()
+                .zip(&calls)
+                .map(|(output, call)| match output {
+                    Ok(output) => ran(call, output.clone()),
+                    Err(called) => ToolAnswer::new(
+                        call,
+                        Err(DispatchError::UnknownTool {
+                            called: called.clone(),
+                            closest: Vec::new(),
+                        }),
+                    ),
+                })
+                .collect();
+            let raw = write_raw_answers(format, &answers, &limits);
+            let values = write_answers_with(format, &answers, &limits);
+            let texts: Vec<&str> = raw.messages.iter().map(|m| m.get()).collect();
+            let expected: Vec<String> = values
+                .messages
+                .iter()
+                .map(|m| serde_json::to_string(m).unwrap())
+                .collect();
+            proptest::prop_assert_eq!(texts, expected, "{}", format);
+            proptest::prop_assert_eq!(raw.notes, values.notes, "{}", format);
+        }
     }
 }

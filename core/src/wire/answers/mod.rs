@@ -57,6 +57,7 @@ use super::apis::api;
 use super::calls::CallFormat;
 use crate::runtime::ToolAnswer;
 
+use reply::Render;
 pub(crate) use reply::{Part, Payload, Reply, EMPTY_TEXT};
 
 /// The default limit of one answer's text (its text blocks, a JSON output's JSON text, notes
@@ -292,8 +293,7 @@ pub fn write_answers_with(
     answers: &[ToolAnswer],
     limits: &AnswerLimits,
 ) -> WireAnswers {
-    let mut messages = out::Messages::default();
-    let notes = write_to(format, answers, limits, &mut messages);
+    let (messages, notes) = write_to(format, answers, limits, false);
     WireAnswers {
         messages: messages.values,
         notes,
@@ -344,37 +344,68 @@ pub fn write_raw_answers(
     answers: &[ToolAnswer],
     limits: &AnswerLimits,
 ) -> RawAnswers {
-    let mut messages = out::Messages {
-        raw: true,
-        ..Default::default()
-    };
-    let notes = write_to(format, answers, limits, &mut messages);
+    let (messages, notes) = write_to(format, answers, limits, true);
     RawAnswers {
         messages: messages.raws,
         notes,
     }
 }
 
-/// Writes the answers' messages into `out`; their notes, in call order.
+/// What [`write_to`] wrote: the messages as `Value`s or as raw text.
+struct Written {
+    values: Vec<Value>,
+    raws: Vec<Box<RawValue>>,
+    /// Raw: an output rendered in place passed its limit.
+    failed: bool,
+}
+
+/// Writes the answers' messages, as raw text (`raw`) or as `Value`s; returns them and their
+/// notes, in call order.
 fn write_to(
     format: CallFormat,
     answers: &[ToolAnswer],
     limits: &AnswerLimits,
-    out: &mut out::Messages,
-) -> Vec<AnswerNote> {
+    raw: bool,
+) -> (Written, Vec<AnswerNote>) {
+    if !raw {
+        return write_with(format, answers, limits, Render::Text);
+    }
+    // Each JSON output rendered straight into its message, measured as it is written; where
+    // one passes the limit (rare: the limit is about 25k tokens) the answers are written again,
+    // each output first measured as its own literal, so that one is cut.
+    let (written, notes) = write_with(format, answers, limits, Render::InPlace);
+    if written.failed {
+        return write_with(format, answers, limits, Render::Literal);
+    }
+    (written, notes)
+}
+
+/// [`write_to`], each JSON output carried as text made ready as `render` says.
+fn write_with(
+    format: CallFormat,
+    answers: &[ToolAnswer],
+    limits: &AnswerLimits,
+    render: Render,
+) -> (Written, Vec<AnswerNote>) {
     let api = api(format);
     let mut notes = Vec::new();
     let replies: Vec<Reply<'_>> = answers
         .iter()
         .enumerate()
-        .map(|(index, answer)| reply::reply(answer, index, api, limits, out.raw, &mut notes))
+        .map(|(index, answer)| reply::reply(answer, index, api, limits, render, &mut notes))
         .collect();
-    if replies.is_empty() {
+    let mut out = out::Messages::new(render != Render::Text, &replies);
+    if !replies.is_empty() {
         // No call, no answer: an empty `user` message would be refused.
-        return notes;
+        api.write_answers(&replies, &mut notes, &mut out);
     }
-    api.write_answers(&replies, &mut notes, out);
-    // A format's own notes come after the shared ones: in call order again.
+    // A format's own notes come after the shared ones: in call order again (a stable sort,
+    // which leaves a turn without notes untouched).
     notes.sort_by_key(|note| note.call);
-    notes
+    let written = Written {
+        values: out.values,
+        raws: out.raws,
+        failed: out.failed,
+    };
+    (written, notes)
 }

@@ -26,6 +26,12 @@ pub(crate) struct Reply<'a> {
     pub name: &'a str,
     /// What the answer carries to the model.
     pub payload: Payload<'a>,
+    /// For a JSON object carried as a value ([`Payload::Value`]) in a raw message: the most
+    /// its text may be, unmeasured so far. The format's writer has it written in place
+    /// ([`JsonValue`](super::out::JsonValue)), measured as it is written; one past it fails
+    /// the message, and the answers are written again with [`Render::Literal`], which
+    /// measures it first.
+    pub in_place: Option<usize>,
 }
 
 impl Reply<'_> {
@@ -46,7 +52,7 @@ pub(crate) enum Payload<'a> {
     Value(&'a Value),
     /// A JSON output that is not a string, whole, rendered once as its JSON text: for a format
     /// that carries a JSON output only as text, so the text measured is the text written.
-    JsonText(JsonString),
+    JsonText(JsonString<'a>),
     /// Content blocks, as parts; `is_error` when the tool said so (MCP `isError`).
     Parts {
         parts: Vec<Part<'a>>,
@@ -66,15 +72,38 @@ impl Payload<'_> {
 }
 
 /// A JSON output's text, as a format that carries it as a JSON string writes it.
-pub(crate) enum JsonString {
+pub(crate) enum JsonString<'a> {
     /// The text (for messages as `Value`s, which hold it as a `String`).
     Text(String),
     /// The text as a JSON string literal, escaped as it was rendered (for raw messages, which
     /// splice it as it is: one pass over the output, not a render and then an escape).
     Literal(Box<RawValue>),
+    /// The output, rendered as a JSON string literal straight into its raw message where the
+    /// message's writer meets it ([`Splice`](super::out::Splice): the `index`th reply's
+    /// output), measured as it is written: for raw messages only. A render that would pass
+    /// `most` fails the message, and the answers are written again with
+    /// [`Render::Literal`].
+    InPlace {
+        index: usize,
+        value: &'a Value,
+        most: usize,
+    },
 }
 
-impl JsonString {
+/// How a JSON output that a format carries as its text is made ready.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Render {
+    /// Rendered to a `String` ([`JsonString::Text`]): for messages as `Value`s.
+    Text,
+    /// Rendered to its JSON string literal ([`JsonString::Literal`]), measured first: for raw
+    /// messages of a turn where an output rendered in place passed its limit (or, Gemini, held
+    /// a `$ref` key), written again this way so it is cut (carried as text) as in `Value`s.
+    Literal,
+    /// Rendered into its raw message as it is written ([`JsonString::InPlace`]).
+    InPlace,
+}
+
+impl JsonString<'_> {
     /// The text itself.
     pub fn text(&self) -> Cow<'_, str> {
         match self {
@@ -84,15 +113,21 @@ impl JsonString {
             JsonString::Literal(literal) => {
                 Cow::Owned(serde_json::from_str(literal.get()).unwrap_or_default())
             }
+            JsonString::InPlace { value, .. } => {
+                Cow::Owned(serde_json::to_string(value).unwrap_or_default())
+            }
         }
     }
 }
 
-impl Serialize for JsonString {
+impl Serialize for JsonString<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             JsonString::Text(text) => serializer.serialize_str(text),
             JsonString::Literal(literal) => literal.serialize(serializer),
+            // The raw messages' writer renders the `index`th reply's output where it meets
+            // this `u128` (no message, and no `Value`, holds one: `Splice`).
+            JsonString::InPlace { index, .. } => serializer.serialize_u128(*index as u128),
         }
     }
 }
@@ -113,14 +148,13 @@ pub(crate) const EMPTY_TEXT: &str = "(the tool returned empty text)";
 
 /// Prepares `answer` (the `index`th of the response's calls) for `api`, which says the images
 /// it takes and whether it carries a JSON output only as its text ([`Payload::JsonText`]), within
-/// `limits`, recording what it could not carry in `notes`. `raw`: the answer is written as raw JSON text
-/// ([`JsonString::Literal`]).
+/// `limits`, recording what it could not carry in `notes`; `render`: how.
 pub(crate) fn reply<'a>(
     answer: &'a ToolAnswer,
     index: usize,
     api: &dyn LlmApi,
     limits: &AnswerLimits,
-    raw: bool,
+    render: Render,
     notes: &mut Vec<AnswerNote>,
 ) -> Reply<'a> {
     let mut budget = Budget {
@@ -132,13 +166,27 @@ pub(crate) fn reply<'a>(
     };
     let takes_image = &|mime_type: &str| api.takes_image(mime_type);
     let renders_json = api.renders_json();
+    let mut in_place = None;
     let payload = match &answer.result {
         Err(_) => {
             let text = answer.error_for_model().unwrap_or_default();
             Payload::Error(budget.cut(Cow::Owned(text)).into_owned())
         }
         Ok(outcome) => match &outcome.output {
-            ToolOutput::Json(value) if renders_json && !value.is_string() && raw => {
+            ToolOutput::Json(value)
+                if renders_json && !value.is_string() && render == Render::InPlace =>
+            {
+                // Rendered once, escaped as it is rendered, straight into its message;
+                // measured as it is written.
+                Payload::JsonText(JsonString::InPlace {
+                    index,
+                    value,
+                    most: budget.text_left,
+                })
+            }
+            ToolOutput::Json(value)
+                if renders_json && !value.is_string() && render == Render::Literal =>
+            {
                 // Rendered once, escaped as it is rendered; measured as it is written, and the
                 // render stops where it passes the limit.
                 if let Some((literal, _)) = json_text_literal(value, budget.text_left) {
@@ -162,6 +210,11 @@ pub(crate) fn reply<'a>(
                         is_error: false,
                     }
                 }
+            }
+            ToolOutput::Json(value) if render == Render::InPlace && value.is_object() => {
+                // Written into its message as it is, measured as it is written.
+                in_place = Some(budget.text_left);
+                Payload::Value(value)
             }
             ToolOutput::Json(value) => {
                 // Measured, not rendered: the writer carries it as a JSON value.
@@ -204,6 +257,7 @@ pub(crate) fn reply<'a>(
         id: answer.id.as_deref(),
         name: &answer.called,
         payload,
+        in_place,
     }
 }
 

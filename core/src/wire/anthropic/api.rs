@@ -97,7 +97,7 @@ impl LlmApi for AnthropicMessages {
         &self,
         replies: &[Reply<'_>],
         _notes: &mut Vec<AnswerNote>,
-        out: &mut Messages,
+        out: &mut Messages<'_>,
     ) {
         answers::write(replies, out)
     }

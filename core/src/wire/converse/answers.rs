@@ -25,7 +25,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::tools::json_text;
-use crate::wire::answers::out::{Out, Seq};
+use crate::wire::answers::out::{JsonValue, Out, Seq};
 use crate::wire::answers::{AnswerNote, NoteKind, Part, Payload, Reply, EMPTY_TEXT};
 
 /// The image MIME type's `ImageFormat`, when Converse has one.
@@ -77,17 +77,46 @@ struct Wrapped<'a> {
 /// `{"toolUseId", "content", "status"}`, its keys in sorted order.
 #[derive(Serialize)]
 struct ToolResult<'a> {
-    content: Vec<Block<'a>>,
+    content: Blocks<'a>,
     status: &'static str,
     #[serde(rename = "toolUseId")]
     tool_use_id: &'a str,
+}
+
+/// A result's content: one block (a JSON output, an error, a text) without a `Vec` of its own,
+/// or the blocks of content parts.
+enum Blocks<'a> {
+    One(Block<'a>),
+    Many(Vec<Block<'a>>),
+}
+
+impl<'a> Blocks<'a> {
+    fn as_slice(&self) -> &[Block<'a>] {
+        match self {
+            Blocks::One(block) => std::slice::from_ref(block),
+            Blocks::Many(blocks) => blocks,
+        }
+    }
+
+    fn into_vec(self) -> Vec<Block<'a>> {
+        match self {
+            Blocks::One(block) => vec![block],
+            Blocks::Many(blocks) => blocks,
+        }
+    }
+}
+
+impl Serialize for Blocks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
 }
 
 /// One `ToolResultContentBlock`, borrowing what it carries.
 enum Block<'a> {
     Text(Cow<'a, str>),
     /// A JSON object, as a `json` block (a Document).
-    Json(&'a Value),
+    Json(JsonValue<'a>),
     Image {
         format: &'static str,
         data: &'a str,
@@ -109,7 +138,7 @@ impl Serialize for Block<'_> {
         }
         #[derive(Serialize)]
         struct Json<'a> {
-            json: &'a Value,
+            json: &'a JsonValue<'a>,
         }
         #[derive(Serialize)]
         struct Image<'a> {
@@ -143,29 +172,35 @@ fn tool_result<'a>(
     call: usize,
     notes: &mut Vec<AnswerNote>,
 ) -> ToolResult<'a> {
-    let mut content: Vec<Block<'a>> = match &reply.payload {
-        Payload::Error(text) => vec![Block::Text(Cow::Borrowed(text))],
+    let mut content: Blocks<'a> = match &reply.payload {
+        Payload::Error(text) => Blocks::One(Block::Text(Cow::Borrowed(text))),
         // A JSON object travels as a `json` block (a Document); any other value as its text.
-        Payload::Value(value) if value.is_object() => vec![Block::Json(value)],
-        Payload::Value(Value::String(text)) => vec![Block::Text(Cow::Borrowed(text))],
-        Payload::Value(value) => vec![Block::Text(Cow::Owned(json_text(value)))],
-        Payload::JsonText(text) => vec![Block::Text(text.text())],
-        Payload::Parts { parts, .. } => parts
-            .iter()
-            .map(|part| match part {
-                Part::Text(text) => Block::Text(Cow::Borrowed(text)),
-                Part::Image { mime_type, data } => Block::Image {
-                    format: image_format(mime_type).unwrap_or("png"),
-                    data,
-                },
-            })
-            .collect(),
-    };
-    if content.iter().any(Block::is_blank_text) {
-        content.retain(|block| !block.is_blank_text());
-        if content.is_empty() {
-            content.push(Block::Text(Cow::Borrowed(EMPTY_TEXT)));
+        Payload::Value(value) if value.is_object() => {
+            Blocks::One(Block::Json(JsonValue::of(reply, value, call)))
         }
+        Payload::Value(Value::String(text)) => Blocks::One(Block::Text(Cow::Borrowed(text))),
+        Payload::Value(value) => Blocks::One(Block::Text(Cow::Owned(json_text(value)))),
+        Payload::JsonText(text) => Blocks::One(Block::Text(text.text())),
+        Payload::Parts { parts, .. } => Blocks::Many(
+            parts
+                .iter()
+                .map(|part| match part {
+                    Part::Text(text) => Block::Text(Cow::Borrowed(text)),
+                    Part::Image { mime_type, data } => Block::Image {
+                        format: image_format(mime_type).unwrap_or("png"),
+                        data,
+                    },
+                })
+                .collect(),
+        ),
+    };
+    if content.as_slice().iter().any(Block::is_blank_text) {
+        let mut blocks = content.into_vec();
+        blocks.retain(|block| !block.is_blank_text());
+        if blocks.is_empty() {
+            blocks.push(Block::Text(Cow::Borrowed(EMPTY_TEXT)));
+        }
+        content = Blocks::Many(blocks);
         notes.push(AnswerNote {
             call,
             kind: NoteKind::EmptyText,

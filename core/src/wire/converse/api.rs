@@ -79,7 +79,7 @@ impl LlmApi for Converse {
         &self,
         replies: &[Reply<'_>],
         notes: &mut Vec<AnswerNote>,
-        out: &mut Messages,
+        out: &mut Messages<'_>,
     ) {
         answers::write(replies, notes, out)
     }

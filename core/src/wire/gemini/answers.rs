@@ -24,7 +24,7 @@
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::wire::answers::out::{JsonText, Out, Seq};
+use crate::wire::answers::out::{JsonText, JsonValue, Out, Seq};
 use crate::wire::answers::{AnswerNote, NoteKind, Part, Payload, Reply};
 
 /// The image types a multimodal function response takes: "image/png, image/jpeg, image/webp"
@@ -77,6 +77,8 @@ struct Wrapped<'a> {
 /// had one, `parts` only when there are images.
 struct FunctionResponse<'a> {
     reply: &'a Reply<'a>,
+    /// The reply's index among the replies.
+    index: usize,
     /// A JSON output that holds a `$ref` key: it travels as its JSON text.
     ref_as_text: bool,
 }
@@ -86,14 +88,21 @@ fn function_response<'a>(
     call: usize,
     notes: &mut Vec<AnswerNote>,
 ) -> FunctionResponse<'a> {
-    let ref_as_text = matches!(reply.payload, Payload::Value(value) if holds_ref(value));
+    // A value written in place is refused there where it holds a `$ref` key (`Splice`), and
+    // the answers written again: with this walk.
+    let ref_as_text = reply.in_place.is_none()
+        && matches!(reply.payload, Payload::Value(value) if holds_ref(value));
     if ref_as_text {
         notes.push(AnswerNote {
             call,
             kind: NoteKind::RefAsText,
         });
     }
-    FunctionResponse { reply, ref_as_text }
+    FunctionResponse {
+        reply,
+        index: call,
+        ref_as_text,
+    }
 }
 
 impl Serialize for FunctionResponse<'_> {
@@ -129,7 +138,8 @@ impl Serialize for FunctionResponse<'_> {
                 })
             }),
             response: Response {
-                payload: &reply.payload,
+                reply,
+                index: self.index,
                 ref_as_text: self.ref_as_text,
             },
         }
@@ -153,7 +163,8 @@ struct Blob<'a> {
 
 /// `{"output": …}` or `{"error": …}`.
 struct Response<'a> {
-    payload: &'a Payload<'a>,
+    reply: &'a Reply<'a>,
+    index: usize,
     ref_as_text: bool,
 }
 
@@ -167,13 +178,19 @@ impl Serialize for Response<'_> {
         struct Error<T> {
             error: T,
         }
-        match self.payload {
+        match &self.reply.payload {
             Payload::Error(text) => Error { error: text }.serialize(serializer),
             Payload::Value(value) if self.ref_as_text => Output {
                 output: JsonText(value),
             }
             .serialize(serializer),
-            Payload::Value(value) => Output { output: value }.serialize(serializer),
+            Payload::Value(value) => Output {
+                output: JsonValue {
+                    refuse_ref: true,
+                    ..JsonValue::of(self.reply, value, self.index)
+                },
+            }
+            .serialize(serializer),
             Payload::JsonText(text) => Output { output: text }.serialize(serializer),
             Payload::Parts { parts, is_error } => {
                 let texts: Vec<&str> = parts

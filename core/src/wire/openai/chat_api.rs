@@ -89,7 +89,7 @@ impl LlmApi for ChatCompletions {
         &self,
         replies: &[Reply<'_>],
         _notes: &mut Vec<AnswerNote>,
-        out: &mut Messages,
+        out: &mut Messages<'_>,
     ) {
         chat_answers::write(replies, out)
     }

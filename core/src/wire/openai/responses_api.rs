@@ -98,7 +98,7 @@ impl LlmApi for Responses {
         &self,
         replies: &[Reply<'_>],
         _notes: &mut Vec<AnswerNote>,
-        out: &mut Messages,
+        out: &mut Messages<'_>,
     ) {
         responses_answers::write(replies, out)
     }
