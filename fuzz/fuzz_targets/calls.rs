@@ -13,7 +13,8 @@
 //! decoded events; its calls follow the same id and name rules. A body's calls, each given a
 //! made-up answer (a JSON output, or an error answer), are written by `write_answers`: every
 //! call answered once, in call order, by its id (Gemini: its called name, and an id only when
-//! the call had one); the body's turn is replayed by `replay_turn`: with no call renamed it is
+//! the call had one), and `write_raw_answers` writes each message as the very text of its
+//! `Value` with the same notes (at the default limits and at a 16-byte text limit); the body's turn is replayed by `replay_turn`: with no call renamed it is
 //! the body's own turn, and each renamed call's pointer holds its model-safe form.
 #![no_main]
 
@@ -25,7 +26,9 @@ use serde_json::Value;
 use toolwire_core::names::model_safe_name;
 use toolwire_core::runtime::{CallOutcome, DispatchError, Route, ToolAnswer};
 use toolwire_core::tools::ToolOutput;
-use toolwire_core::wire::answers::write_answers;
+use toolwire_core::wire::answers::{
+    write_answers, write_answers_with, write_raw_answers, AnswerLimits,
+};
 use toolwire_core::wire::calls::{
     ArgumentsError, CallFormat, CallParser, CallStream, SseDecoder, StreamError, ToolCall,
 };
@@ -92,7 +95,10 @@ fn built_stream(format: CallFormat, data: &[u8]) {
         .map(|last| calls.extend(last))
         .and_then(|()| stream.finish().map(|after| assert!(after.is_empty())));
     let body = stream.turn().expect("a recording stream has a turn").body();
-    let turn_replay = stream.turn().expect("a recording stream has a turn").replay(&calls);
+    let turn_replay = stream
+        .turn()
+        .expect("a recording stream has a turn")
+        .replay(&calls);
     assert_call_rules(format, &calls);
     let small = CallParser::new(format)
         .max_argument_bytes(SMALL_LIMIT)
@@ -101,22 +107,28 @@ fn built_stream(format: CallFormat, data: &[u8]) {
     if failed || ended.is_err() {
         return;
     }
-    let parsed = CallParser::new(format)
-        .parse(&body)
-        .unwrap_or_else(|e| {
-            let events: Vec<String> = events.iter().map(Value::to_string).collect();
-            panic!(
-                "{format}: the body a clean stream built does not parse: {e}\n{body}\nevents:\n{}",
-                events.join("\n")
-            )
-        });
+    let parsed = CallParser::new(format).parse(&body).unwrap_or_else(|e| {
+        let events: Vec<String> = events.iter().map(Value::to_string).collect();
+        panic!(
+            "{format}: the body a clean stream built does not parse: {e}\n{body}\nevents:\n{}",
+            events.join("\n")
+        )
+    });
     // Arguments compare as the object or as "unusable": a stream's text that is not JSON is
     // `NotJson`, the body it built holds that text, which a format whose arguments are objects
     // reads as `NotObject`; either way the call is answered as an error and replayed repaired.
     let seen = |calls: &[ToolCall]| -> Vec<_> {
         calls
             .iter()
-            .map(|c| (c.id.clone(), c.name.clone(), c.namespace.clone(), c.pointer.clone(), c.arguments.clone().ok()))
+            .map(|c| {
+                (
+                    c.id.clone(),
+                    c.name.clone(),
+                    c.namespace.clone(),
+                    c.pointer.clone(),
+                    c.arguments.clone().ok(),
+                )
+            })
             .collect()
     };
     // In the body's order: a stream yields each call as it ends, and parallel calls may end
@@ -433,6 +445,13 @@ fn answers(format: CallFormat, calls: &[ToolCall]) {
         })
         .collect();
     let wire = write_answers(format, &answers);
+    raw_as_values(format, &answers, &AnswerLimits::default());
+    // A small text limit: outputs cut, so the raw writer's rewrite of a turn past its limit runs.
+    raw_as_values(
+        format,
+        &answers,
+        &AnswerLimits::default().with_text_bytes(SMALL_LIMIT),
+    );
     if calls.is_empty() {
         assert!(wire.messages.is_empty(), "{format}: messages for no call");
         return;
@@ -479,6 +498,27 @@ fn answers(format: CallFormat, calls: &[ToolCall]) {
 }
 
 /// The blocks of the one user message a format answers a turn in.
+/// `write_raw_answers` writes each message as the very text `serde_json::to_string` writes of
+/// `write_answers_with`'s `Value` for it, with the same notes (issue 27 §2's in-place writer).
+fn raw_as_values(format: CallFormat, answers: &[ToolAnswer], limits: &AnswerLimits) {
+    let values = write_answers_with(format, answers, limits);
+    let raw = write_raw_answers(format, answers, limits);
+    let texts: Vec<String> = values
+        .messages
+        .iter()
+        .map(|message| serde_json::to_string(message).expect("a Value serialises"))
+        .collect();
+    let raws: Vec<&str> = raw.messages.iter().map(|message| message.get()).collect();
+    assert_eq!(
+        raws, texts,
+        "{format}: raw answers are not the Values' text"
+    );
+    assert_eq!(
+        raw.notes, values.notes,
+        "{format}: raw answers' notes differ"
+    );
+}
+
 fn one_message<'a>(format: CallFormat, messages: &'a [Value], key: &str) -> Vec<&'a Value> {
     assert_eq!(messages.len(), 1, "{format}: one user message");
     messages[0][key]

@@ -374,9 +374,22 @@ fn write_to(
     // one passes the limit (rare: the limit is about 25k tokens) the answers are written again,
     // each output first measured as its own literal, so that one is cut.
     let (written, notes) = write_with(format, answers, limits, Render::InPlace);
-    if written.failed {
-        return write_with(format, answers, limits, Render::Literal);
+    if !written.failed {
+        return (written, notes);
     }
+    let (written, notes) = write_with(format, answers, limits, Render::Literal);
+    if !written.failed {
+        return (written, notes);
+    }
+    // Not reached: a literal rendering hands `Splice` no output to write in place, and only
+    // that can fail a message. Should that ever change, the messages are still whole, never a
+    // failed message's `null`: the `Value`s' own text.
+    let (mut written, notes) = write_with(format, answers, limits, Render::Text);
+    written.raws = written
+        .values
+        .iter()
+        .map(|message| serde_json::value::to_raw_value(message).unwrap_or_default())
+        .collect();
     (written, notes)
 }
 

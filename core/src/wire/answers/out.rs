@@ -76,22 +76,22 @@ impl Out for Messages<'_> {
             self.failed |= !written;
             // At most a megabyte: one huge message does not make every next one's buffer huge.
             self.capacity = (bytes.len() + bytes.len() / 4).min(1 << 20);
-            // Checked in debug builds (every test of raw answers) only: the check is a pass
-            // over the message, an instruction a byte (5% of the baseline's turn with
-            // kilobyte-sized outputs).
-            debug_assert!(
-                std::str::from_utf8(&bytes).is_ok(),
-                "a raw message is UTF-8"
-            );
-            // SAFETY: the bytes are UTF-8: `serde_json`'s serializer writes a message's
-            // strings as the `str`s they are (its escapes, punctuation, numbers, `true`,
-            // `false` and `null` are ASCII), and so does `Splice` (its literals' escapes are
-            // ASCII, their unescaped runs `str`s); `serde_json::to_string` itself takes its
-            // bytes unchecked on the same ground. Tested: every raw message of the tests
-            // (`core/tests/answers/written.rs`, whose property test writes any `String` in every
-            // place of an output, and the oracle) passes the check above.
-            let text = unsafe { String::from_utf8_unchecked(bytes) };
             let raw = if written {
+                // Checked in debug builds (every test of raw answers) only: the check is a
+                // pass over the message, an instruction a byte (5% of the baseline's turn with
+                // kilobyte-sized outputs).
+                debug_assert!(
+                    std::str::from_utf8(&bytes).is_ok(),
+                    "a raw message is UTF-8"
+                );
+                // SAFETY: the bytes are UTF-8: `serde_json`'s serializer writes a message's
+                // strings as the `str`s they are (its escapes, punctuation, numbers, `true`,
+                // `false` and `null` are ASCII), and so does `Splice` (its literals' escapes
+                // are ASCII, their unescaped runs `str`s); `serde_json::to_string` itself takes
+                // its bytes unchecked on the same ground. Tested: every raw message of the
+                // tests (`core/tests/answers/written.rs`, whose property test writes any
+                // `String` in every place of an output, and the oracle) passes the check above.
+                let text = unsafe { String::from_utf8_unchecked(bytes) };
                 // SAFETY: `text` is one well-formed JSON value with no whitespace around it:
                 // what `serde_json`'s serializer wrote of one message through `Splice`, which
                 // formats every token as `serde_json`'s compact formatter does (its default
@@ -103,6 +103,8 @@ impl Out for Messages<'_> {
                 // `from_string` would parse the message again.
                 unsafe { RawValue::from_string_unchecked(text) }
             } else {
+                // A failed message is never handed out: the turn is written again
+                // (`write_to`), so its partial text is dropped unread.
                 Box::<RawValue>::default()
             };
             self.raws.push(raw);
