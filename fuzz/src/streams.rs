@@ -79,7 +79,10 @@ fn chat(u: &mut Unstructured<'_>) -> Result<Value> {
                 call.insert("id".into(), pick(u, IDS)?.into());
             }
             if u.ratio(1, 2)? {
-                call.insert("type".into(), u.choose(&["function", "custom"])?.to_owned().into());
+                call.insert(
+                    "type".into(),
+                    u.choose(&["function", "custom"])?.to_owned().into(),
+                );
             }
             let mut function = serde_json::Map::new();
             if u.ratio(1, 2)? {
