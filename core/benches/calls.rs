@@ -27,6 +27,7 @@ use toolwire_core::runtime::{CallOutcome, Route, ToolAnswer};
 use toolwire_core::tools::ToolOutput;
 use toolwire_core::wire::answers::{write_answers, write_raw_answers, AnswerLimits};
 use toolwire_core::wire::calls::{CallFormat, CallParser, CallStream, ToolCall};
+use toolwire_core::wire::replay::replay_turn;
 
 /// Calls per response.
 const CALLS: usize = 8;
@@ -360,6 +361,19 @@ fn bench_bodies(c: &mut Criterion) {
                     .collect();
                 black_box(write_answers(format, &answers))
             })
+        });
+        // The turn replayed for history (issue 27 §2): nothing renamed here, so it borrows the
+        // body (but the Messages API's, a message built around `content`); `turn_copy` is the
+        // copy of the turn every replay made before, for scale.
+        let parsed: Value = serde_json::from_str(&text).unwrap();
+        let replay = replay_turn(format, &parsed, &calls).expect("the body replays");
+        assert!(replay.is_verbatim(), "{format}");
+        let turn = replay.turn.into_owned();
+        group.bench_function("replay", |b| {
+            b.iter(|| black_box(replay_turn(format, black_box(&parsed), &calls).unwrap()))
+        });
+        group.bench_function("turn_copy", |b| {
+            b.iter(|| black_box(black_box(&turn).clone()))
         });
         group.finish();
     }

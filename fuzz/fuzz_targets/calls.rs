@@ -18,6 +18,7 @@
 //! the body's own turn, and each renamed call's pointer holds its model-safe form.
 #![no_main]
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use arbitrary::Unstructured;
@@ -536,11 +537,24 @@ fn replay(format: CallFormat, body: &Value, calls: &[ToolCall]) {
     };
     let own = replay_turn(format, body, &[]).expect("a turn replayed with calls replays without");
     assert!(own.renamed.is_empty(), "{format}: renamed without calls");
+    // Nothing copied where nothing changed (issue 27 §2): a turn the body's own borrows it, but
+    // the Messages API's, a message built around the body's `content`.
+    let builds = format == CallFormat::Anthropic;
+    assert_eq!(
+        matches!(own.turn, Cow::Borrowed(_)),
+        !builds,
+        "{format}: the body's own turn copied, or a built one borrowed"
+    );
+    assert_eq!(
+        matches!(replay.turn, Cow::Borrowed(_)),
+        !builds && replay.is_verbatim(),
+        "{format}: a replay borrowed with a change, or copied without one"
+    );
     if replay.renamed.is_empty() {
         // A call whose arguments are not an object is replayed with empty arguments, the
         // repair returned (issue 26 §3: the Messages API and Converse refuse a string
         // `input`): the turn is the body's own but for each repaired call's arguments.
-        let mut repaired_own = own.turn.clone();
+        let mut repaired_own = own.turn.clone().into_owned();
         for repaired in &replay.repaired {
             assert_eq!(
                 own.turn.pointer(&repaired.pointer),
@@ -564,7 +578,7 @@ fn replay(format: CallFormat, body: &Value, calls: &[ToolCall]) {
             }
         }
         assert_eq!(
-            replay.turn, repaired_own,
+            *replay.turn, repaired_own,
             "{format}: a replay without renames changed the turn beyond its repairs"
         );
     }
@@ -577,7 +591,7 @@ fn replay(format: CallFormat, body: &Value, calls: &[ToolCall]) {
     };
     let own_turn = match format {
         CallFormat::Anthropic => own.turn.get("content"),
-        _ => Some(&own.turn),
+        _ => Some(&*own.turn),
     };
     if let Some(expected) = expected {
         assert_eq!(

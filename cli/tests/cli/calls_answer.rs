@@ -158,7 +158,7 @@ fn every_format_answers_every_call_as_write_answers_writes_them() {
             replay.is_verbatim(),
             "{key}: no name here is refused in history"
         );
-        assert_eq!(printed["replay"], replay.turn, "{key}");
+        assert_eq!(printed["replay"], *replay.turn, "{key}");
         assert_eq!(
             (&printed["renamed"], &printed["notes"]),
             (&json!([]), &json!([])),

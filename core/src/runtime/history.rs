@@ -108,12 +108,12 @@ impl Request {
     /// assert_eq!(conversation.state().history_names[0].tool, "mcp/x/search.web");
     /// # });
     /// ```
-    pub fn replay_turn(
+    pub fn replay_turn<'a>(
         &self,
         format: CallFormat,
-        body: &Value,
+        body: &'a Value,
         calls: &[ToolCall],
-    ) -> Result<Replay, ReplayError> {
+    ) -> Result<Replay<'a>, ReplayError> {
         let refuses = |called: &str| replay::refused_in_history(format, called);
         let conversation = self.conversation();
         // The names this turn records, recorded once it is replayed: seen by the later calls
@@ -280,9 +280,11 @@ impl Request {
         &self,
         turn: &StreamedTurn,
         calls: &[ToolCall],
-    ) -> Result<Replay, ReplayError> {
+    ) -> Result<Replay<'static>, ReplayError> {
         turn.whole()?;
+        // The body is built for this replay, so the turn is owned.
         self.replay_turn(turn.format(), &turn.body(), calls)
+            .map(Replay::into_owned)
     }
 
     /// Remembers, in this request's conversation, the tool `call` is dispatched to (its hop 5,

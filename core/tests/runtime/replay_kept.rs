@@ -38,7 +38,7 @@ async fn answer_others(conversation: &Conversation, tool: &str, count: usize) {
 }
 
 /// The called names `replay` says it recorded from the census.
-fn unverified(replay: &Replay) -> Vec<&str> {
+fn unverified<'r>(replay: &'r Replay<'_>) -> Vec<&'r str> {
     replay
         .unverified
         .iter()

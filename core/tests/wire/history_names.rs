@@ -60,7 +60,7 @@ async fn turn(conversation: &Conversation, body: &Value) -> (Vec<String>, Value)
     let replay = request
         .replay_turn(CallFormat::OpenAiChat, body, &calls)
         .unwrap();
-    (reached, replay.turn)
+    (reached, replay.turn.into_owned())
 }
 
 #[tokio::test]

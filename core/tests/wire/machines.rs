@@ -19,7 +19,7 @@ use crate::fixtures::{bytes, entries};
 struct Run {
     calls: Vec<ToolCall>,
     body: Value,
-    replay: Result<Replay, ReplayError>,
+    replay: Result<Replay<'static>, ReplayError>,
     end: Result<(), StreamError>,
 }
 

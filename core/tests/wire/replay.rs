@@ -2,6 +2,8 @@
 //! it, is the response's own, except a called name its provider refuses in history, which
 //! carries its model-safe form and is named in the return value.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 use toolwire_core::model_safe_name;
 use toolwire_core::wire::calls::{BodyError, CallFormat, ToolCall};
@@ -38,10 +40,71 @@ fn refused(format: CallFormat, name: &str) -> bool {
     }
 }
 
-fn replay_of(file: &str, format: CallFormat) -> (Value, Vec<ToolCall>, Replay) {
+/// Where the test expects a borrowed turn in its body, written out here as [`own_turn`] is:
+/// the value itself, not a copy of it.
+fn own_place(format: CallFormat, body: &Value) -> Option<&Value> {
+    match format {
+        CallFormat::OpenAiChat => Some(&body["choices"][0]["message"]),
+        CallFormat::OpenAiResponses => Some(&body["output"]),
+        CallFormat::Converse => Some(&body["output"]["message"]),
+        CallFormat::Gemini => Some(&body["candidates"][0]["content"]),
+        // A message built around the body's `content`: never in the body as it is.
+        _ => None,
+    }
+}
+
+/// The replay copies nothing where nothing changed (issue 27 §2): a turn that is the body's own
+/// borrows it, the very value at the turn's place; a turn with a renamed name or repaired
+/// arguments is owned, and so is every Messages API turn (a message the body does not hold).
+#[test]
+fn a_turn_the_bodys_own_borrows_the_body_and_a_changed_one_is_owned() {
+    let (mut borrowed, mut owned) = (0, 0);
+    for entry in entries("response") {
+        let format = entry.format();
+        let body: Value = serde_json::from_slice(&bytes(&entry.file)).unwrap();
+        let calls = body_calls(&entry.file, format);
+        let replay = replay_turn(format, &body, &calls).unwrap();
+        match (&replay.turn, own_place(format, &body)) {
+            (Cow::Borrowed(turn), Some(place)) => {
+                assert!(
+                    replay.is_verbatim(),
+                    "{}: changed, yet borrowed",
+                    entry.file
+                );
+                assert!(
+                    std::ptr::eq(*turn, place),
+                    "{}: borrowed from elsewhere",
+                    entry.file
+                );
+                borrowed += 1;
+            }
+            (Cow::Owned(turn), place) => {
+                assert!(
+                    !replay.is_verbatim() || place.is_none(),
+                    "{}: the body's own turn, copied",
+                    entry.file
+                );
+                if replay.is_verbatim() {
+                    assert_eq!(*turn, own_turn(format, &body), "{}", entry.file);
+                }
+                owned += 1;
+            }
+            (Cow::Borrowed(_), None) => panic!("{}: a built turn borrowed", entry.file),
+        }
+    }
+    // Both kinds were met: verbatim turns of four formats, changed ones and the Messages API's.
+    assert!(
+        borrowed >= 4 && owned >= 4,
+        "{borrowed} borrowed, {owned} owned"
+    );
+}
+
+fn replay_of(file: &str, format: CallFormat) -> (Value, Vec<ToolCall>, Replay<'static>) {
     let body: Value = serde_json::from_slice(&bytes(file)).unwrap();
     let calls = body_calls(file, format);
-    let replay = replay_turn(format, &body, &calls).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let replay = replay_turn(format, &body, &calls)
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+        .into_owned();
     (body, calls, replay)
 }
 
@@ -53,7 +116,7 @@ fn every_response_replays_as_its_own_turn_but_for_the_names_its_provider_refuses
         let (body, calls, replay) = replay_of(&entry.file, format);
         let expected: Vec<&ToolCall> = calls.iter().filter(|c| refused(format, &c.name)).collect();
         assert_eq!(replay.renamed.len(), expected.len(), "{}", entry.file);
-        let mut restored = replay.turn.clone();
+        let mut restored = replay.turn.clone().into_owned();
         for (renamed, call) in replay.renamed.iter().zip(&expected) {
             assert_eq!(renamed.called, call.name, "{}", entry.file);
             assert_eq!(renamed.id, call.id, "{}", entry.file);
@@ -139,7 +202,7 @@ fn the_recorded_replays_are_what_the_replay_gives() {
         let replays = entry.info["replays"].as_str().unwrap();
         let (_, _, replay) = replay_of(replays, entry.format());
         let recorded: Value = serde_json::from_slice(&bytes(&entry.file)).unwrap();
-        assert_eq!(replay.turn, recorded, "{}", entry.file);
+        assert_eq!(*replay.turn, recorded, "{}", entry.file);
     }
 }
 
@@ -171,10 +234,10 @@ fn provider_blocks_and_ids_come_back_untouched() {
         .filter(|&i| parts[i].get("thoughtSignature").is_some())
         .collect();
     assert_eq!(signed, [0]);
-    assert_eq!(replay.turn, body["candidates"][0]["content"]);
+    assert_eq!(*replay.turn, body["candidates"][0]["content"]);
     // Converse: the signed reasoning block.
     let (body, _, replay) = replay_of("converse/response-mixed.json", CallFormat::Converse);
-    assert_eq!(replay.turn, body["output"]["message"]);
+    assert_eq!(*replay.turn, body["output"]["message"]);
     assert!(replay.turn.to_string().contains("\"signature\""));
 }
 

@@ -363,7 +363,7 @@ impl Conversation {
         assert_eq!(calls.len(), script.len(), "{}", self.format);
         let answers = request.answer_calls(&calls).await;
         let replay = request.replay_turn(self.format, &body, &calls).unwrap();
-        match replay.turn {
+        match replay.turn.into_owned() {
             // Responses: the turn is the output items, appended one by one.
             Value::Array(items) => self.history.extend(items),
             turn => self.history.push(turn),

@@ -6,7 +6,7 @@ use serde_json::Value;
 use toolwire_core::wire::calls::{
     CallFormat, CallStream, JsonLinesCallStream, SseCallStream, SseDecoder, ToolCall,
 };
-use toolwire_core::wire::replay::{replay_turn, ReplayError, StreamedTurn};
+use toolwire_core::wire::replay::{replay_turn, Replay, ReplayError, StreamedTurn};
 
 use crate::fixtures::{body_calls, bytes, entries};
 
@@ -77,6 +77,7 @@ fn every_whole_stream_replays_as_its_sibling_response_does() {
             // `annotations: []` is a response member no chunk carries.
             from_body
                 .turn
+                .to_mut()
                 .as_object_mut()
                 .unwrap()
                 .remove("annotations");
@@ -145,7 +146,7 @@ fn a_streamed_name_the_provider_refuses_is_replayed_as_its_form() {
     let replay = turn.replay(&found).unwrap();
     let recorded: Value =
         serde_json::from_slice(&bytes("converse/replay-name-refused.json")).unwrap();
-    assert_eq!(replay.turn, recorded);
+    assert_eq!(*replay.turn, recorded);
     assert_eq!(replay.renamed[0].replayed, "_READFILE");
 }
 
@@ -260,7 +261,7 @@ proptest::proptest! {
             // event failed.
             let replayed = match turn.whole() {
                 Err(cut @ ReplayError::Cut { .. }) => Err(cut),
-                _ => replay_turn(format, &turn.body(), &[]),
+                _ => replay_turn(format, &turn.body(), &[]).map(Replay::into_owned),
             };
             proptest::prop_assert!(
                 matches!(replayed, Ok(_) | Err(ReplayError::Cut { .. })),

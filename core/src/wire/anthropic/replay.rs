@@ -12,7 +12,9 @@
 //!   length: at most 200 characters (openclaw/openclaw #13134). A longer name is replayed as
 //!   its model-safe form.
 
-use serde_json::{json, Value};
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
 
 use crate::wire::calls::shape;
 use crate::wire::calls::Fault;
@@ -26,13 +28,16 @@ pub(crate) const RULES: ReplayRules = ReplayRules {
 };
 
 /// The assistant message of `body`: its `content`, at the same pointers.
-fn turn(body: &Value) -> Result<(String, Value), Fault> {
+fn turn(body: &Value) -> Result<(String, Cow<'_, Value>), Fault> {
     let object = shape::object(body, "", "a message object")?;
     let content = shape::array(object, "content", "")?;
-    Ok((
-        String::new(),
-        json!({"role": "assistant", "content": content}),
-    ))
+    // A message of the body's `content` alone (the response also carries `id`, `model`,
+    // `usage`...), so it is built, never borrowed: the `content` cloned (a `json!` of it would
+    // serialize it into a new tree, slower than the clone).
+    let mut message = Map::new();
+    message.insert("role".to_owned(), Value::from("assistant"));
+    message.insert("content".to_owned(), Value::Array(content.to_vec()));
+    Ok((String::new(), Cow::Owned(Value::Object(message))))
 }
 
 fn refuses_in_history(name: &str) -> bool {

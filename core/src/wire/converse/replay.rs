@@ -11,6 +11,8 @@
 //!   constraint" for a hallucinated `$READFILE` (vercel/ai #10202, fixed by PR #17769; opencode
 //!   PR #48750 for `browser.tabs.open`). Such a name is replayed as its model-safe form.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::names::is_model_safe;
@@ -26,13 +28,14 @@ pub(crate) const RULES: ReplayRules = ReplayRules {
 };
 
 /// `output.message` of `body`, and its pointer.
-fn turn(body: &Value) -> Result<(String, Value), Fault> {
+fn turn(body: &Value) -> Result<(String, Cow<'_, Value>), Fault> {
     let object = shape::object(body, "", "a ConverseResponse object")?;
     let output = shape::opt_object(object, "output", "")?
         .ok_or_else(|| Fault::shape("/output", "a ConverseOutput object"))?;
-    let message = shape::opt_object(output, "message", "/output")?
-        .ok_or_else(|| Fault::shape("/output/message", "a Message object"))?;
-    Ok(("/output/message".to_owned(), Value::Object(message.clone())))
+    let missing = || Fault::shape("/output/message", "a Message object");
+    shape::opt_object(output, "message", "/output")?.ok_or_else(missing)?;
+    let message = output.get("message").ok_or_else(missing)?;
+    Ok(("/output/message".to_owned(), Cow::Borrowed(message)))
 }
 
 /// Outside `ToolName`: `[a-zA-Z0-9_-]{1,64}`, the model-safe forms exactly.

@@ -13,6 +13,8 @@
 //!   So no name is replaced: the answers name the call exactly as the model did, and the
 //!   replay keeps that same name beside them.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::calls::parts;
@@ -28,12 +30,12 @@ pub(crate) const RULES: ReplayRules = ReplayRules {
 };
 
 /// The content of the candidate the calls were read from (`index` 0), and its pointer.
-fn turn(body: &Value) -> Result<(String, Value), Fault> {
+fn turn(body: &Value) -> Result<(String, Cow<'_, Value>), Fault> {
     let object = shape::object(body, "", "a GenerateContentResponse object")?;
     let candidates = shape::opt_array(object, "candidates", "")?.unwrap_or_default();
     let missing = || Fault::shape("/candidates/0/content", "a Content object");
     let (position, _) = parts(candidates)?.ok_or_else(missing)?;
     let pointer = format!("/candidates/{position}/content");
     let content = body.pointer(&pointer).ok_or_else(missing)?;
-    Ok((pointer, content.clone()))
+    Ok((pointer, Cow::Borrowed(content)))
 }

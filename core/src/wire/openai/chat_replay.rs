@@ -14,6 +14,8 @@
 //!
 //! Our own rule: the choice is the one the calls were read from (`index` 0, as `chat_calls.rs`).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::chat_calls::first_choice;
@@ -28,14 +30,15 @@ pub(crate) const RULES: ReplayRules = ReplayRules {
     refuses_in_history: outside_form_chars,
 };
 
-/// The assistant message of `body`, and its pointer.
-fn turn(body: &Value) -> Result<(String, Value), Fault> {
+/// The assistant message of `body` (borrowed), and its pointer.
+fn turn(body: &Value) -> Result<(String, Cow<'_, Value>), Fault> {
     let object = shape::object(body, "", "a chat.completion object")?;
     let choices = shape::array(object, "choices", "")?;
     let (position, choice) =
         first_choice(choices)?.ok_or_else(|| Fault::shape("/choices/0", "a choice object"))?;
     let pointer = format!("/choices/{position}");
-    let message = shape::opt_object(choice, "message", &pointer)?
-        .ok_or_else(|| Fault::shape(format!("{pointer}/message"), "an object"))?;
-    Ok((format!("{pointer}/message"), Value::Object(message.clone())))
+    let missing = || Fault::shape(format!("{pointer}/message"), "an object");
+    shape::opt_object(choice, "message", &pointer)?.ok_or_else(missing)?;
+    let message = choice.get("message").ok_or_else(missing)?;
+    Ok((format!("{pointer}/message"), Cow::Borrowed(message)))
 }

@@ -19,6 +19,8 @@
 //! Replaying items alongside `previous_response_id` names them twice ("Duplicate item",
 //! MacPaw/OpenAI #432): the replay is for history the app keeps itself.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::wire::calls::shape;
@@ -33,8 +35,11 @@ pub(crate) const RULES: ReplayRules = ReplayRules {
 };
 
 /// Every output item of `body`, as an array, and its pointer.
-fn turn(body: &Value) -> Result<(String, Value), Fault> {
+fn turn(body: &Value) -> Result<(String, Cow<'_, Value>), Fault> {
     let object = shape::object(body, "", "a response object")?;
-    let output = shape::array(object, "output", "")?;
-    Ok(("/output".to_owned(), Value::Array(output.to_vec())))
+    shape::array(object, "output", "")?;
+    let output = object
+        .get("output")
+        .ok_or_else(|| Fault::shape("/output", "an array"))?;
+    Ok(("/output".to_owned(), Cow::Borrowed(output)))
 }

@@ -28,6 +28,7 @@ mod history_names;
 pub(crate) mod repair;
 mod streamed_turn;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::Value;
@@ -48,6 +49,12 @@ pub(crate) use history_names::{history_name, resolve_in_history, HistoryName};
 /// the Messages API `{"role": "assistant", "content": [...]}` (the response's `content`);
 /// Converse `output.message`; Gemini the candidate's content (`candidates[0].content`).
 ///
+/// The turn borrows the body it was replayed from wherever it is the body's own (no name
+/// replaced, no arguments repaired: [`Replay::is_verbatim`]), so an app that serializes it
+/// into its next request copies nothing; the Messages API's turn, a message built around the
+/// body's `content`, and any turn with a change, are owned. [`Replay::into_owned`] (or
+/// [`Replay::append_to`]) keeps it past the body.
+///
 /// ```
 /// use serde_json::json;
 /// use toolwire_core::wire::calls::{parse_calls, CallFormat};
@@ -67,9 +74,10 @@ pub(crate) use history_names::{history_name, resolve_in_history, HistoryName};
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct Replay {
-    /// The turn as the next request carries it.
-    pub turn: Value,
+pub struct Replay<'a> {
+    /// The turn as the next request carries it: borrowed from the body where it is the body's
+    /// own, owned where it was built or changed.
+    pub turn: Cow<'a, Value>,
     /// Each call whose name the provider refuses in history, in call order: the replayed copy
     /// carries the model-safe form instead. Empty when no name was replaced.
     pub renamed: Vec<RenamedCall>,
@@ -88,7 +96,7 @@ pub struct Replay {
     pub unverified: Vec<UnverifiedCall>,
 }
 
-impl Replay {
+impl Replay<'_> {
     /// Whether the turn is exactly the response's own (no name was replaced, no arguments
     /// repaired).
     ///
@@ -125,10 +133,31 @@ impl Replay {
     /// assert_eq!(history[1], json!({"role": "assistant", "content": [{"type": "text", "text": "Hello."}]}));
     /// ```
     pub fn append_to(self, history: &mut Vec<Value>) {
-        match self.turn {
+        match self.turn.into_owned() {
             // Only the Responses API's turn is an array (`responses_replay.rs`): its items.
             Value::Array(items) => history.extend(items),
             message => history.push(message),
+        }
+    }
+
+    /// The replay with its turn owned, to keep past the body it borrows.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire_core::wire::calls::CallFormat;
+    /// use toolwire_core::wire::replay::{replay_turn, Replay};
+    /// fn replayed() -> Replay<'static> {
+    ///     let body = json!({"output": {"message": {"role": "assistant", "content": [{"text": "Hi."}]}}});
+    ///     replay_turn(CallFormat::Converse, &body, &[]).unwrap().into_owned()
+    /// }
+    /// assert_eq!(replayed().turn["content"][0]["text"], "Hi.");
+    /// ```
+    pub fn into_owned(self) -> Replay<'static> {
+        Replay {
+            turn: Cow::Owned(self.turn.into_owned()),
+            renamed: self.renamed,
+            repaired: self.repaired,
+            unverified: self.unverified,
         }
     }
 }
@@ -360,10 +389,14 @@ pub(crate) struct ReplayRules {
     pub(crate) name_in_call: &'static str,
     /// The turn of a body and the pointer its calls' pointers start with, which the turn
     /// stands for (`""` when the turn keeps the body's members at their places).
-    pub(crate) turn: fn(&Value) -> Result<(String, Value), Fault>,
+    pub(crate) turn: fn(&Value) -> Result<TurnAt<'_>, Fault>,
     /// Whether the provider refuses this called name in replayed history.
     pub(crate) refuses_in_history: fn(&str) -> bool,
 }
+
+/// The pointer a body's turn stands at, and the turn: borrowed from the body where it is the
+/// body's own value, owned where the format builds it.
+pub(crate) type TurnAt<'b> = (String, Cow<'b, Value>);
 
 fn rules(format: CallFormat) -> ReplayRules {
     api(format).replay_rules()
@@ -418,11 +451,11 @@ pub fn refused_in_history(format: CallFormat, called: &str) -> bool {
 /// assert_eq!(replay.turn[1]["name"], "github_create_issue");
 /// assert_eq!((replay.turn[1]["id"].as_str(), replay.renamed[0].pointer.as_str()), (Some("fc_1"), "/1/name"));
 /// ```
-pub fn replay_turn(
+pub fn replay_turn<'a>(
     format: CallFormat,
-    body: &Value,
+    body: &'a Value,
     calls: &[ToolCall],
-) -> Result<Replay, ReplayError> {
+) -> Result<Replay<'a>, ReplayError> {
     replay_named(format, body, calls, &mut |call| HistoryName {
         name: model_safe_name(&call.name).into_owned(),
         alias: false,
@@ -456,12 +489,12 @@ pub fn replay_turn(
 /// assert!(replay.renamed[0].alias && replayed != "mcp_x_search_web");
 /// assert!(census.resolve(replayed).is_err()); // no tool, never the other one
 /// ```
-pub fn replay_turn_in(
+pub fn replay_turn_in<'a>(
     format: CallFormat,
-    body: &Value,
+    body: &'a Value,
     calls: &[ToolCall],
     census: &Census,
-) -> Result<Replay, ReplayError> {
+) -> Result<Replay<'a>, ReplayError> {
     let refuses = rules(format).refuses_in_history;
     replay_named(format, body, calls, &mut |call| {
         history_name(
@@ -475,12 +508,12 @@ pub fn replay_turn_in(
 }
 
 /// [`replay_turn`] with the name each renamed call carries given by `name_of`.
-pub(crate) fn replay_named(
+pub(crate) fn replay_named<'a>(
     format: CallFormat,
-    body: &Value,
+    body: &'a Value,
     calls: &[ToolCall],
     name_of: &mut dyn FnMut(&ToolCall) -> HistoryName,
-) -> Result<Replay, ReplayError> {
+) -> Result<Replay<'a>, ReplayError> {
     let rules = rules(format);
     let (turn_at, mut turn) =
         (rules.turn)(body).map_err(|fault| ReplayError::Body(fault.in_body(format)))?;
@@ -499,8 +532,8 @@ pub(crate) fn replay_named(
             .filter(|inner| inner.starts_with('/'))
             .ok_or_else(not_in_body)?;
         let name_pointer = format!("{inner}{}", rules.name_in_call);
-        let slot = turn.pointer_mut(&name_pointer).ok_or_else(not_in_body)?;
-        if slot.as_str() != Some(call.name.as_str()) {
+        let name = turn.pointer(&name_pointer).ok_or_else(not_in_body)?;
+        if name.as_str() != Some(call.name.as_str()) {
             return Err(not_in_body());
         }
         if (rules.refuses_in_history)(&call.name) {
@@ -509,6 +542,11 @@ pub(crate) fn replay_named(
                 alias,
                 ..
             } = name_of(call);
+            // The first change copies a borrowed turn; a turn the body's own stays borrowed.
+            let slot = turn
+                .to_mut()
+                .pointer_mut(&name_pointer)
+                .ok_or_else(not_in_body)?;
             *slot = Value::String(replayed.clone());
             renamed.push(RenamedCall {
                 id: call.id.clone(),
@@ -521,6 +559,7 @@ pub(crate) fn replay_named(
         if let Err(error) = &call.arguments {
             let parent = format!("{inner}{}", place.parent);
             let block = turn
+                .to_mut()
                 .pointer_mut(&parent)
                 .and_then(Value::as_object_mut)
                 .ok_or_else(not_in_body)?;

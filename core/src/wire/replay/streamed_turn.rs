@@ -238,9 +238,10 @@ impl StreamedTurn {
     /// let Err(ReplayError::Cut { calls, .. }) = cut.replay(&[]) else { panic!() };
     /// assert_eq!(calls[0].name.as_deref(), Some("get_time"));
     /// ```
-    pub fn replay(&self, calls: &[ToolCall]) -> Result<Replay, ReplayError> {
+    pub fn replay(&self, calls: &[ToolCall]) -> Result<Replay<'static>, ReplayError> {
         self.whole()?;
-        replay_turn(self.format, &self.body(), calls)
+        // The body is built for this replay, so the turn is owned.
+        replay_turn(self.format, &self.body(), calls).map(Replay::into_owned)
     }
 
     /// Whether the turn is whole, so history may carry it: [`ReplayError::Cut`] when calls it

@@ -185,7 +185,7 @@ type Streamed = (
     Vec<ToolCall>,
     Result<(), StreamError>,
     Value,
-    Result<Replay, ReplayError>,
+    Result<Replay<'static>, ReplayError>,
 );
 
 fn recorded(calls: Vec<ToolCall>, end: Result<(), StreamError>, turn: &StreamedTurn) -> Streamed {

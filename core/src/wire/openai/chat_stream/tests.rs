@@ -321,7 +321,8 @@ fn members_it_does_not_read_are_kept_as_they_came() {
     assert_eq!(message["tool_calls"][0]["extra_content"], signature);
     assert!(message["tool_calls"][0].get("index").is_none());
     agree(&calls, &machine);
-    let replay = replay_turn(CallFormat::OpenAiChat, &machine.body(), &calls).unwrap();
+    let body = machine.body();
+    let replay = replay_turn(CallFormat::OpenAiChat, &body, &calls).unwrap();
     assert_eq!(replay.turn["tool_calls"][0]["extra_content"], signature);
 }
 
