@@ -196,6 +196,42 @@ async fn an_async_approval_asks_the_user_waits_and_refuses_with_a_reason() {
 }
 
 #[tokio::test]
+async fn an_approval_request_serializes_its_arguments_as_json() {
+    // An app may log the request or send it to a UI: its JSON is the arguments themselves,
+    // however the runtime holds them.
+    let written = Arc::new(Mutex::new(Vec::new()));
+    let log = written.clone();
+    let runtime = ToolRuntime::builder()
+        .approval(move |request| {
+            log.lock()
+                .unwrap()
+                .push(serde_json::to_string(request).unwrap());
+            true
+        })
+        .build()
+        .unwrap();
+    runtime
+        .add_provider(hinted())
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    runtime
+        .request()
+        .dispatch("mcp_fs_read", json!({"path": "a", "lines": [1, 2]}))
+        .await
+        .unwrap();
+    assert_eq!(
+        *written.lock().unwrap(),
+        [concat!(
+            r#"{"tool":"mcp/fs/read","provider":"fs","called":"mcp_fs_read","route":"form","#,
+            r#""arguments":{"lines":[1,2],"path":"a"},"title":"Read File","#,
+            r#""annotations":{"readOnlyHint":true}}"#
+        )]
+    );
+}
+
+#[tokio::test]
 async fn a_live_tool_list_is_followed_and_an_old_name_never_reaches_another_tool() {
     let names = live_names(&["mcp/live/search_web"]);
     let (changed, changes) = tokio::sync::watch::channel(0u64);
