@@ -61,8 +61,36 @@ pub struct ApprovalRequest {
     pub called: String,
     /// How the call reached the tool.
     pub route: Route,
-    /// The call's arguments.
-    pub arguments: Value,
+    /// The call's arguments, shared with the runtime rather than copied for the hook: read them
+    /// through the `Arc` (`request.arguments["path"]`, `request.arguments.get("path")`). The
+    /// tool gets them once the hook has answered; a hook that keeps its request (or a clone
+    /// of this `Arc`) keeps reading them, and the tool then gets a copy. Serialized, they are
+    /// the JSON value itself.
+    ///
+    /// ```
+    /// # use std::sync::{Arc, Mutex};
+    /// # use serde_json::json;
+    /// # use toolwire_core::{census::*, mcp::{*, config::*}, names::*, provider::*, runtime::{*, approval::*, report::*}, schema::{*, dialect::*}, search::*, tools::*, wire::*};
+    /// # let rm = provider_fn("shell", vec![ToolDefinition::new("mcp/shell/rm", "Removes a file.", json!({}))], |_, args| async move { Ok(args) });
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let kept = Arc::new(Mutex::new(Vec::new()));
+    /// let log = kept.clone();
+    /// let runtime = ToolRuntime::builder()
+    ///     .approval(move |req| {
+    ///         log.lock().unwrap().push(Arc::clone(&req.arguments));
+    ///         req.arguments["path"] != "/"
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// runtime.add_provider(Arc::new(rm)).await.unwrap().check().unwrap();
+    /// let request = runtime.request();
+    /// let out = request.dispatch("mcp_shell_rm", json!({"path": "notes.txt"})).await.unwrap();
+    /// assert_eq!(out.output.to_value(), json!({"path": "notes.txt"}));
+    /// assert!(request.dispatch("mcp_shell_rm", json!({"path": "/"})).await.is_err());
+    /// assert_eq!(*kept.lock().unwrap()[0], json!({"path": "notes.txt"}));
+    /// # });
+    /// ```
+    pub arguments: Arc<Value>,
     /// The tool's name for people, if its server gave one.
     pub title: Option<String>,
     /// What the tool's server says about it (read-only, destructive, …).

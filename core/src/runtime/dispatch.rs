@@ -6,6 +6,8 @@
 //! is held across the tool's await; a failure marks its provider down only when the provider
 //! says it is.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -303,21 +305,29 @@ impl Request {
             }
         }
         if let Some(approve) = &self.shared.approval {
+            // The hook shares the arguments instead of getting its own copy (issue 27 §2: a
+            // second copy of every call's arguments).
+            let shared = Arc::new(arguments);
             let request = ApprovalRequest {
                 tool: tool.to_owned(),
                 provider: provider_name.to_owned(),
                 called: called.to_owned(),
                 route,
-                arguments: arguments.clone(),
+                arguments: Arc::clone(&shared),
                 title: definition.title.clone(),
                 annotations: definition.annotations.clone(),
             };
-            if let Approval::Refuse { reason } = approve(request).await {
+            // Awaited to the end, the hook's future is dropped here, and its request with it.
+            let approval = approve(request).await;
+            if let Approval::Refuse { reason } = approval {
                 return Err(DispatchError::Denied {
                     tool: tool.to_owned(),
                     reason,
                 });
             }
+            // Usually the last handle, so the tool gets the value itself; copied only when the
+            // hook kept its request (or the arguments) to read later.
+            arguments = Arc::unwrap_or_clone(shared);
         }
         // A catalog tool called by name (the model read it in a search result or in history)
         // is loaded, so the next request carries it.

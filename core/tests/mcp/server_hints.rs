@@ -5,10 +5,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use serde_json::json;
+use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 use toolwire_core::{
-    provider::ProviderFn,
+    provider::{provider_fn, ProviderFn},
     runtime::approval::{Approval, ApprovalRequest},
     runtime::report::ReportStatus,
     runtime::{DispatchError, Route},
@@ -188,11 +188,135 @@ async fn an_async_approval_asks_the_user_waits_and_refuses_with_a_reason() {
         ("mcp/fs/read", "mcp_fs_read", Route::Form)
     );
     assert_eq!(asked[0].title.as_deref(), Some("Read File"));
-    assert_eq!(asked[0].arguments, json!({"path": "a"}));
+    assert_eq!(*asked[0].arguments, json!({"path": "a"}));
     assert_eq!(asked[1].annotations.destructive_hint, Some(true));
     drop(runtime);
     drop(request);
     user.await.unwrap();
+}
+
+/// Where the text of a call's `path` argument lives: the same address in the hook and in the
+/// tool means they read one value, not a copy.
+fn path_address(arguments: &Value) -> Option<usize> {
+    arguments["path"]
+        .as_str()
+        .map(|path| path.as_ptr() as usize)
+}
+
+#[tokio::test]
+async fn the_approval_hook_reads_the_arguments_the_tool_gets_not_a_copy() {
+    // Issue 27 §2: copying every call's arguments for the hook was time spent for nothing.
+    let addresses = Arc::new(Mutex::new(Vec::new()));
+    let (in_hook, in_tool) = (addresses.clone(), addresses.clone());
+    let write = ToolDefinition::new("mcp/fs/write", "Writes a file.", json!({}));
+    let fs = provider_fn("fs", vec![write], move |_, arguments| {
+        in_tool.lock().unwrap().push(path_address(&arguments));
+        async move { Ok(arguments) }
+    });
+    let runtime = ToolRuntime::builder()
+        .approval(move |request| {
+            in_hook
+                .lock()
+                .unwrap()
+                .push(path_address(&request.arguments));
+            true
+        })
+        .build()
+        .unwrap();
+    runtime
+        .add_provider(Arc::new(fs))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    let arguments = json!({"path": "notes.txt", "text": "hello"});
+    let out = runtime
+        .request()
+        .dispatch("mcp_fs_write", arguments.clone())
+        .await
+        .unwrap();
+    assert_eq!(out.output.to_value(), arguments);
+    let addresses = addresses.lock().unwrap().clone();
+    assert_eq!(addresses.len(), 2, "the hook, then the tool");
+    assert!(addresses[0].is_some());
+    assert_eq!(
+        addresses[0], addresses[1],
+        "the tool got a copy of what the hook read"
+    );
+}
+
+#[tokio::test]
+async fn a_hook_that_keeps_its_request_still_leaves_the_tool_its_arguments() {
+    // A hook may keep the request past its answer (to show it in a log, say): the runtime then
+    // cannot have the shared arguments back, and the tool still gets them whole.
+    let kept = Arc::new(Mutex::new(Vec::<ApprovalRequest>::new()));
+    let log = kept.clone();
+    let runtime = ToolRuntime::builder()
+        .approval_async(move |request| {
+            log.lock().unwrap().push(request);
+            async { Approval::Approve }
+        })
+        .build()
+        .unwrap();
+    let write = ToolDefinition::new("mcp/fs/write", "Writes a file.", json!({}));
+    let fs = provider_fn(
+        "fs",
+        vec![write],
+        |_, arguments| async move { Ok(arguments) },
+    );
+    runtime
+        .add_provider(Arc::new(fs))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    let arguments = json!({"path": "notes.txt", "text": "hello"});
+    let out = runtime
+        .request()
+        .dispatch("mcp_fs_write", arguments.clone())
+        .await
+        .unwrap();
+    assert_eq!(out.output.to_value(), arguments);
+    let kept = kept.lock().unwrap();
+    assert_eq!(*kept[0].arguments, arguments);
+    // The runtime let go of its handle: the hook's is the only one left.
+    assert_eq!(Arc::strong_count(&kept[0].arguments), 1);
+}
+
+#[tokio::test]
+async fn an_approval_request_serializes_its_arguments_as_json() {
+    // An app may log the request or send it to a UI: its JSON is the arguments themselves,
+    // however the runtime holds them.
+    let written = Arc::new(Mutex::new(Vec::new()));
+    let log = written.clone();
+    let runtime = ToolRuntime::builder()
+        .approval(move |request| {
+            log.lock()
+                .unwrap()
+                .push(serde_json::to_string(request).unwrap());
+            true
+        })
+        .build()
+        .unwrap();
+    runtime
+        .add_provider(hinted())
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    runtime
+        .request()
+        .dispatch("mcp_fs_read", json!({"path": "a", "lines": [1, 2]}))
+        .await
+        .unwrap();
+    assert_eq!(
+        *written.lock().unwrap(),
+        [concat!(
+            r#"{"tool":"mcp/fs/read","provider":"fs","called":"mcp_fs_read","route":"form","#,
+            r#""arguments":{"lines":[1,2],"path":"a"},"title":"Read File","#,
+            r#""annotations":{"readOnlyHint":true}}"#
+        )]
+    );
 }
 
 #[tokio::test]
