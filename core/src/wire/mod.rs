@@ -62,6 +62,8 @@ mod format;
 pub(crate) mod gemini;
 #[cfg(feature = "runtime")]
 pub(crate) mod json_len;
+#[cfg(feature = "runtime")]
+pub(crate) mod json_pointer;
 mod name_rules;
 #[cfg(feature = "runtime")]
 pub(crate) mod namespaces;

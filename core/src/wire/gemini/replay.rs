@@ -20,6 +20,7 @@ use serde_json::Value;
 use super::calls::parts;
 use crate::wire::calls::shape;
 use crate::wire::calls::Fault;
+use crate::wire::json_pointer;
 use crate::wire::replay::ReplayRules;
 
 /// Gemini's replay.
@@ -36,6 +37,6 @@ fn turn(body: &Value) -> Result<(String, Cow<'_, Value>), Fault> {
     let missing = || Fault::shape("/candidates/0/content", "a Content object");
     let (position, _) = parts(candidates)?.ok_or_else(missing)?;
     let pointer = format!("/candidates/{position}/content");
-    let content = body.pointer(&pointer).ok_or_else(missing)?;
+    let content = json_pointer::get(body, &pointer).ok_or_else(missing)?;
     Ok((pointer, Cow::Borrowed(content)))
 }
