@@ -14,8 +14,10 @@
 //! made-up answer (a JSON output, or an error answer), are written by `write_answers`: every
 //! call answered once, in call order, by its id (Gemini: its called name, and an id only when
 //! the call had one), and `write_raw_answers` writes each message as the very text of its
-//! `Value` with the same notes (at the default limits and at a 16-byte text limit); the body's turn is replayed by `replay_turn`: with no call renamed it is
-//! the body's own turn, and each renamed call's pointer holds its model-safe form.
+//! `Value` with the same notes (at the default limits and at a `SMALL_LIMIT` text limit); the
+//! body's turn is replayed by `replay_turn`: with no call renamed it is the body's own turn,
+//! borrowed from the body (but the Messages API's), and each renamed call's pointer holds its
+//! model-safe form.
 #![no_main]
 
 use std::borrow::Cow;
@@ -498,7 +500,6 @@ fn answers(format: CallFormat, calls: &[ToolCall]) {
     }
 }
 
-/// The blocks of the one user message a format answers a turn in.
 /// `write_raw_answers` writes each message as the very text `serde_json::to_string` writes of
 /// `write_answers_with`'s `Value` for it, with the same notes (issue 27 §2's in-place writer).
 fn raw_as_values(format: CallFormat, answers: &[ToolAnswer], limits: &AnswerLimits) {
@@ -520,6 +521,7 @@ fn raw_as_values(format: CallFormat, answers: &[ToolAnswer], limits: &AnswerLimi
     );
 }
 
+/// The blocks of the one user message a format answers a turn in.
 fn one_message<'a>(format: CallFormat, messages: &'a [Value], key: &str) -> Vec<&'a Value> {
     assert_eq!(messages.len(), 1, "{format}: one user message");
     messages[0][key]

@@ -371,8 +371,9 @@ fn write_to(
         return write_with(format, answers, limits, Render::Text);
     }
     // Each JSON output rendered straight into its message, measured as it is written; where
-    // one passes the limit (rare: the limit is about 25k tokens) the answers are written again,
-    // each output first measured as its own literal, so that one is cut.
+    // one passes the limit (rare: the limit is about 25k tokens) or, Gemini, holds a `$ref`
+    // key, the answers are written again, each output first measured as its own literal, so
+    // that one is cut (or carried as text).
     let (written, notes) = write_with(format, answers, limits, Render::InPlace);
     if !written.failed {
         return (written, notes);
@@ -383,7 +384,9 @@ fn write_to(
     }
     // Not reached: a literal rendering hands `Splice` no output to write in place, and only
     // that can fail a message. Should that ever change, the messages are still whole, never a
-    // failed message's `null`: the `Value`s' own text.
+    // failed message's `null`: the `Value`s' own text (`to_raw_value` of a `Value` cannot
+    // fail: its keys are strings). Debug builds, every test's, say so at once.
+    debug_assert!(false, "a literal rendering failed a raw message: {format}");
     let (mut written, notes) = write_with(format, answers, limits, Render::Text);
     written.raws = written
         .values

@@ -31,7 +31,8 @@ pub(crate) struct Messages<'r> {
     raw: bool,
     pub(crate) values: Vec<Value>,
     pub(crate) raws: Vec<Box<RawValue>>,
-    /// Raw: whether a message failed, its output rendered in place passing its limit
+    /// Raw: whether a message failed, its output rendered in place passing its limit (or,
+    /// Gemini, holding a `$ref` key)
     /// ([`JsonString::InPlace`]): the answers are then written again.
     pub(crate) failed: bool,
     /// Raw: the room a message's buffer starts with.
@@ -68,11 +69,12 @@ impl Out for Messages<'_> {
                     replies: self.replies,
                 },
             );
-            // Fails only where `Splice` refuses an output past its limit: writing to a `Vec`
+            // Fails only where `Splice` refuses an output past its limit or (Gemini) holding a
+            // `$ref` key: writing to a `Vec`
             // cannot fail, every key is a string, every number one a `Value` already held, and
             // every `u128` one `Splice` renders. The fallback is valid JSON.
             let written = message.serialize(&mut serializer).is_ok();
-            // Only an output rendered in place past its limit fails a message (see above).
+            // Only an output `Splice` refused fails a message (see above).
             self.failed |= !written;
             // At most a megabyte: one huge message does not make every next one's buffer huge.
             self.capacity = (bytes.len() + bytes.len() / 4).min(1 << 20);
@@ -121,7 +123,9 @@ impl Out for Messages<'_> {
 /// there, measured as it is written: as its JSON text in a JSON string literal
 /// ([`JsonString::InPlace`]), or as it is ([`JsonValue`], [`Reply::in_place`]). No
 /// message holds a `u128` of its own: their numbers are a `Value`'s, which `serde_json` writes as
-/// `u64`, `i64`, `f64` or (`arbitrary_precision`) their text, never through `write_u128`.
+/// `u64`, `i64`, `f64` or (`arbitrary_precision`) their text, never through `write_u128`. And
+/// no writer uses a [`JsonValue`] or [`JsonString::InPlace`] as a map key: `serde_json` would
+/// quote the key around `write_u128`, and a literal inside those quotes is not JSON.
 pub(crate) struct Splice<'r> {
     replies: &'r [Reply<'r>],
 }
