@@ -282,9 +282,10 @@ impl Request {
         calls: &[ToolCall],
     ) -> Result<Replay<'static>, ReplayError> {
         turn.whole()?;
-        // The body is built for this replay, so the turn is owned.
-        self.replay_turn(turn.format(), &turn.body(), calls)
-            .map(Replay::into_owned)
+        // The body is built for this replay: its turn is taken out of it, not copied.
+        replay::owned_from_built(turn.format(), turn.body(), |body| {
+            self.replay_turn(turn.format(), body, calls)
+        })
     }
 
     /// Remembers, in this request's conversation, the tool `call` is dispatched to (its hop 5,

@@ -355,7 +355,7 @@ pub fn write_raw_answers(
 struct Written {
     values: Vec<Value>,
     raws: Vec<Box<RawValue>>,
-    /// Raw: an output rendered in place passed its limit.
+    /// Raw: an output rendered in place passed its limit (or, Gemini, held a `$ref` key).
     failed: bool,
 }
 

@@ -52,9 +52,16 @@ pub(crate) use history_names::{history_name, resolve_in_history, HistoryName};
 ///
 /// The turn borrows the body it was replayed from wherever it is the body's own (no name
 /// replaced, no arguments repaired: [`Replay::is_verbatim`]), so an app that serializes it
-/// into its next request copies nothing; the Messages API's turn, a message built around the
-/// body's `content`, and any turn with a change, are owned. [`Replay::into_owned`] (or
-/// [`Replay::append_to`]) keeps it past the body.
+/// into its next request's text copies nothing; the Messages API's turn, a message built
+/// around the body's `content`, and any turn with a change, are owned. A history of `Value`s
+/// owns its messages, so [`Replay::append_to`] copies a borrowed turn (once, as every replay
+/// did before). A stream's replay ([`StreamedTurn::replay`]) is owned, its turn taken out of
+/// the body built for it.
+///
+/// Keeping one: the replay borrows the body, so the body must outlive it (replay a body held
+/// in a variable, not a temporary such as `&turn.body()`), and a function that returns what it
+/// borrows from a `&Replay` names the lifetimes (`fn f<'r>(replay: &'r Replay<'_>) -> &'r
+/// str`); [`Replay::into_owned`] gives a `Replay<'static>`.
 ///
 /// ```
 /// use serde_json::json;
@@ -114,7 +121,8 @@ impl Replay<'_> {
 
     /// Appends the turn to a conversation's history as its format takes it: the Responses API's
     /// turn is the response's `output` items, each its own entry of the next request's `input`
-    /// (so they extend the history); every other format's turn is one message (pushed).
+    /// (so they extend the history); every other format's turn is one message (pushed). A
+    /// borrowed turn is copied (the history owns its messages); an owned one is moved.
     ///
     /// ```
     /// use serde_json::json;
@@ -161,6 +169,48 @@ impl Replay<'_> {
             unverified: self.unverified,
         }
     }
+}
+
+/// `replay` of a body built for it (a stream's, which nothing else holds), owned: a turn it
+/// borrows is taken out of `body`, not copied. `replay` borrows `body` as `replay_of` did.
+pub(crate) fn owned_from_built(
+    format: CallFormat,
+    body: Value,
+    replay_of: impl FnOnce(&Value) -> Result<Replay<'_>, ReplayError>,
+) -> Result<Replay<'static>, ReplayError> {
+    let mut body = body;
+    let (turn, renamed, repaired, unverified) = {
+        let replay = replay_of(&body)?;
+        // Owned already (changed, or built): kept; borrowed: taken below, once the borrow ends.
+        let turn = match replay.turn {
+            Cow::Owned(turn) => Some(turn),
+            Cow::Borrowed(_) => None,
+        };
+        (turn, replay.renamed, replay.repaired, replay.unverified)
+    };
+    let turn = match turn {
+        Some(turn) => turn,
+        None => {
+            // The same turn the replay borrowed, found where the format keeps it.
+            let (turn_at, _) = (rules(format).turn)(&body)
+                .map_err(|fault| ReplayError::Body(fault.in_body(format)))?;
+            match body.pointer_mut(&turn_at) {
+                Some(turn) => turn.take(),
+                // Not reached: the replay found the turn there.
+                None => {
+                    return Err(ReplayError::Body(
+                        Fault::shape(turn_at, "the turn").in_body(format),
+                    ))
+                }
+            }
+        }
+    };
+    Ok(Replay {
+        turn: Cow::Owned(turn),
+        renamed,
+        repaired,
+        unverified,
+    })
 }
 
 /// A call whose name the provider refuses in replayed history, and the name the replay gave it.

@@ -240,8 +240,10 @@ impl StreamedTurn {
     /// ```
     pub fn replay(&self, calls: &[ToolCall]) -> Result<Replay<'static>, ReplayError> {
         self.whole()?;
-        // The body is built for this replay, so the turn is owned.
-        replay_turn(self.format, &self.body(), calls).map(Replay::into_owned)
+        // The body is built for this replay: its turn is taken out of it, not copied.
+        super::owned_from_built(self.format, self.body(), |body| {
+            replay_turn(self.format, body, calls)
+        })
     }
 
     /// Whether the turn is whole, so history may carry it: [`ReplayError::Cut`] when calls it
