@@ -11,7 +11,7 @@ use toolwire_core::{
     provider::{provider_fn, ProviderFn},
     runtime::approval::{Approval, ApprovalRequest},
     runtime::report::ReportStatus,
-    runtime::{DispatchError, Route},
+    runtime::{DispatchError, Route, ToolRuntimeBuilder},
     tools::ToolAnnotations,
     wire::WhyLeftOut,
     ToolDefinition, ToolError, ToolRuntime, WireFormat,
@@ -203,24 +203,19 @@ fn path_address(arguments: &Value) -> Option<usize> {
         .map(|path| path.as_ptr() as usize)
 }
 
-#[tokio::test]
-async fn the_approval_hook_reads_the_arguments_the_tool_gets_not_a_copy() {
-    // Issue 27 §2: copying every call's arguments for the hook was time spent for nothing.
+/// The address of the `path` argument's text as the hook, then the tool, read it, in a
+/// runtime whose hook `with_hook` installs (it records the address it reads into the list).
+async fn addresses_read(
+    with_hook: impl FnOnce(ToolRuntimeBuilder, Arc<Mutex<Vec<Option<usize>>>>) -> ToolRuntimeBuilder,
+) -> Vec<Option<usize>> {
     let addresses = Arc::new(Mutex::new(Vec::new()));
-    let (in_hook, in_tool) = (addresses.clone(), addresses.clone());
+    let in_tool = addresses.clone();
     let write = ToolDefinition::new("mcp/fs/write", "Writes a file.", json!({}));
     let fs = provider_fn("fs", vec![write], move |_, arguments| {
         in_tool.lock().unwrap().push(path_address(&arguments));
         async move { Ok(arguments) }
     });
-    let runtime = ToolRuntime::builder()
-        .approval(move |request| {
-            in_hook
-                .lock()
-                .unwrap()
-                .push(path_address(&request.arguments));
-            true
-        })
+    let runtime = with_hook(ToolRuntime::builder(), addresses.clone())
         .build()
         .unwrap();
     runtime
@@ -237,12 +232,46 @@ async fn the_approval_hook_reads_the_arguments_the_tool_gets_not_a_copy() {
         .unwrap();
     assert_eq!(out.output.to_value(), arguments);
     let addresses = addresses.lock().unwrap().clone();
-    assert_eq!(addresses.len(), 2, "the hook, then the tool");
-    assert!(addresses[0].is_some());
-    assert_eq!(
-        addresses[0], addresses[1],
-        "the tool got a copy of what the hook read"
-    );
+    addresses
+}
+
+#[tokio::test]
+async fn the_approval_hook_reads_the_arguments_the_tool_gets_not_a_copy() {
+    // Issue 27 §2: copying every call's arguments for the hook was time spent for nothing.
+    // The plain hook, and the async one, whose future holds the request until it ends.
+    let plain = addresses_read(|builder, addresses| {
+        builder.approval(move |request| {
+            addresses
+                .lock()
+                .unwrap()
+                .push(path_address(&request.arguments));
+            true
+        })
+    })
+    .await;
+    let awaited = addresses_read(|builder, addresses| {
+        builder.approval_async(move |request| {
+            let addresses = addresses.clone();
+            async move {
+                // Read after a yield, so the request lives across an await of the hook.
+                tokio::task::yield_now().await;
+                addresses
+                    .lock()
+                    .unwrap()
+                    .push(path_address(&request.arguments));
+                Approval::Approve
+            }
+        })
+    })
+    .await;
+    for (hook, addresses) in [("plain", plain), ("async", awaited)] {
+        assert_eq!(addresses.len(), 2, "{hook}: the hook, then the tool");
+        assert!(addresses[0].is_some(), "{hook}");
+        assert_eq!(
+            addresses[0], addresses[1],
+            "{hook}: the tool got a copy of what the hook read"
+        );
+    }
 }
 
 #[tokio::test]
