@@ -203,6 +203,34 @@ fn path_address(arguments: &Value) -> Option<usize> {
         .map(|path| path.as_ptr() as usize)
 }
 
+/// The arguments [`write_through`] dispatches.
+fn write_arguments() -> Value {
+    json!({"path": "notes.txt", "text": "hello"})
+}
+
+/// A runtime built by `builder` with one tool, `mcp/fs/write`, which shows `seen` the arguments
+/// it gets and returns them: [`write_arguments`] dispatched to it, returned whole.
+async fn write_through(builder: ToolRuntimeBuilder, seen: impl Fn(&Value) + Send + Sync + 'static) {
+    let write = ToolDefinition::new("mcp/fs/write", "Writes a file.", json!({}));
+    let fs = provider_fn("fs", vec![write], move |_, arguments| {
+        seen(&arguments);
+        async move { Ok(arguments) }
+    });
+    let runtime = builder.build().unwrap();
+    runtime
+        .add_provider(Arc::new(fs))
+        .await
+        .unwrap()
+        .check()
+        .unwrap();
+    let out = runtime
+        .request()
+        .dispatch("mcp_fs_write", write_arguments())
+        .await
+        .unwrap();
+    assert_eq!(out.output.to_value(), write_arguments());
+}
+
 /// The address of the `path` argument's text as the hook, then the tool, read it, in a
 /// runtime whose hook `with_hook` installs (it records the address it reads into the list).
 async fn addresses_read(
@@ -210,27 +238,11 @@ async fn addresses_read(
 ) -> Vec<Option<usize>> {
     let addresses = Arc::new(Mutex::new(Vec::new()));
     let in_tool = addresses.clone();
-    let write = ToolDefinition::new("mcp/fs/write", "Writes a file.", json!({}));
-    let fs = provider_fn("fs", vec![write], move |_, arguments| {
-        in_tool.lock().unwrap().push(path_address(&arguments));
-        async move { Ok(arguments) }
-    });
-    let runtime = with_hook(ToolRuntime::builder(), addresses.clone())
-        .build()
-        .unwrap();
-    runtime
-        .add_provider(Arc::new(fs))
-        .await
-        .unwrap()
-        .check()
-        .unwrap();
-    let arguments = json!({"path": "notes.txt", "text": "hello"});
-    let out = runtime
-        .request()
-        .dispatch("mcp_fs_write", arguments.clone())
-        .await
-        .unwrap();
-    assert_eq!(out.output.to_value(), arguments);
+    let builder = with_hook(ToolRuntime::builder(), addresses.clone());
+    write_through(builder, move |arguments| {
+        in_tool.lock().unwrap().push(path_address(arguments));
+    })
+    .await;
     let addresses = addresses.lock().unwrap().clone();
     addresses
 }
@@ -280,34 +292,13 @@ async fn a_hook_that_keeps_its_request_still_leaves_the_tool_its_arguments() {
     // cannot have the shared arguments back, and the tool still gets them whole.
     let kept = Arc::new(Mutex::new(Vec::<ApprovalRequest>::new()));
     let log = kept.clone();
-    let runtime = ToolRuntime::builder()
-        .approval_async(move |request| {
-            log.lock().unwrap().push(request);
-            async { Approval::Approve }
-        })
-        .build()
-        .unwrap();
-    let write = ToolDefinition::new("mcp/fs/write", "Writes a file.", json!({}));
-    let fs = provider_fn(
-        "fs",
-        vec![write],
-        |_, arguments| async move { Ok(arguments) },
-    );
-    runtime
-        .add_provider(Arc::new(fs))
-        .await
-        .unwrap()
-        .check()
-        .unwrap();
-    let arguments = json!({"path": "notes.txt", "text": "hello"});
-    let out = runtime
-        .request()
-        .dispatch("mcp_fs_write", arguments.clone())
-        .await
-        .unwrap();
-    assert_eq!(out.output.to_value(), arguments);
+    let builder = ToolRuntime::builder().approval_async(move |request| {
+        log.lock().unwrap().push(request);
+        async { Approval::Approve }
+    });
+    write_through(builder, |_| {}).await;
     let kept = kept.lock().unwrap();
-    assert_eq!(*kept[0].arguments, arguments);
+    assert_eq!(*kept[0].arguments, write_arguments());
     // The runtime let go of its handle: the hook's is the only one left.
     assert_eq!(Arc::strong_count(&kept[0].arguments), 1);
 }

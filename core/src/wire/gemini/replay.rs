@@ -20,7 +20,6 @@ use serde_json::Value;
 use super::calls::parts;
 use crate::wire::calls::shape;
 use crate::wire::calls::Fault;
-use crate::wire::json_pointer;
 use crate::wire::replay::ReplayRules;
 
 /// Gemini's replay.
@@ -36,7 +35,13 @@ fn turn(body: &Value) -> Result<(String, Cow<'_, Value>), Fault> {
     let candidates = shape::opt_array(object, "candidates", "")?.unwrap_or_default();
     let missing = || Fault::shape("/candidates/0/content", "a Content object");
     let (position, _) = parts(candidates)?.ok_or_else(missing)?;
-    let pointer = format!("/candidates/{position}/content");
-    let content = json_pointer::get(body, &pointer).ok_or_else(missing)?;
-    Ok((pointer, Cow::Borrowed(content)))
+    // The candidate `parts` found, read in place rather than walked to again from the body.
+    let content = candidates
+        .get(position)
+        .and_then(|candidate| candidate.get("content"))
+        .ok_or_else(missing)?;
+    Ok((
+        format!("/candidates/{position}/content"),
+        Cow::Borrowed(content),
+    ))
 }

@@ -171,14 +171,13 @@ impl Replay<'_> {
     }
 }
 
-/// `replay` of a body built for it (a stream's, which nothing else holds), owned: a turn it
-/// borrows is taken out of `body`, not copied. `replay` borrows `body` as `replay_of` did.
+/// `replay_of(&body)` for a body built for it (a stream's, which nothing else holds), owned: a
+/// turn the replay borrows is taken out of `body`, not copied.
 pub(crate) fn owned_from_built(
     format: CallFormat,
-    body: Value,
+    mut body: Value,
     replay_of: impl FnOnce(&Value) -> Result<Replay<'_>, ReplayError>,
 ) -> Result<Replay<'static>, ReplayError> {
-    let mut body = body;
     let (turn, renamed, repaired, unverified) = {
         let replay = replay_of(&body)?;
         // Owned already (changed, or built): kept; borrowed: taken below, once the borrow ends.
@@ -191,7 +190,8 @@ pub(crate) fn owned_from_built(
     let turn = match turn {
         Some(turn) => turn,
         None => {
-            // The same turn the replay borrowed, found where the format keeps it.
+            // The same turn the replay borrowed, found where the format keeps it (asked again:
+            // a `Replay` does not say where its turn was, and this is a few shape checks).
             let (turn_at, _) = (rules(format).turn)(&body)
                 .map_err(|fault| ReplayError::Body(fault.in_body(format)))?;
             match body.pointer_mut(&turn_at) {
